@@ -1,0 +1,48 @@
+/// One property of an entity as seen through inheritance: what it is and which entity declares it.
+public enum PropertyDeclaration: Hashable, Sendable {
+    case attribute(Attribute)
+    case relationship(Relationship)
+
+    public var name: String {
+        switch self {
+        case .attribute(let attribute): attribute.name
+        case .relationship(let relationship): relationship.name
+        }
+    }
+}
+
+extension Model {
+    /// The entity and its ancestors, root first. Stops at a missing parent or a cycle
+    /// (validation reports both), so it always terminates.
+    public func inheritanceChain(of entity: Entity) -> [Entity] {
+        var chain = [entity]
+        var seen: Set<String> = [entity.name]
+        var current = entity
+        while let parentName = current.parentEntity, !seen.contains(parentName),
+              let parent = self.entity(named: parentName) {
+            chain.append(parent)
+            seen.insert(parentName)
+            current = parent
+        }
+        return chain.reversed()
+    }
+
+    /// The stored properties (attributes, then relationships) of an entity, inherited ones first,
+    /// root entity first, each entity's own in declaration order.
+    ///
+    /// The position of a property in this list is its *property index*: the runtime stores an
+    /// object's values in this order and generated accessors reach them by index. Because a
+    /// sub-entity's list starts with its parent's list, an index is valid for sub-entities too.
+    /// Fetched properties are not stored and are not in this list.
+    public func storedProperties(of entity: Entity) -> [PropertyDeclaration] {
+        inheritanceChain(of: entity).flatMap { ancestor in
+            ancestor.attributes.map(PropertyDeclaration.attribute)
+                + ancestor.relationships.map(PropertyDeclaration.relationship)
+        }
+    }
+
+    /// Entities whose `parentEntity` is the given one, in model order.
+    public func subentities(of entity: Entity) -> [Entity] {
+        entities.filter { $0.parentEntity == entity.name }
+    }
+}
