@@ -1,0 +1,98 @@
+import DataModel
+
+/// Translates a whole model: the model enum (the model as Swift values and the entity → class
+/// registry), the composite value types, and each entity's declarations.
+struct ModelTranslator {
+    let index: ModelIndex
+    var types: TypeNames { index.types }
+    var access: AccessModifier { index.options.accessLevel.modifier }
+
+    /// The declarations of each entity that gets code, keyed by class name, in model order.
+    func entityDeclarations() -> [(className: String, declarations: [Declaration])] {
+        index.model.entities.compactMap { entity in
+            let plan = index.plan(for: entity)
+            guard plan.generatesCode else { return nil }
+            return (plan.className, EntityTranslator(index: index, plan: plan).declarations())
+        }
+    }
+
+    /// The model enum and the composite structs.
+    func modelDeclarations() -> [Declaration] {
+        let literal = ModelLiteralTranslator(types: types, mapper: TypeMapper(index: index)).literal(index.model)
+        let classes = index.model.entities.compactMap { entity -> String? in
+            let plan = index.plan(for: entity)
+            guard plan.generatesCode else { return nil }
+            return "\(SwiftNames.stringLiteral(entity.name)): \(SwiftNames.escaped(plan.className)).self"
+        }
+        let registry: String
+        if classes.isEmpty {
+            registry = "[:]"
+        } else {
+            registry = "[\n" + classes.map { "    \($0)," }.joined(separator: "\n") + "\n]"
+        }
+        var result: [Declaration] = [
+            .type(TypeDeclaration(
+                .enum, access: access, name: SwiftNames.escaped(index.modelTypeName),
+                members: [
+                    .variable(
+                        VariableDeclaration(
+                            access: access, modifiers: [.static], isLet: true, name: "model", type: nil,
+                            initializer: literal.rendered()),
+                        documentation: ["The model as Swift values: an app needs no model file at run time."]),
+                    .variable(
+                        VariableDeclaration(
+                            access: access, modifiers: [.static], isLet: true, name: "managedObjectModel", type: nil,
+                            initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: \(registry))"),
+                        documentation: ["The runtime model, with each entity bound to its generated class."]),
+                ]),
+                documentation: ["The model `\(index.modelName)`."]),
+        ]
+        result += index.model.composites.map(compositeDeclaration)
+        return result
+    }
+
+    /// A value type for a `<composite>`: one optional property per element, and conversions
+    /// from and to the dictionary the runtime stores a composite value as.
+    private func compositeDeclaration(_ composite: Composite) -> Declaration {
+        let mapper = TypeMapper(index: index)
+        let name = index.compositeTypeNames[composite.name]!
+        let dictionaryType = "[\(types.string): Any]"
+        var members: [Declaration] = []
+        var parameters: [Parameter] = []
+        var fromDictionary: [String] = []
+        var toDictionary: [String] = ["var dictionary: \(dictionaryType) = [:]"]
+        for attribute in composite.attributes {
+            let propertyName = SwiftNames.escaped(SwiftNames.sanitized(attribute.name))
+            let bareName = SwiftNames.sanitized(attribute.name)
+            let key = SwiftNames.stringLiteral(attribute.name)
+            let nested = attribute.type == .composite ? attribute.composite.flatMap { index.compositeTypeNames[$0] } : nil
+            let type = nested ?? mapper.storageType(of: attribute).type
+            members.append(.variable(VariableDeclaration(access: access, name: propertyName, type: "\(type)?")))
+            parameters.append(Parameter(name: propertyName, type: "\(type)?", defaultValue: "nil"))
+            if let nested {
+                fromDictionary.append("self.\(bareName) = (dictionary[\(key)] as? \(dictionaryType)).map(\(nested).init(dictionary:))")
+                toDictionary.append("if let \(propertyName) { dictionary[\(key)] = \(propertyName).dictionary }")
+            } else if type == "Any" {
+                fromDictionary.append("self.\(bareName) = dictionary[\(key)] as Any?")
+                toDictionary.append("if let \(propertyName) { dictionary[\(key)] = \(propertyName) }")
+            } else {
+                fromDictionary.append("self.\(bareName) = dictionary[\(key)] as? \(type)")
+                toDictionary.append("if let \(propertyName) { dictionary[\(key)] = \(propertyName) }")
+            }
+        }
+        toDictionary.append("return dictionary")
+        members.append(.initializer(InitializerDeclaration(
+            access: access, parameters: parameters,
+            body: composite.attributes.map { "self.\(SwiftNames.sanitized($0.name)) = \(SwiftNames.escaped(SwiftNames.sanitized($0.name)))" })))
+        members.append(.initializer(
+            InitializerDeclaration(
+                access: access, parameters: [Parameter(name: "dictionary", type: dictionaryType)], body: fromDictionary),
+            documentation: ["Reads the dictionary the runtime stores the composite as."]))
+        members.append(.variable(
+            VariableDeclaration(access: access, name: "dictionary", type: dictionaryType, getter: toDictionary),
+            documentation: ["The composite as the runtime stores it."]))
+        return .type(
+            TypeDeclaration(.struct, access: access, name: SwiftNames.escaped(name), members: members),
+            documentation: ["The composite attribute type `\(composite.name)`."])
+    }
+}
