@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "ManagedObjects", targets: ["ManagedObjects"]),
         .library(name: "ManagedGenCore", targets: ["ManagedGenCore"]),
         .executable(name: "managedgen", targets: ["managedgen"]),
+        .plugin(name: "ManagedGenPlugin", targets: ["ManagedGenPlugin"]),
+        .plugin(name: "ManagedGenCommandPlugin", targets: ["ManagedGenCommandPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +41,24 @@ let package = Package(
                 "DataModel",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
+        ),
+        // Build tool: generates a target's model classes at build time.
+        .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
+        // `swift package generate-managed-objects`: writes them into the package instead.
+        .plugin(
+            name: "ManagedGenCommandPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-managed-objects",
+                    description: "Generate Swift managed-object classes from the Core Data models in a target."
+                ),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "To write the generated managed-object sources into the target's folder."
+                    )
+                ]
+            ),
+            dependencies: ["managedgen"]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects"]),

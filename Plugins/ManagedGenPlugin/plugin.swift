@@ -1,0 +1,36 @@
+import Foundation
+import PackagePlugin
+
+/// Generates managed-object classes for every Core Data model in a target, at build time.
+///
+/// Each model becomes one build command with its inputs (every file of the model, and the
+/// target's `managedgen.json` if any) and its single output file declared, so the build system
+/// runs the generator only when one of them changed.
+@main
+struct ManagedGenPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        guard let module = target.sourceModule else { return [] }
+        let generator = try context.tool(named: "managedgen")
+        let configuration = ModelSource.configurationFile(in: module.sourceFiles)
+        let outputDirectory = context.pluginWorkDirectoryURL
+
+        return ModelSource.models(in: module.sourceFiles).map { model in
+            let output = outputDirectory.appending(path: "\(model.name)+ManagedGen.swift")
+            var arguments = [
+                "generate", model.root.path(percentEncoded: false),
+                "--output-file", output.path(percentEncoded: false),
+            ]
+            if let configuration {
+                arguments += ["--config", configuration.path(percentEncoded: false)]
+            }
+            return .buildCommand(
+                displayName: "Generating managed objects for \(model.root.lastPathComponent)",
+                executable: generator.url,
+                arguments: arguments,
+                // The folder itself is listed too: that tells SwiftPM the plugin handles it.
+                inputFiles: [model.root] + model.files + (configuration.map { [$0] } ?? []),
+                outputFiles: [output]
+            )
+        }
+    }
+}
