@@ -70,7 +70,11 @@ public struct TextRenderer: Sendable {
             return
         }
         guard let setter = variable.setter else {
-            renderBody(head, getter, into: &writer)
+            if getter.count == 1 && !getter[0].contains("\n") {
+                writer.line("\(head) { \(getter[0]) }")
+            } else {
+                renderBody(head, getter, into: &writer)
+            }
             return
         }
         writer.line("\(head) {")

@@ -26,7 +26,8 @@ struct EntityTranslator {
 
     // MARK: The class
 
-    private func classDeclaration() -> Declaration {
+    /// The class; for "Category/Extension" entities it is what the user writes (see `Generator.humanFiles`).
+    func classDeclaration() -> Declaration {
         var documentation = ["The `\(entity.name)` entity."]
         if entity.isAbstract { documentation.append("Abstract: only its sub-entities are instantiated.") }
         let classAccess: AccessModifier = !isFinal && access == .public ? .open : access
