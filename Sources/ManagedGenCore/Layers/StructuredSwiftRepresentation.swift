@@ -74,7 +74,7 @@ public struct Declaration: Hashable, Sendable {
 /// A class, struct or enum.
 public struct TypeDeclaration: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
-        case `class`, `struct`, `enum`
+        case `class`, `struct`, `enum`, `protocol`
     }
 
     public var kind: Kind
@@ -103,11 +103,14 @@ public struct TypeDeclaration: Hashable, Sendable {
 public struct ExtensionDeclaration: Hashable, Sendable {
     public var access: AccessModifier?
     public var extendedType: String
+    /// Protocols the extension adds.
+    public var conformances: [String]
     public var members: [Declaration]
 
-    public init(access: AccessModifier? = nil, extendedType: String, members: [Declaration]) {
+    public init(access: AccessModifier? = nil, extendedType: String, conformances: [String] = [], members: [Declaration]) {
         self.access = access
         self.extendedType = extendedType
+        self.conformances = conformances
         self.members = members
     }
 }

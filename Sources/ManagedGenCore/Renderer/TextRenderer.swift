@@ -43,7 +43,9 @@ public struct TextRenderer: Sendable {
             if !type.inheritance.isEmpty { head += ": " + type.inheritance.joined(separator: ", ") }
             renderBlock(head, type.members, separateAll: type.kind != .enum, into: &writer)
         case .extension(let ext):
-            renderBlock(prefix(ext.access, []) + "extension \(ext.extendedType)", ext.members, separateAll: true, into: &writer)
+            var head = prefix(ext.access, []) + "extension \(ext.extendedType)"
+            if !ext.conformances.isEmpty { head += ": " + ext.conformances.joined(separator: ", ") }
+            renderBlock(head, ext.members, separateAll: true, into: &writer)
         case .variable(let variable):
             render(variable, into: &writer)
         case .function(let function):

@@ -21,7 +21,27 @@ struct EntityTranslator {
             result.append(.extension(ExtensionDeclaration(extendedType: className, members: accessors)))
         }
         result.append(.extension(ExtensionDeclaration(extendedType: className, members: fetchMembers())))
+        if hasConveniences && !isFinal { result += fetchingProtocol() }
         return result
+    }
+
+    /// `fetch`/`count`/`first` are declared once per class tree, in its topmost generated class:
+    /// static methods cannot be redeclared in a subclass, so sub-entities inherit them.
+    private var hasConveniences: Bool { index.plan(named: entity.parentEntity)?.generatesCode != true }
+
+    /// For a class with subclasses: a protocol the class conforms to, whose extension holds
+    /// `fetch`/`count`/`first` typed by `Self`, so `Dog.fetch(in:)` returns `[Dog]` and fetches
+    /// the `Dog` entity while `Animal.fetch(in:)` returns `[Animal]` (a class method cannot
+    /// return `[Self]`; a protocol extension can).
+    private func fetchingProtocol() -> [Declaration] {
+        let name = SwiftNames.escaped(plan.className + "Fetching")
+        return [
+            .type(
+                TypeDeclaration(.protocol, access: access, name: name, inheritance: [className]),
+                documentation: ["Typed fetch conveniences for `\(plan.className)` and its subclasses."]),
+            .extension(ExtensionDeclaration(extendedType: className, conformances: [name], members: [])),
+            .extension(ExtensionDeclaration(extendedType: name, members: conveniences())),
+        ]
     }
 
     // MARK: The class
@@ -213,50 +233,66 @@ struct EntityTranslator {
 
     // MARK: Fetching
 
+    /// `fetchRequest()` in every class (as Xcode); `fetch`/`count`/`first` once per class tree,
+    /// in its topmost generated class: typed by `Self` there when it has subclasses (so
+    /// `Dog.fetch` returns `[Dog]` and fetches the `Dog` entity), by the class when final.
+    /// Static methods cannot be redeclared in a subclass, so sub-entities inherit them.
     private func fetchMembers() -> [Declaration] {
         let request = types.fetchRequest(of: className)
         let entityLiteral = SwiftNames.stringLiteral(entity.name)
-        let context = Parameter(label: "in", name: "context", type: types.context)
-        let predicate = Parameter(label: "_", name: "predicate", type: "\(types.predicate)?", defaultValue: "nil")
-        let sort = Parameter(label: "sortedBy", name: "sortDescriptors", type: "[\(types.sortDescriptor)]", defaultValue: "[]")
         var members: [Declaration] = [
             .function(FunctionDeclaration(
                 access: access, modifiers: [.class], name: "fetchRequest", returnType: request,
                 body: ["\(request)(entityName: \(entityLiteral))"]),
                 documentation: ["A fetch request for `\(entity.name)` objects."]),
+        ]
+        if hasConveniences && isFinal { members += conveniences() }
+        members += findOrInsertFunctions()
+        return members
+    }
+
+    private func conveniences() -> [Declaration] {
+        let resultType = isFinal ? className : "Self"
+        let request = types.fetchRequest(of: resultType)
+        let newRequest = isFinal
+            ? "let request = \(request)(entityName: \(SwiftNames.stringLiteral(entity.name)))"
+            : "let request = \(request)(entityName: entityName)"
+        let what = isFinal ? "`\(entity.name)` objects" : "objects of this class's entity"
+        let context = Parameter(label: "in", name: "context", type: types.context)
+        let predicate = Parameter(label: "_", name: "predicate", type: "\(types.predicate)?", defaultValue: "nil")
+        let sort = Parameter(label: "sortedBy", name: "sortDescriptors", type: "[\(types.sortDescriptor)]", defaultValue: "[]")
+        return [
             .function(FunctionDeclaration(
                 access: access, modifiers: [.static], name: "fetch", parameters: [predicate, sort, context],
-                isThrowing: true, returnType: "[\(className)]",
+                isThrowing: true, returnType: "[\(resultType)]",
                 body: [
-                    "let request = \(request)(entityName: \(entityLiteral))",
+                    newRequest,
                     "request.predicate = predicate",
                     "request.sortDescriptors = sortDescriptors",
                     "return try context.fetch(request)",
                 ]),
-                documentation: ["The `\(entity.name)` objects matching `predicate`, sorted."]),
+                documentation: ["The \(what) matching `predicate`, sorted."]),
             .function(FunctionDeclaration(
                 access: access, modifiers: [.static], name: "count", parameters: [predicate, context],
                 isThrowing: true, returnType: types.int,
                 body: [
-                    "let request = \(request)(entityName: \(entityLiteral))",
+                    newRequest,
                     "request.predicate = predicate",
                     "return try context.count(for: request)",
                 ]),
-                documentation: ["How many `\(entity.name)` objects match `predicate`."]),
+                documentation: ["How many \(what) match `predicate`."]),
             .function(FunctionDeclaration(
                 access: access, modifiers: [.static], name: "first", parameters: [predicate, sort, context],
-                isThrowing: true, returnType: "\(className)?",
+                isThrowing: true, returnType: "\(resultType)?",
                 body: [
-                    "let request = \(request)(entityName: \(entityLiteral))",
+                    newRequest,
                     "request.predicate = predicate",
                     "request.sortDescriptors = sortDescriptors",
                     "request.fetchLimit = 1",
                     "return try context.fetch(request).first",
                 ]),
-                documentation: ["The first `\(entity.name)` matching `predicate` in sort order, if any."]),
+                documentation: ["The first of the \(what) matching `predicate` in sort order, if any."]),
         ]
-        members += findOrInsertFunctions()
-        return members
     }
 
     /// Attribute types a find-or-insert can compare with `==` in a predicate.
@@ -264,13 +300,21 @@ struct EntityTranslator {
         .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .binary, .uuid, .uri,
     ]
 
-    /// `with<Name>(_:in:)` for each single-attribute uniqueness constraint (own or inherited).
+    /// `with<Name>(_:in:)` for each single-attribute uniqueness constraint, in the first
+    /// concrete entity at or below the one declaring it (a static method cannot be redeclared in
+    /// a subclass, so entities below inherit it). It searches that entity and its sub-entities
+    /// and inserts an object of that entity.
     private func findOrInsertFunctions() -> [Declaration] {
         guard !entity.isAbstract else { return [] }
         var result: [Declaration] = []
         var seen: Set<String> = []
         let chain = index.model.inheritanceChain(of: entity)
-        for constraint in chain.flatMap(\.uniquenessConstraints) where constraint.count == 1 {
+        var constraints: [[String]] = []
+        for (position, ancestor) in chain.enumerated()
+        where chain[position..<(chain.count - 1)].allSatisfy(\.isAbstract) {
+            constraints += ancestor.uniquenessConstraints
+        }
+        for constraint in constraints where constraint.count == 1 {
             let attributeName = constraint[0]
             guard seen.insert(attributeName).inserted,
                   let attribute = chain.lazy.flatMap(\.attributes).first(where: { $0.name == attributeName }),
@@ -288,7 +332,7 @@ struct EntityTranslator {
                     parameters: [Parameter(label: "_", name: parameterName, type: storage), Parameter(label: "in", name: "context", type: types.context)],
                     isThrowing: true, returnType: className,
                     body: [
-                        "if let existing: \(className) = try first(\(types.predicate)(\"%K == %@\", Keys.\(SwiftNames.escaped(swiftName)), \(parameterName)), in: context) {",
+                        "if let existing: \(className) = try \(className).first(\(types.predicate)(\"%K == %@\", Keys.\(SwiftNames.escaped(swiftName)), \(parameterName)), in: context) {",
                         "    return existing",
                         "}",
                         "let inserted = \(className)(context: context)",

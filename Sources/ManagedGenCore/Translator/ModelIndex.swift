@@ -82,6 +82,7 @@ struct ModelIndex {
                 at: model.location))
         }
         var declared = Set(classOwners.keys)
+        declared.formUnion(classOwners.keys.map { $0 + "Fetching" })
         declared.insert(modelTypeName)
         declared.insert("Keys")
         for composite in model.composites {

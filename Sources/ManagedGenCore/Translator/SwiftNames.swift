@@ -30,7 +30,7 @@ public enum SwiftNames {
         "awakeFromInsert", "awakeFromFetch", "willSave", "didSave", "prepareForDeletion",
         "willTurnIntoFault", "didTurnIntoFault", "faultingState", "validateForInsert",
         "validateForUpdate", "validateForDelete", "validateValue", "objectIDs",
-        "entityName", "fetchRequest", "Keys", "self", "init", "deinit", "isEqual", "className",
+        "entityName", "fetchRequest", "Keys", "self", "init", "deinit", "isEqual", "className", "id",
         "classForCoder", "dynamicType", "isEmpty", "propertyValues", "setValuesForKeys",
         "dictionaryWithValues", "mutableSetValue", "mutableOrderedSetValue", "mutableArrayValue",
     ]
