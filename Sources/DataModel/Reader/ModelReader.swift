@@ -191,12 +191,12 @@ public struct ModelReader: Sendable {
             return name
         }
         let currentVersionPath = bundlePath + "/.xccurrentversion"
-        if let named = readCurrentVersionName(at: currentVersionPath, diagnostics: &diagnostics) {
+        if let (named, location) = readCurrentVersionName(at: currentVersionPath, diagnostics: &diagnostics) {
             let name = named.hasSuffix(".xcdatamodel") ? String(named.dropLast(12)) : named
             guard versionNames.contains(name) else {
                 diagnostics.append(.error(
                     ".xccurrentversion names '\(named)', which is not in the bundle; its versions are \(Self.list(versionNames))",
-                    at: SourceLocation(file: currentVersionPath)))
+                    at: location))
                 return nil
             }
             return name
@@ -220,7 +220,9 @@ public struct ModelReader: Sendable {
     /// The `_XCCurrentVersionName` of a `.xccurrentversion` plist, or `nil` when the file is
     /// missing, empty or names nothing. A file that cannot be parsed is a warning: the version
     /// is then chosen as if it were missing.
-    private func readCurrentVersionName(at path: String, diagnostics: inout [Diagnostic]) -> String? {
+    private func readCurrentVersionName(
+        at path: String, diagnostics: inout [Diagnostic]
+    ) -> (name: String, location: SourceLocation)? {
         guard FileSystem.kind(of: path) == .file else { return nil }
         var plistDiagnostics: [Diagnostic] = []
         let plistLimits = ReaderLimits(maxFileSize: 1 << 20, maxDepth: 16, maxNodes: 10_000)
@@ -247,7 +249,7 @@ public struct ModelReader: Sendable {
         for (index, entry) in entries.enumerated()
         where entry.name == "key" && entry.text == "_XCCurrentVersionName" && index + 1 < entries.count {
             let value = entries[index + 1]
-            if value.name == "string" && !value.text.isEmpty { return value.text }
+            if value.name == "string" && !value.text.isEmpty { return (value.text, value.location) }
         }
         return nil
     }
