@@ -4,6 +4,7 @@ import ArgumentParser
 struct ManagedGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "managedgen",
-        abstract: "Reads Core Data models and generates typed Swift managed-object code."
+        abstract: "Reads Core Data models and generates typed Swift managed-object code.",
+        subcommands: [ValidateCommand.self, DumpCommand.self]
     )
 }

@@ -1,0 +1,30 @@
+/// Reads a model path and validates every version read: the one call the command-line tool
+/// (`validate`, `dump`, `generate`) and the plugins need.
+///
+/// ```swift
+/// let result = ModelLoader().load(at: "Sources/App/Tweets.xcdatamodeld")
+/// for diagnostic in result.diagnostics { print(diagnostic) }   // path:line:col: error: …
+/// let model = try result.requireBundle().current.model
+/// ```
+public struct ModelLoader: Sendable {
+    public var reader: ModelReader
+    public var validator: ModelValidator
+
+    public init(reader: ModelReader = ModelReader(), validator: ModelValidator = ModelValidator()) {
+        self.reader = reader
+        self.validator = validator
+    }
+
+    /// Reads the model at `path` (see `ModelReader.read(at:versionName:)`) and validates each
+    /// version that could be read. Diagnostics come sorted by file, line and column.
+    public func load(at path: String, versionName: String? = nil) -> ModelReadResult {
+        var result = reader.read(at: path, versionName: versionName)
+        if let bundle = result.bundle {
+            for version in bundle.versions {
+                result.diagnostics += validator.validate(version.model)
+            }
+            result.diagnostics = result.diagnostics.sortedByLocation()
+        }
+        return result
+    }
+}

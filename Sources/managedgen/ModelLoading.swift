@@ -1,0 +1,45 @@
+import ArgumentParser
+import DataModel
+import Foundation
+
+/// How a command reports the diagnostics of the models it reads.
+struct DiagnosticOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print errors only, not warnings.")
+    var quiet = false
+
+    @Flag(help: "Treat warnings as errors.")
+    var warningsAsErrors = false
+}
+
+/// Reading a model path for a command: load and validate it (`DataModel.ModelLoader`), print
+/// its diagnostics on standard error as `path:line:col: severity: message`, and say whether
+/// the command may go on. Every command that reads a model goes through here.
+enum ModelLoading {
+    /// Loads the model at `path` and prints its diagnostics.
+    /// - Returns: the bundle, and whether there were errors (after `--warnings-as-errors`).
+    static func loadReporting(
+        _ path: String, versionName: String? = nil, options: DiagnosticOptions
+    ) -> (bundle: ModelBundle?, failed: Bool) {
+        let result = ModelLoader().load(at: path, versionName: versionName)
+        var failed = result.bundle == nil
+        for var diagnostic in result.diagnostics {
+            if options.warningsAsErrors && diagnostic.severity == .warning { diagnostic.severity = .error }
+            if diagnostic.severity == .error { failed = true }
+            if options.quiet && diagnostic.severity != .error { continue }
+            printToStandardError(diagnostic.description)
+        }
+        return (result.bundle, failed)
+    }
+
+    /// Loads the model at `path`, prints its diagnostics and returns it; exits with status 1
+    /// when there were errors.
+    static func load(_ path: String, versionName: String? = nil, options: DiagnosticOptions) throws -> ModelBundle {
+        let (bundle, failed) = loadReporting(path, versionName: versionName, options: options)
+        guard let bundle, !failed else { throw ExitCode.failure }
+        return bundle
+    }
+
+    static func printToStandardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
