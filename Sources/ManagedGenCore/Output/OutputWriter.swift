@@ -72,6 +72,7 @@ public struct OutputWriter {
     }
 
     /// Writes each file only if it does not exist yet (files meant for people to edit).
+    @discardableResult
     /// Returns the names written.
     public func writeIfAbsent(_ files: [GeneratedFile], toDirectory directory: URL) throws -> [String] {
         try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)

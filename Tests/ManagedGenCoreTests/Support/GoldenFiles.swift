@@ -10,22 +10,27 @@ enum GoldenFiles {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let fixturesDirectory = testsDirectory.appendingPathComponent("Fixtures")
     static let expectedDirectory = testsDirectory.appendingPathComponent("Expected")
+    /// The seeds' generated sources, committed into the `GeneratedSeedsTests` target.
+    static let generatedSeedsDirectory = testsDirectory.deletingLastPathComponent().appendingPathComponent("GeneratedSeedsTests/Generated")
     static var isRecording: Bool { ProcessInfo.processInfo.environment["MANAGEDGEN_RECORD"] == "1" }
 
-    static func verify(_ files: [GeneratedFile], expected name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let directory = expectedDirectory.appendingPathComponent(name)
+    static func verify(
+        _ files: [GeneratedFile], expected name: String, in root: URL = expectedDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let directory = root.appendingPathComponent(name)
         if isRecording {
             try? FileManager.default.removeItem(at: directory)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for file in files { try Data(file.contents.utf8).write(to: directory.appendingPathComponent(file.name)) }
-            Issue.record("Recorded \(files.count) expected file(s) into Expected/\(name); run again without MANAGEDGEN_RECORD=1 to compare.", sourceLocation: sourceLocation)
+            Issue.record("Recorded \(files.count) expected file(s) into \(root.lastPathComponent)/\(name); run again without MANAGEDGEN_RECORD=1 to compare.", sourceLocation: sourceLocation)
             return
         }
         let expectedNames = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
         let actualNames = files.map(\.name).sorted()
         if expectedNames != actualNames {
             Issue.record("""
-                Generated files differ from Expected/\(name):
+                Generated files differ from \(root.lastPathComponent)/\(name):
                   expected: \(expectedNames.joined(separator: ", "))
                   actual:   \(actualNames.joined(separator: ", "))
                 (set MANAGEDGEN_RECORD=1 to re-record)
@@ -35,7 +40,7 @@ enum GoldenFiles {
             guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file.name).path) else { continue }
             let expected = String(decoding: data, as: UTF8.self)
             if let difference = firstDifference(expected: expected, actual: file.contents) {
-                Issue.record("Expected/\(name)/\(file.name) differs:\n\(difference)\n(set MANAGEDGEN_RECORD=1 to re-record)", sourceLocation: sourceLocation)
+                Issue.record("\(root.lastPathComponent)/\(name)/\(file.name) differs:\n\(difference)\n(set MANAGEDGEN_RECORD=1 to re-record)", sourceLocation: sourceLocation)
             }
         }
     }
