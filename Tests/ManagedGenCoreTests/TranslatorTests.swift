@@ -180,7 +180,7 @@ import Testing
         ])
         let text = generate(model)["Airport+ManagedGen.swift"]!
         #expect(text.contains("public static func withIcao(_ icao: String, in context: ManagedObjectContext) throws -> Airport {"))
-        #expect(text.contains("try first(ObjectPredicate(\"%K == %@\", Keys.icao_, icao), in: context)"))
+        #expect(text.contains("try Airport.first(ObjectPredicate(\"%K == %@\", Keys.icao_, icao), in: context)"))
         #expect(text.contains("public static func withCODE(_ code: String, in context: ManagedObjectContext) throws -> Airport {"))
         #expect(!text.contains("func withA"))
     }

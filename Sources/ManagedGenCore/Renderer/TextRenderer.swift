@@ -23,12 +23,31 @@ public struct TextRenderer: Sendable {
     private func renderMembers(_ members: [Declaration], separateAll: Bool, into writer: inout LineWriter) {
         var previousWasCompact = false
         for (index, member) in members.enumerated() {
-            var lines = LineWriter()
-            render(member, into: &lines)
-            let compact = lines.lines.count == 1
+            let compact = isSingleLine(member)
             if index > 0 && (separateAll || !(compact && previousWasCompact)) { writer.blank() }
-            writer.append(lines)
+            render(member, into: &writer)
             previousWasCompact = compact
+        }
+    }
+
+    /// Whether a declaration renders as exactly one line (those stay together in enums).
+    private func isSingleLine(_ declaration: Declaration) -> Bool {
+        guard declaration.documentation.isEmpty && declaration.comments.isEmpty else { return false }
+        switch declaration.kind {
+        case .enumCase:
+            return true
+        case .variable(let variable):
+            if let initializer = variable.initializer { return !initializer.utf8.contains(10) }
+            guard let getter = variable.getter else { return true }
+            return variable.setter == nil && getter.count == 1 && !getter[0].utf8.contains(10)
+        case .type(let type):
+            return type.members.isEmpty
+        case .extension(let ext):
+            return ext.members.isEmpty
+        case .function(let function):
+            return function.body.isEmpty
+        case .initializer(let initializer):
+            return initializer.body.isEmpty
         }
     }
 
@@ -72,7 +91,7 @@ public struct TextRenderer: Sendable {
             return
         }
         guard let setter = variable.setter else {
-            if getter.count == 1 && !getter[0].contains("\n") {
+            if getter.count == 1 && !getter[0].utf8.contains(10) {
                 writer.line("\(head) { \(getter[0]) }")
             } else {
                 renderBody(head, getter, into: &writer)
@@ -134,22 +153,27 @@ public struct TextRenderer: Sendable {
         var tail = isThrowing ? " throws" : ""
         if let returnType { tail += " -> \(returnType)" }
         let oneLine = "\(head)(\(rendered.joined(separator: ", ")))\(tail)"
-        if oneLine.count + indentLevel * 4 + 2 <= maximumLineLength || rendered.count < 2 { return oneLine }
+        if oneLine.utf8.count + indentLevel * 4 + 2 <= maximumLineLength || rendered.count < 2 { return oneLine }
         let lines = rendered.map { "    " + $0 }.joined(separator: ",\n")
         return "\(head)(\n\(lines)\n)\(tail)"
     }
 }
 
-/// Collects indented lines. A line may contain `\n` (a wrapped signature); it is kept as is.
+/// Collects indented lines. A line may contain `\n` (a wrapped signature, a multi-line
+/// literal); each of its parts is indented.
 struct LineWriter {
     private(set) var lines: [String] = []
     private(set) var indentLevel = 0
+    private var indent = ""
 
     /// Adds a line; text with `\n` in it is several lines, each indented to the current level.
     mutating func line(_ text: String) {
-        let indent = String(repeating: "    ", count: indentLevel)
-        for part in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(part.isEmpty ? "" : indent + part)
+        guard text.utf8.contains(10) else {
+            lines.append(text.isEmpty ? "" : indent + text)
+            return
+        }
+        for part in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+            lines.append(part.isEmpty ? "" : indent + String(Substring(part)))
         }
     }
 
@@ -157,16 +181,21 @@ struct LineWriter {
 
     mutating func indented(_ body: (inout LineWriter) -> Void) {
         indentLevel += 1
+        indent = String(repeating: "    ", count: indentLevel)
         body(&self)
         indentLevel -= 1
+        indent = String(repeating: "    ", count: indentLevel)
     }
 
-    /// Appends another writer's lines, indented to this writer's level.
-    mutating func append(_ other: LineWriter) {
-        for line in other.lines { self.line(line) }
+    var text: String {
+        var result = ""
+        result.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        for line in lines {
+            result += line
+            result += "\n"
+        }
+        return result
     }
-
-    var text: String { lines.joined(separator: "\n") + "\n" }
 }
 
 extension String {

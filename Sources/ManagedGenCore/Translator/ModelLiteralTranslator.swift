@@ -7,9 +7,15 @@ struct ModelLiteralTranslator {
     let types: TypeNames
     let mapper: TypeMapper
 
-    func literal(_ model: Model) -> SwiftLiteral {
+    /// The model; with `entityReferences`, the entities are those names (of constants holding
+    /// `literal(entity)`), which keeps each expression small for the type checker.
+    func literal(_ model: Model, entityReferences: [String]? = nil) -> SwiftLiteral {
         var arguments: [(String?, SwiftLiteral)] = []
-        if !model.entities.isEmpty { arguments.append(("entities", .array(model.entities.map(literal)))) }
+        if let entityReferences, !entityReferences.isEmpty {
+            arguments.append(("entities", .array(entityReferences.map(SwiftLiteral.atom))))
+        } else if !model.entities.isEmpty {
+            arguments.append(("entities", .array(model.entities.map(literal))))
+        }
         if !model.composites.isEmpty { arguments.append(("composites", .array(model.composites.map(literal)))) }
         if !model.fetchRequests.isEmpty { arguments.append(("fetchRequests", .array(model.fetchRequests.map(literal)))) }
         if !model.configurations.isEmpty { arguments.append(("configurations", .array(model.configurations.map(literal)))) }
@@ -57,7 +63,7 @@ struct ModelLiteralTranslator {
         arguments.append((label, .array(lists.map { .array($0.map(SwiftLiteral.string)) })))
     }
 
-    private func literal(_ entity: Entity) -> SwiftLiteral {
+    func literal(_ entity: Entity) -> SwiftLiteral {
         var arguments: [(String?, SwiftLiteral)] = [("name", .string(entity.name))]
         add(&arguments, "representedClassName", entity.representedClassName)
         add(&arguments, "parentEntity", entity.parentEntity)

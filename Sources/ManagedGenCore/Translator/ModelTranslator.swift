@@ -18,7 +18,20 @@ struct ModelTranslator {
 
     /// The model enum and the composite structs.
     func modelDeclarations() -> [Declaration] {
-        let literal = ModelLiteralTranslator(types: types, mapper: TypeMapper(index: index)).literal(index.model)
+        let literals = ModelLiteralTranslator(types: types, mapper: TypeMapper(index: index))
+        // One constant per entity: a single expression holding a large model takes the Swift
+        // type checker minutes and gigabytes; many small ones take it no time.
+        var constantNames: [String] = []
+        var usedNames: Set<String> = []
+        for entity in index.model.entities {
+            var name = SwiftNames.lowercasingFirst(SwiftNames.sanitized(entity.name)) + "Entity"
+            if !usedNames.insert(name).inserted {
+                name += "\(constantNames.count)"
+                usedNames.insert(name)
+            }
+            constantNames.append(name)
+        }
+        let literal = literals.literal(index.model, entityReferences: constantNames)
         let classes = index.model.entities.compactMap { entity -> String? in
             let plan = index.plan(for: entity)
             guard plan.generatesCode else { return nil }
@@ -44,7 +57,11 @@ struct ModelTranslator {
                             access: access, modifiers: [.static], isLet: true, name: "managedObjectModel", type: nil,
                             initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: \(registry))"),
                         documentation: ["The runtime model, with each entity bound to its generated class."]),
-                ]),
+                ] + zip(constantNames, index.model.entities).map { name, entity in
+                    .variable(VariableDeclaration(
+                        access: .private, modifiers: [.static], isLet: true, name: SwiftNames.escaped(name),
+                        type: types.dataModel("Entity"), initializer: literals.literal(entity).rendered()))
+                }),
                 documentation: ["The model `\(index.modelName)`."]),
         ]
         result += index.model.composites.map(compositeDeclaration)

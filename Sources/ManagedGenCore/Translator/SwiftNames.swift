@@ -46,6 +46,12 @@ public enum SwiftNames {
         return first.uppercased() + name.dropFirst()
     }
 
+    /// The first letter lowercased: `Dog` → `dog`.
+    public static func lowercasingFirst(_ name: String) -> String {
+        guard let first = name.first else { return name }
+        return first.lowercased() + name.dropFirst()
+    }
+
     /// A string literal for `text`, escaping what Swift requires.
     public static func stringLiteral(_ text: String) -> String {
         var result = "\""

@@ -7,140 +7,7 @@ import ManagedObjects
 public enum FlightsModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = Model(
-        entities: [
-            Entity(
-                name: "Airline",
-                representedClassName: "Airline",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(name: "code_", type: .string),
-                    Attribute(name: "name_", type: .string),
-                    Attribute(name: "shortname_", type: .string),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "flights_",
-                        destinationEntity: "Flight",
-                        inverseName: "airline_",
-                        inverseEntity: "Flight",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                ],
-                uniquenessConstraints: [["code_"]]
-            ),
-            Entity(
-                name: "Airport",
-                representedClassName: "Airport",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(name: "city_", type: .string),
-                    Attribute(name: "countryCode", type: .string),
-                    Attribute(
-                        name: "icao_",
-                        type: .string,
-                        userInfo: [UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO")]
-                    ),
-                    Attribute(
-                        name: "latitude",
-                        type: .double,
-                        usesScalarValueType: true,
-                        defaultValueString: "0.0"
-                    ),
-                    Attribute(name: "location", type: .string),
-                    Attribute(
-                        name: "longitude",
-                        type: .double,
-                        usesScalarValueType: true,
-                        defaultValueString: "0.0"
-                    ),
-                    Attribute(name: "name", type: .string),
-                    Attribute(name: "state", type: .string),
-                    Attribute(name: "timezone", type: .string),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "flightsFrom_",
-                        destinationEntity: "Flight",
-                        inverseName: "origin_",
-                        inverseEntity: "Flight",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                    Relationship(
-                        name: "flightsTo_",
-                        destinationEntity: "Flight",
-                        inverseName: "destination_",
-                        inverseEntity: "Flight",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                ],
-                uniquenessConstraints: [["icao_"]]
-            ),
-            Entity(
-                name: "Flight",
-                representedClassName: "Flight",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(name: "actualOff", type: .date, usesScalarValueType: false),
-                    Attribute(name: "actualOn", type: .date, usesScalarValueType: false),
-                    Attribute(name: "aircraftType_", type: .string),
-                    Attribute(
-                        name: "arrival",
-                        type: .date,
-                        isOptional: true,
-                        usesScalarValueType: false
-                    ),
-                    Attribute(name: "estimatedOff", type: .date, usesScalarValueType: false),
-                    Attribute(name: "estimatedOn", type: .date, usesScalarValueType: false),
-                    Attribute(
-                        name: "filedAirspeed",
-                        type: .integer16,
-                        usesScalarValueType: true,
-                        defaultValueString: "0"
-                    ),
-                    Attribute(name: "ident_", type: .string),
-                    Attribute(name: "scheduledIn", type: .date, usesScalarValueType: false),
-                    Attribute(name: "scheduledOff_", type: .date, usesScalarValueType: false),
-                    Attribute(name: "scheduledOn_", type: .date, usesScalarValueType: false),
-                    Attribute(
-                        name: "status_",
-                        type: .string,
-                        userInfo: [UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown")]
-                    ),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "airline_",
-                        destinationEntity: "Airline",
-                        inverseName: "flights_",
-                        inverseEntity: "Airline",
-                        isOptional: true,
-                        maxCount: 1
-                    ),
-                    Relationship(
-                        name: "destination_",
-                        destinationEntity: "Airport",
-                        inverseName: "flightsTo_",
-                        inverseEntity: "Airport",
-                        isOptional: true,
-                        maxCount: 1
-                    ),
-                    Relationship(
-                        name: "origin_",
-                        destinationEntity: "Airport",
-                        inverseName: "flightsFrom_",
-                        inverseEntity: "Airport",
-                        isOptional: true,
-                        maxCount: 1
-                    ),
-                ]
-            ),
-        ],
+        entities: [airlineEntity, airportEntity, flightEntity],
         metadata: ModelMetadata(
             userDefinedModelVersionIdentifier: "",
             type: "com.apple.IDECoreDataModeler.DataModel",
@@ -158,4 +25,134 @@ public enum FlightsModel {
         "Airport": Airport.self,
         "Flight": Flight.self,
     ])
+
+    private static let airlineEntity: Entity = Entity(
+        name: "Airline",
+        representedClassName: "Airline",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(name: "code_", type: .string),
+            Attribute(name: "name_", type: .string),
+            Attribute(name: "shortname_", type: .string),
+        ],
+        relationships: [
+            Relationship(
+                name: "flights_",
+                destinationEntity: "Flight",
+                inverseName: "airline_",
+                inverseEntity: "Flight",
+                isToMany: true,
+                isOptional: true
+            ),
+        ],
+        uniquenessConstraints: [["code_"]]
+    )
+
+    private static let airportEntity: Entity = Entity(
+        name: "Airport",
+        representedClassName: "Airport",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(name: "city_", type: .string),
+            Attribute(name: "countryCode", type: .string),
+            Attribute(
+                name: "icao_",
+                type: .string,
+                userInfo: [UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO")]
+            ),
+            Attribute(
+                name: "latitude",
+                type: .double,
+                usesScalarValueType: true,
+                defaultValueString: "0.0"
+            ),
+            Attribute(name: "location", type: .string),
+            Attribute(
+                name: "longitude",
+                type: .double,
+                usesScalarValueType: true,
+                defaultValueString: "0.0"
+            ),
+            Attribute(name: "name", type: .string),
+            Attribute(name: "state", type: .string),
+            Attribute(name: "timezone", type: .string),
+        ],
+        relationships: [
+            Relationship(
+                name: "flightsFrom_",
+                destinationEntity: "Flight",
+                inverseName: "origin_",
+                inverseEntity: "Flight",
+                isToMany: true,
+                isOptional: true
+            ),
+            Relationship(
+                name: "flightsTo_",
+                destinationEntity: "Flight",
+                inverseName: "destination_",
+                inverseEntity: "Flight",
+                isToMany: true,
+                isOptional: true
+            ),
+        ],
+        uniquenessConstraints: [["icao_"]]
+    )
+
+    private static let flightEntity: Entity = Entity(
+        name: "Flight",
+        representedClassName: "Flight",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(name: "actualOff", type: .date, usesScalarValueType: false),
+            Attribute(name: "actualOn", type: .date, usesScalarValueType: false),
+            Attribute(name: "aircraftType_", type: .string),
+            Attribute(name: "arrival", type: .date, isOptional: true, usesScalarValueType: false),
+            Attribute(name: "estimatedOff", type: .date, usesScalarValueType: false),
+            Attribute(name: "estimatedOn", type: .date, usesScalarValueType: false),
+            Attribute(
+                name: "filedAirspeed",
+                type: .integer16,
+                usesScalarValueType: true,
+                defaultValueString: "0"
+            ),
+            Attribute(name: "ident_", type: .string),
+            Attribute(name: "scheduledIn", type: .date, usesScalarValueType: false),
+            Attribute(name: "scheduledOff_", type: .date, usesScalarValueType: false),
+            Attribute(name: "scheduledOn_", type: .date, usesScalarValueType: false),
+            Attribute(
+                name: "status_",
+                type: .string,
+                userInfo: [UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown")]
+            ),
+        ],
+        relationships: [
+            Relationship(
+                name: "airline_",
+                destinationEntity: "Airline",
+                inverseName: "flights_",
+                inverseEntity: "Airline",
+                isOptional: true,
+                maxCount: 1
+            ),
+            Relationship(
+                name: "destination_",
+                destinationEntity: "Airport",
+                inverseName: "flightsTo_",
+                inverseEntity: "Airport",
+                isOptional: true,
+                maxCount: 1
+            ),
+            Relationship(
+                name: "origin_",
+                destinationEntity: "Airport",
+                inverseName: "flightsFrom_",
+                inverseEntity: "Airport",
+                isOptional: true,
+                maxCount: 1
+            ),
+        ]
+    )
 }

@@ -7,53 +7,7 @@ import ManagedObjects
 public enum TweetsModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = Model(
-        entities: [
-            Entity(
-                name: "Tweet",
-                representedClassName: "Tweet",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(name: "created", type: .date, usesScalarValueType: false, syncable: true),
-                    Attribute(name: "text", type: .string, syncable: true),
-                    Attribute(name: "unique", type: .string, isOptional: true, syncable: true),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "tweeter",
-                        destinationEntity: "TwitterUser",
-                        inverseName: "tweets",
-                        inverseEntity: "TwitterUser",
-                        isOptional: true,
-                        maxCount: 1,
-                        syncable: true
-                    ),
-                ],
-                uniquenessConstraints: [["unique"]]
-            ),
-            Entity(
-                name: "TwitterUser",
-                representedClassName: "TwitterUser",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(name: "name", type: .string, syncable: true),
-                    Attribute(name: "screenName", type: .string, syncable: true),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "tweets",
-                        destinationEntity: "Tweet",
-                        inverseName: "tweeter",
-                        inverseEntity: "Tweet",
-                        isToMany: true,
-                        isOptional: true,
-                        deleteRule: .cascade,
-                        syncable: true
-                    ),
-                ]
-            ),
-        ],
+        entities: [tweetEntity, twitterUserEntity],
         metadata: ModelMetadata(
             userDefinedModelVersionIdentifier: "",
             type: "com.apple.IDECoreDataModeler.DataModel",
@@ -70,4 +24,51 @@ public enum TweetsModel {
         "Tweet": Tweet.self,
         "TwitterUser": TwitterUser.self,
     ])
+
+    private static let tweetEntity: Entity = Entity(
+        name: "Tweet",
+        representedClassName: "Tweet",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(name: "created", type: .date, usesScalarValueType: false, syncable: true),
+            Attribute(name: "text", type: .string, syncable: true),
+            Attribute(name: "unique", type: .string, isOptional: true, syncable: true),
+        ],
+        relationships: [
+            Relationship(
+                name: "tweeter",
+                destinationEntity: "TwitterUser",
+                inverseName: "tweets",
+                inverseEntity: "TwitterUser",
+                isOptional: true,
+                maxCount: 1,
+                syncable: true
+            ),
+        ],
+        uniquenessConstraints: [["unique"]]
+    )
+
+    private static let twitterUserEntity: Entity = Entity(
+        name: "TwitterUser",
+        representedClassName: "TwitterUser",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(name: "name", type: .string, syncable: true),
+            Attribute(name: "screenName", type: .string, syncable: true),
+        ],
+        relationships: [
+            Relationship(
+                name: "tweets",
+                destinationEntity: "Tweet",
+                inverseName: "tweeter",
+                inverseEntity: "Tweet",
+                isToMany: true,
+                isOptional: true,
+                deleteRule: .cascade,
+                syncable: true
+            ),
+        ]
+    )
 }

@@ -7,45 +7,7 @@ import ManagedObjects
 internal enum Walks {
     /// The model as Swift values: an app needs no model file at run time.
     internal static let model = Model(
-        entities: [
-            Entity(
-                name: "Dog",
-                representedClassName: "Dog",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [Attribute(name: "name", type: .string, isOptional: true)],
-                relationships: [
-                    Relationship(
-                        name: "walks",
-                        destinationEntity: "Walk",
-                        inverseName: "dog",
-                        inverseEntity: "Walk",
-                        isToMany: true,
-                        isOrdered: true,
-                        isOptional: true,
-                        deleteRule: .cascade
-                    ),
-                ],
-                uniquenessConstraints: [["name"]]
-            ),
-            Entity(
-                name: "Walk",
-                representedClassName: "Walk",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [Attribute(name: "date", type: .date, usesScalarValueType: false)],
-                relationships: [
-                    Relationship(
-                        name: "dog",
-                        destinationEntity: "Dog",
-                        inverseName: "walks",
-                        inverseEntity: "Dog",
-                        isOptional: true,
-                        maxCount: 1
-                    ),
-                ]
-            ),
-        ],
+        entities: [dogEntity, walkEntity],
         metadata: ModelMetadata(
             userDefinedModelVersionIdentifier: "",
             type: "com.apple.IDECoreDataModeler.DataModel",
@@ -62,6 +24,45 @@ internal enum Walks {
         "Dog": Dog.self,
         "Walk": Walk.self,
     ])
+
+    private static let dogEntity: Entity = Entity(
+        name: "Dog",
+        representedClassName: "Dog",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [Attribute(name: "name", type: .string, isOptional: true)],
+        relationships: [
+            Relationship(
+                name: "walks",
+                destinationEntity: "Walk",
+                inverseName: "dog",
+                inverseEntity: "Walk",
+                isToMany: true,
+                isOrdered: true,
+                isOptional: true,
+                deleteRule: .cascade
+            ),
+        ],
+        uniquenessConstraints: [["name"]]
+    )
+
+    private static let walkEntity: Entity = Entity(
+        name: "Walk",
+        representedClassName: "Walk",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [Attribute(name: "date", type: .date, usesScalarValueType: false)],
+        relationships: [
+            Relationship(
+                name: "dog",
+                destinationEntity: "Dog",
+                inverseName: "walks",
+                inverseEntity: "Dog",
+                isOptional: true,
+                maxCount: 1
+            ),
+        ]
+    )
 }
 
 /// The `Dog` entity.

@@ -7,69 +7,7 @@ import ManagedObjects
 public enum FetchRequestsModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = Model(
-        entities: [
-            Entity(
-                name: "Author",
-                representedClassName: "Author",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
-                    Attribute(name: "name", type: .string, isOptional: true),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "books",
-                        destinationEntity: "Book",
-                        inverseName: "author",
-                        inverseEntity: "Book",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                ],
-                fetchedProperties: [
-                    FetchedProperty(
-                        name: "recentBooks",
-                        fetchRequest: FetchRequestTemplate(
-                            name: "fetchedPropertyFetchRequest",
-                            entity: "Book",
-                            predicateString: "author == $FETCH_SOURCE AND year > 2000"
-                        )
-                    ),
-                ]
-            ),
-            Entity(
-                name: "Book",
-                representedClassName: "Book",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(
-                        name: "pages",
-                        type: .integer32,
-                        usesScalarValueType: true,
-                        defaultValueString: "0"
-                    ),
-                    Attribute(name: "title", type: .string, isOptional: true),
-                    Attribute(
-                        name: "year",
-                        type: .integer16,
-                        usesScalarValueType: true,
-                        defaultValueString: "0"
-                    ),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "author",
-                        destinationEntity: "Author",
-                        inverseName: "books",
-                        inverseEntity: "Author",
-                        isOptional: true,
-                        maxCount: 1
-                    ),
-                ]
-            ),
-        ],
+        entities: [authorEntity, bookEntity],
         fetchRequests: [
             FetchRequestTemplate(name: "AllBooks", entity: "Book"),
             FetchRequestTemplate(
@@ -106,4 +44,67 @@ public enum FetchRequestsModel {
         "Author": Author.self,
         "Book": Book.self,
     ])
+
+    private static let authorEntity: Entity = Entity(
+        name: "Author",
+        representedClassName: "Author",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
+            Attribute(name: "name", type: .string, isOptional: true),
+        ],
+        relationships: [
+            Relationship(
+                name: "books",
+                destinationEntity: "Book",
+                inverseName: "author",
+                inverseEntity: "Book",
+                isToMany: true,
+                isOptional: true
+            ),
+        ],
+        fetchedProperties: [
+            FetchedProperty(
+                name: "recentBooks",
+                fetchRequest: FetchRequestTemplate(
+                    name: "fetchedPropertyFetchRequest",
+                    entity: "Book",
+                    predicateString: "author == $FETCH_SOURCE AND year > 2000"
+                )
+            ),
+        ]
+    )
+
+    private static let bookEntity: Entity = Entity(
+        name: "Book",
+        representedClassName: "Book",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(
+                name: "pages",
+                type: .integer32,
+                usesScalarValueType: true,
+                defaultValueString: "0"
+            ),
+            Attribute(name: "title", type: .string, isOptional: true),
+            Attribute(
+                name: "year",
+                type: .integer16,
+                usesScalarValueType: true,
+                defaultValueString: "0"
+            ),
+        ],
+        relationships: [
+            Relationship(
+                name: "author",
+                destinationEntity: "Author",
+                inverseName: "books",
+                inverseEntity: "Author",
+                isOptional: true,
+                maxCount: 1
+            ),
+        ]
+    )
 }

@@ -8,120 +8,13 @@ public enum InheritanceModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = Model(
         entities: [
-            Entity(
-                name: "Animal",
-                representedClassName: "Animal",
-                isAbstract: true,
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(name: "ident", type: .string, isOptional: true),
-                    Attribute(name: "name_", type: .string, isOptional: true),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "keeper",
-                        destinationEntity: "Keeper",
-                        inverseName: "animals",
-                        inverseEntity: "Keeper",
-                        isOptional: true,
-                        maxCount: 1
-                    ),
-                ],
-                uniquenessConstraints: [["ident"]]
-            ),
-            Entity(
-                name: "Bird",
-                representedClassName: "Zoo.Bird",
-                parentEntity: "Animal",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(
-                        name: "wingspan",
-                        type: .double,
-                        usesScalarValueType: true,
-                        defaultValueString: "0.0"
-                    ),
-                ]
-            ),
-            Entity(
-                name: "Mammal",
-                representedClassName: "Mammal",
-                parentEntity: "Animal",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [
-                    Attribute(
-                        name: "legs",
-                        type: .integer16,
-                        usesScalarValueType: true,
-                        defaultValueString: "4"
-                    ),
-                ]
-            ),
-            Entity(
-                name: "Dog",
-                representedClassName: "Dog",
-                parentEntity: "Mammal",
-                codeGeneration: .`class`,
-                syncable: true,
-                attributes: [Attribute(name: "breed", type: .string, isOptional: true)]
-            ),
-            Entity(
-                name: "Keeper",
-                representedClassName: "Keeper",
-                codeGeneration: .category,
-                syncable: true,
-                attributes: [Attribute(name: "name", type: .string, isOptional: true)],
-                relationships: [
-                    Relationship(
-                        name: "animals",
-                        destinationEntity: "Animal",
-                        inverseName: "keeper",
-                        inverseEntity: "Animal",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                    Relationship(
-                        name: "enclosure",
-                        destinationEntity: "Enclosure",
-                        inverseName: "keepers",
-                        inverseEntity: "Enclosure",
-                        isOptional: true,
-                        maxCount: 1
-                    ),
-                ]
-            ),
-            Entity(
-                name: "Enclosure",
-                representedClassName: "Enclosure",
-                syncable: true,
-                attributes: [
-                    Attribute(
-                        name: "size",
-                        type: .integer32,
-                        isOptional: true,
-                        usesScalarValueType: true,
-                        defaultValueString: "0"
-                    ),
-                ],
-                relationships: [
-                    Relationship(
-                        name: "keepers",
-                        destinationEntity: "Keeper",
-                        inverseName: "enclosure",
-                        inverseEntity: "Keeper",
-                        isToMany: true,
-                        isOptional: true
-                    ),
-                ]
-            ),
-            Entity(
-                name: "Visitor",
-                syncable: true,
-                attributes: [Attribute(name: "name", type: .string, isOptional: true)]
-            ),
+            animalEntity,
+            birdEntity,
+            mammalEntity,
+            dogEntity,
+            keeperEntity,
+            enclosureEntity,
+            visitorEntity,
         ],
         metadata: ModelMetadata(
             userDefinedModelVersionIdentifier: "",
@@ -142,4 +35,125 @@ public enum InheritanceModel {
         "Dog": Dog.self,
         "Keeper": Keeper.self,
     ])
+
+    private static let animalEntity: Entity = Entity(
+        name: "Animal",
+        representedClassName: "Animal",
+        isAbstract: true,
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(name: "ident", type: .string, isOptional: true),
+            Attribute(name: "name_", type: .string, isOptional: true),
+        ],
+        relationships: [
+            Relationship(
+                name: "keeper",
+                destinationEntity: "Keeper",
+                inverseName: "animals",
+                inverseEntity: "Keeper",
+                isOptional: true,
+                maxCount: 1
+            ),
+        ],
+        uniquenessConstraints: [["ident"]]
+    )
+
+    private static let birdEntity: Entity = Entity(
+        name: "Bird",
+        representedClassName: "Zoo.Bird",
+        parentEntity: "Animal",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(
+                name: "wingspan",
+                type: .double,
+                usesScalarValueType: true,
+                defaultValueString: "0.0"
+            ),
+        ]
+    )
+
+    private static let mammalEntity: Entity = Entity(
+        name: "Mammal",
+        representedClassName: "Mammal",
+        parentEntity: "Animal",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [
+            Attribute(
+                name: "legs",
+                type: .integer16,
+                usesScalarValueType: true,
+                defaultValueString: "4"
+            ),
+        ]
+    )
+
+    private static let dogEntity: Entity = Entity(
+        name: "Dog",
+        representedClassName: "Dog",
+        parentEntity: "Mammal",
+        codeGeneration: .`class`,
+        syncable: true,
+        attributes: [Attribute(name: "breed", type: .string, isOptional: true)]
+    )
+
+    private static let keeperEntity: Entity = Entity(
+        name: "Keeper",
+        representedClassName: "Keeper",
+        codeGeneration: .category,
+        syncable: true,
+        attributes: [Attribute(name: "name", type: .string, isOptional: true)],
+        relationships: [
+            Relationship(
+                name: "animals",
+                destinationEntity: "Animal",
+                inverseName: "keeper",
+                inverseEntity: "Animal",
+                isToMany: true,
+                isOptional: true
+            ),
+            Relationship(
+                name: "enclosure",
+                destinationEntity: "Enclosure",
+                inverseName: "keepers",
+                inverseEntity: "Enclosure",
+                isOptional: true,
+                maxCount: 1
+            ),
+        ]
+    )
+
+    private static let enclosureEntity: Entity = Entity(
+        name: "Enclosure",
+        representedClassName: "Enclosure",
+        syncable: true,
+        attributes: [
+            Attribute(
+                name: "size",
+                type: .integer32,
+                isOptional: true,
+                usesScalarValueType: true,
+                defaultValueString: "0"
+            ),
+        ],
+        relationships: [
+            Relationship(
+                name: "keepers",
+                destinationEntity: "Keeper",
+                inverseName: "enclosure",
+                inverseEntity: "Keeper",
+                isToMany: true,
+                isOptional: true
+            ),
+        ]
+    )
+
+    private static let visitorEntity: Entity = Entity(
+        name: "Visitor",
+        syncable: true,
+        attributes: [Attribute(name: "name", type: .string, isOptional: true)]
+    )
 }
