@@ -106,7 +106,7 @@ public struct ModelReader: Sendable {
         }
         var reader = ModelDocumentReader()
         let model = reader.readModel(root)
-        return (model, diagnostics + reader.diagnostics)
+        return (model, (diagnostics + reader.diagnostics).sortedByLocation())
     }
 
     // MARK: - Forms

@@ -305,7 +305,7 @@ private final class ParseState {
 
     /// libxml2 calls `startElementNs` with the input positioned at the end of the start tag.
     /// Attribute values cannot hold a raw `<`, so the nearest `<` before that is where the tag
-    /// begins; the newlines in between correct the line.
+    /// begins; the newlines in between correct the line. Columns count characters.
     private func startTagPosition(_ context: xmlParserCtxtPtr) -> (line: Int, column: Int) {
         guard let input = context.pointee.input, let base = input.pointee.base,
               let end = input.pointee.cur else { return (0, 0) }
@@ -316,8 +316,14 @@ private final class ParseState {
             if cursor.pointee == UInt8(ascii: "\n") { line -= 1 }
         }
         guard cursor.pointee == UInt8(ascii: "<") else { return (Int(input.pointee.line), 0) }
-        var lineStart = cursor
-        while lineStart > base, (lineStart - 1).pointee != UInt8(ascii: "\n") { lineStart -= 1 }
-        return (line, cursor - lineStart + 1)
+        // Count characters back to the start of the line; UTF-8 continuation bytes
+        // (0b10xxxxxx) do not start a character.
+        var column = 1
+        var scan = cursor
+        while scan > base, (scan - 1).pointee != UInt8(ascii: "\n") {
+            scan -= 1
+            if scan.pointee & 0xC0 != 0x80 { column += 1 }
+        }
+        return (line, column)
     }
 }

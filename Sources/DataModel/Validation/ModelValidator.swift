@@ -6,8 +6,9 @@
 /// a destination that requires an object (a required to-one, or a to-many with a minimum
 /// count); a missing parent entity or an inheritance cycle; duplicate entity, property,
 /// composite, fetch request or configuration names; a property that redeclares an inherited
-/// one; an inverse that is not a relationship of the destination, does not point back at the
-/// source entity, or names another relationship as its own inverse; a composite attribute
+/// one; an inverse that is not a relationship of the destination, does not lead back to the
+/// source entity (or one related to it by inheritance), or names another relationship as its
+/// own inverse; a composite attribute
 /// naming no or an unknown composite, or composites that contain themselves; a fetch request
 /// or configuration naming an unknown entity; a uniqueness constraint or index naming an
 /// unknown property.
@@ -261,9 +262,10 @@ private struct ValidationPass {
                 at: location)
             return
         }
-        // The inverse must lead back to this entity (or an ancestor that it inherits it from).
-        let sourceLineage = Set(model.inheritanceChain(of: entity).map(\.name))
-        if let back = inverse.destinationEntity, !sourceLineage.contains(back) {
+        // The inverse must lead back to this entity, to an ancestor it inherits the inverse
+        // from, or to a sub-entity (an inverse declared on a parent entity and used by a
+        // relationship that leads to one of its sub-entities).
+        if let back = inverse.destinationEntity, !isRelatedByInheritance(back, to: entity) {
             error(
                 "the inverse '\(destinationName).\(inverseName)' of relationship '\(qualifiedName)' leads to '\(back)', not back to '\(entity.name)'",
                 at: location)
@@ -272,6 +274,13 @@ private struct ValidationPass {
                 "relationship '\(qualifiedName)' names '\(destinationName).\(inverseName)' as its inverse, but that relationship's inverse is '\(backName)'",
                 at: location)
         }
+    }
+
+    /// Whether `name` is the entity itself, one of its ancestors or one of its descendants.
+    private func isRelatedByInheritance(_ name: String, to entity: Entity) -> Bool {
+        if model.inheritanceChain(of: entity).contains(where: { $0.name == name }) { return true }
+        guard let other = entitiesByName[name] else { return false }
+        return model.inheritanceChain(of: other).contains { $0.name == entity.name }
     }
 
     // MARK: - Constraints, indexes, requests, configurations
