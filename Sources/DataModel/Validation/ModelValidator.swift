@@ -43,6 +43,33 @@ private struct ValidationPass {
         self.entitiesByName = entitiesByName
     }
 
+    /// The entity and its ancestors, the entity first; stops at a missing parent or a cycle.
+    /// (`Model.inheritanceChain(of:)` answers the same, root first, by linear lookups; this
+    /// pass looks entities up by name because it asks for every entity.)
+    private func lineage(of entity: Entity) -> [Entity] {
+        var chain = [entity]
+        var current = entity
+        while let parentName = current.parentEntity, let parent = entitiesByName[parentName],
+              !chain.contains(where: { $0.name == parentName }) {
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
+    /// The attribute or relationship named `name` of the entity or its nearest ancestor.
+    private func storedProperty(named name: String, of entity: Entity) -> PropertyDeclaration? {
+        for ancestor in lineage(of: entity) {
+            if let relationship = ancestor.relationships.first(where: { $0.name == name }) {
+                return .relationship(relationship)
+            }
+            if let attribute = ancestor.attributes.first(where: { $0.name == name }) {
+                return .attribute(attribute)
+            }
+        }
+        return nil
+    }
+
     mutating func run() {
         checkUniqueNames(model.entities.map { ($0.name, $0.location) }, kind: "entity")
         checkUniqueNames(model.composites.map { ($0.name, $0.location) }, kind: "composite")
@@ -124,7 +151,7 @@ private struct ValidationPass {
             + entity.relationships.map { ("relationship", $0.name, $0.location) }
             + entity.fetchedProperties.map { ("fetched property", $0.name, $0.location) }
         var inherited: [String: String] = [:]
-        for ancestor in model.inheritanceChain(of: entity).dropLast() {
+        for ancestor in lineage(of: entity).dropFirst().reversed() {
             for name in ancestor.propertyNames where inherited[name] == nil {
                 inherited[name] = ancestor.name
             }
@@ -250,7 +277,7 @@ private struct ValidationPass {
                 at: location)
             return
         }
-        guard let inverseDeclaration = model.storedProperties(of: destination).last(where: { $0.name == inverseName }) else {
+        guard let inverseDeclaration = storedProperty(named: inverseName, of: destination) else {
             error(
                 "the inverse '\(inverseName)' of relationship '\(qualifiedName)' is not a relationship of '\(destinationName)'",
                 at: location)
@@ -278,9 +305,9 @@ private struct ValidationPass {
 
     /// Whether `name` is the entity itself, one of its ancestors or one of its descendants.
     private func isRelatedByInheritance(_ name: String, to entity: Entity) -> Bool {
-        if model.inheritanceChain(of: entity).contains(where: { $0.name == name }) { return true }
+        if lineage(of: entity).contains(where: { $0.name == name }) { return true }
         guard let other = entitiesByName[name] else { return false }
-        return model.inheritanceChain(of: other).contains { $0.name == entity.name }
+        return lineage(of: other).contains { $0.name == entity.name }
     }
 
     // MARK: - Constraints, indexes, requests, configurations
@@ -288,7 +315,7 @@ private struct ValidationPass {
     private mutating func checkConstraintsAndIndexes(of entity: Entity) {
         guard !entity.uniquenessConstraints.isEmpty || !entity.compoundIndexes.isEmpty
                 || !entity.fetchIndexes.isEmpty else { return }
-        let stored = Set(model.storedProperties(of: entity).map(\.name))
+        let stored = Set(lineage(of: entity).flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) })
         for constraint in entity.uniquenessConstraints {
             checkStoredNames(constraint, in: entity, stored: stored, what: "a uniqueness constraint", at: entity.location)
         }
