@@ -64,7 +64,7 @@ struct ContextTests {
 
     @Test("rollback: inserts leave, changes and deletes are undone, relationships restored")
     func rollback() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let joe = TwitterUser(context: context)
             joe.name = "Joe"
             let tweet = Tweet(context: context)
@@ -129,7 +129,7 @@ struct ContextTests {
 
     @Test("reset forgets every object")
     func reset() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let saved = Tweet(context: context)
             saved.text = "kept in store"
             try context.save()

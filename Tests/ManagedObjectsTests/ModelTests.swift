@@ -88,7 +88,7 @@ struct ModelTests {
 
     @Test("defaults are applied to inserted objects")
     func defaultsOnInsert() throws {
-        try withContext(LibraryModel.managedObjectModel) { context in
+        try withContext(LibraryModel.managedObjectModel) { (context) throws in
             let entity = try #require(context.managedObjectModel["Settings"])
             let settings = ManagedObject(entity: entity, insertInto: context)
             #expect(settings.value(forKey: "flag") as? Bool == true)

@@ -6,7 +6,7 @@ import Testing
 struct ObjectTests {
     @Test("insert: registered, inserted, temporary ID, context set")
     func insert() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             #expect(tweet.managedObjectContext === context)
             #expect(tweet.isInserted && !tweet.isUpdated && !tweet.isDeleted && tweet.hasChanges)
@@ -23,7 +23,7 @@ struct ObjectTests {
 
     @Test("an object made without a context joins one with insert")
     func insertLater() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let entity = try #require(context.managedObjectModel["TwitterUser"])
             let user = TwitterUser(entity: entity, insertInto: nil)
             #expect(user.managedObjectContext == nil && !user.isInserted)
@@ -36,7 +36,7 @@ struct ObjectTests {
 
     @Test("typed accessors and key-value coding read and write the same storage")
     func keyValueCoding() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             let created = Date(timeIntervalSinceReferenceDate: 1000)
             tweet.text = "140 characters of pure joy"
@@ -53,7 +53,7 @@ struct ObjectTests {
 
     @Test("setValue(_:forKey:) converts numbers to the storage type")
     func numberConversion() throws {
-        try withContext(EnrouteModel.managedObjectModel) { context in
+        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
             let flight = Flight(context: context)
             flight.setValue(450, forKey: Flight.Keys.filedAirspeed_)
             #expect(flight.filedAirspeed_ == 450)
@@ -69,7 +69,7 @@ struct ObjectTests {
 
     @Test("value(forKeyPath:) follows to-one and to-many relationships")
     func keyPaths() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let joe = TwitterUser(context: context)
             joe.name = "Joe Schmo"
             let first = Tweet(context: context)
@@ -95,7 +95,7 @@ struct ObjectTests {
 
     @Test("primitive access stores values as they are, without inverse maintenance")
     func primitiveAccess() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             tweet.setPrimitiveValue("raw", forKey: "text")
@@ -108,7 +108,7 @@ struct ObjectTests {
 
     @Test("changedValues and committedValues track what differs from the store")
     func changes() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             tweet.text = "draft"
             #expect(Set(tweet.changedValues().keys) == ["text"])
@@ -129,7 +129,7 @@ struct ObjectTests {
 
     @Test("setting a value to what it already is changes nothing")
     func sameValue() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             tweet.text = "same"
             try context.save()

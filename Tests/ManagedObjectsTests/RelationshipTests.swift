@@ -6,7 +6,7 @@ import Testing
 struct RelationshipTests {
     @Test("tweet.tweeter = joe puts the tweet in joe.tweets")
     func toOneSetsInverse() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             tweet.tweeter = joe
@@ -19,7 +19,7 @@ struct RelationshipTests {
 
     @Test("joe.addToTweets(tweet) sets tweet.tweeter; removing clears it")
     func toManySetsInverse() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             joe.addToTweets(tweet)
@@ -36,7 +36,7 @@ struct RelationshipTests {
 
     @Test("moving a tweet to another user takes it out of the first user's tweets")
     func moveBetweenOwners() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             let ann = TwitterUser(context: context)
@@ -51,7 +51,7 @@ struct RelationshipTests {
 
     @Test("replacing a to-many set updates every inverse")
     func replaceSet() throws {
-        try withContext(TwitterModel.managedObjectModel) { context in
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let joe = TwitterUser(context: context)
             let (a, b, c) = (Tweet(context: context), Tweet(context: context), Tweet(context: context))
             joe.tweets = [a, b]
@@ -65,7 +65,7 @@ struct RelationshipTests {
 
     @Test("many-to-many: both sides follow")
     func manyToMany() throws {
-        try withContext(LibraryModel.managedObjectModel) { context in
+        try withContext(LibraryModel.managedObjectModel) { (context) throws in
             let book = Book(context: context)
             let (ann, bob) = (Author(context: context), Author(context: context))
             book.authors = [ann, bob]
@@ -81,7 +81,7 @@ struct RelationshipTests {
 
     @Test("one-to-one: assigning a taken destination steals it from its owner")
     func oneToOneSteal() throws {
-        try withContext(LibraryModel.managedObjectModel) { context in
+        try withContext(LibraryModel.managedObjectModel) { (context) throws in
             let (ann, bob) = (Author(context: context), Author(context: context))
             let passport = Passport(context: context)
             ann.passport = passport
@@ -97,7 +97,7 @@ struct RelationshipTests {
 
     @Test("ordered to-many: insert, replace, remove and move keep order and inverses")
     func orderedOperations() throws {
-        try withContext(DogWalkModel.managedObjectModel) { context in
+        try withContext(DogWalkModel.managedObjectModel) { (context) throws in
             let dog = Dog(context: context)
             let walks = (0..<5).map { index -> Walk in
                 let walk = Walk(context: context)
@@ -170,7 +170,7 @@ struct RelationshipTests {
 
     @Test("relationships through the `_` names of the Enroute model")
     func enrouteInverses() throws {
-        try withContext(EnrouteModel.managedObjectModel) { context in
+        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
             let flight = Flight(context: context)
             flight.ident_ = "UA123"
             let sfo = try Airport.withICAO("KSFO", in: context)

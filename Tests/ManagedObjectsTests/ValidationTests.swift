@@ -109,7 +109,7 @@ struct ValidationTests {
 
     @Test("valid objects save: bounds are inclusive, counts within limits")
     func validSaves() throws {
-        try withContext(LibraryModel.managedObjectModel) { context in
+        try withContext(LibraryModel.managedObjectModel) { (context) throws in
             let book = Book(context: context)
             book.title = String(repeating: "x", count: 20)
             book.pages = 5000
