@@ -62,12 +62,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Queue
 
-    /// Whether the caller runs on this context's queue.
+    /// Whether the caller runs on this context's queue. For a main-queue context that is the
+    /// main thread or a block of the main queue: where `dispatch_main()` services the main
+    /// queue (an async `main` on Linux), its blocks run on a worker thread.
     var isOnQueue: Bool {
-        switch concurrencyType {
-        case .mainQueue: Thread.isMainThread
-        case .privateQueue: DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
-        }
+        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return true }
+        return concurrencyType == .mainQueue && Thread.isMainThread
     }
 
     /// Runs `block` on the context's queue and waits for it; runs it at once when already
