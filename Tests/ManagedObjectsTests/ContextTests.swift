@@ -189,4 +189,31 @@ struct ContextTests {
             #expect((second.object(with: id) as! TwitterUser).name == "first")
         }
     }
+
+    @Test("transient attributes stay in their context: the store keeps nil")
+    func transientAttributes() throws {
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Draft", attributes: [
+                Attribute(name: "text", type: .string, isOptional: true),
+                Attribute(name: "cursor", type: .integer32, isOptional: true, isTransient: true),
+            ]),
+        ]))
+        let container = try makeContainer(model)
+        let context = container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let draft = ManagedObject(entity: model["Draft"]!, insertInto: context)
+            draft.setValue("hello", forKey: "text")
+            draft.setValue(7, forKey: "cursor")
+            try context.save()
+            #expect(draft.value(forKey: "cursor") as? Int32 == 7)
+            #expect(draft.changedValues().isEmpty)
+            return draft.objectID
+        }
+        let other = container.newBackgroundContext()
+        other.performAndWait {
+            let draft = other.object(with: id)
+            #expect(draft.value(forKey: "text") as? String == "hello")
+            #expect(draft.value(forKey: "cursor") == nil)
+        }
+    }
 }

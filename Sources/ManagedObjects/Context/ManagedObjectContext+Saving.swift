@@ -75,9 +75,11 @@ extension ManagedObjectContext {
             for (object, id) in zip(group, ids) { permanentIDs[ObjectIdentifier(object)] = id }
         }
         let idOf = { (object: ManagedObject) in permanentIDs[ObjectIdentifier(object)] ?? object.objectID }
+        // Transient properties live in the context only: the store gets nil for them.
         func snapshot(_ object: ManagedObject, version: Int) -> StoredObject {
-            StoredObject(objectID: idOf(object), version: version,
-                         values: object.entity.properties.indices.map { object.storedValue(at: $0, id: idOf) })
+            StoredObject(objectID: idOf(object), version: version, values: object.entity.properties.map { property in
+                property.isTransient ? property.emptyStoredValue : object.storedValue(at: property.index, id: idOf)
+            })
         }
         var changes = StoreChangeSet()
         changes.inserted = inserted.map { snapshot($0, version: 1) }
@@ -90,12 +92,12 @@ extension ManagedObjectContext {
             registered[object.objectID] = nil
             object.objectID = stored.objectID
             registered[stored.objectID] = object
-            object.committedSnapshot = stored
+            object.committedSnapshot = object.keepingTransientValues(stored)
             object.isInserted = false
         }
         for (object, var stored) in zip(updated, changes.updated) {
             stored.version += 1
-            object.committedSnapshot = stored
+            object.committedSnapshot = object.keepingTransientValues(stored)
             object.isUpdated = false
         }
         for object in deleted {

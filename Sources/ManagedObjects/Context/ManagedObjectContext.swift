@@ -29,7 +29,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// When `true`, saves of other contexts of the same coordinator are merged into this one
     /// (`mergeChanges(fromContextDidSave:)`) on its queue. Core Data's name is kept: the
     /// coordinator plays the parent.
-    public var automaticallyMergesChangesFromParent = false
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { mergesAutomatically.withLock { $0 } }
+        set { mergesAutomatically.withLock { $0 = newValue } }
+    }
+
+    /// Locked because the coordinator reads it from the saving context's queue.
+    private let mergesAutomatically = LockedValue(false)
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -297,11 +303,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
-    /// Called by the coordinator, from the saving context's queue: the flag is read on this
-    /// context's own queue.
+    /// Called by the coordinator, from the saving context's queue.
     func scheduleMerge(_ notification: ContextNotification) {
+        guard automaticallyMergesChangesFromParent else { return }
         queue.async {
-            guard self.automaticallyMergesChangesFromParent else { return }
             self.mergeChanges(fromContextDidSave: notification)
         }
     }

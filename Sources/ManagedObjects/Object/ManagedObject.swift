@@ -290,8 +290,19 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         }
     }
 
+    /// `stored` with this object's current transient values, which the store does not keep.
+    func keepingTransientValues(_ stored: StoredObject) -> StoredObject {
+        var snapshot = stored
+        for property in entity.properties where property.isTransient {
+            snapshot.values[property.index] = storedValue(at: property.index, id: \.objectID)
+        }
+        return snapshot
+    }
+
     /// Replaces every value with a stored snapshot; relationships become pending until used.
+    /// Transient values stay as they are when the snapshot has none.
     func load(_ snapshot: StoredObject) {
+        let transients = entity.properties.filter(\.isTransient).map { ($0.index, values[$0.index]) }
         values = snapshot.values.map { value -> Any? in
             switch value {
             case .attribute(let value): value
@@ -299,6 +310,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             case .toMany(let ids):
                 ids.isEmpty ? OrderedSet<ManagedObject>() : PendingRelationship(ids: ids, isToMany: true)
             }
+        }
+        for (index, value) in transients where values[index] == nil {
+            values[index] = value
         }
         committedSnapshot = snapshot
     }
@@ -311,6 +325,21 @@ struct PendingRelationship {
 }
 
 extension PropertyDescription {
+    public var isTransient: Bool {
+        switch self {
+        case .attribute(let attribute): attribute.isTransient
+        case .relationship(let relationship): relationship.isTransient
+        }
+    }
+
+    /// What the store keeps for a property with no value.
+    var emptyStoredValue: StoredValue {
+        switch self {
+        case .attribute: .attribute(nil)
+        case .relationship(let relationship): relationship.isToMany ? .toMany([]) : .toOne(nil)
+        }
+    }
+
     var relationshipIsOrdered: Bool {
         if case .relationship(let relationship) = self { relationship.isOrdered } else { false }
     }
