@@ -110,12 +110,7 @@ extension ManagedObjectContext {
             candidates = candidates.filter { predicate.evaluate(with: $0) }
         }
         if !request.sortDescriptors.isEmpty {
-            // Stable: ties keep the store's order.
-            candidates = candidates.enumerated().sorted { lhs, rhs in
-                if request.sortDescriptors.areInIncreasingOrder(lhs.element, rhs.element) { return true }
-                if request.sortDescriptors.areInIncreasingOrder(rhs.element, lhs.element) { return false }
-                return lhs.offset < rhs.offset
-            }.map(\.element)
+            candidates = request.sortDescriptors.sorted(candidates)
         }
         let window = candidates.dropFirst(max(0, request.fetchOffset))
         return Array(request.fetchLimit > 0 ? window.prefix(request.fetchLimit) : window)

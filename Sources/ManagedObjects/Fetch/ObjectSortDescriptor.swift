@@ -41,12 +41,7 @@ public struct ObjectSortDescriptor: Hashable, Sendable, CustomStringConvertible 
         let left = (lhs as? KeyValueCoding).map { KeyPathReader.value(of: $0, at: keyPath) } ?? nil
         let right = (rhs as? KeyValueCoding).map { KeyPathReader.value(of: $0, at: keyPath) } ?? nil
         let result = ValueComparison.compare(left, right, comparison)
-        guard !ascending else { return result }
-        switch result {
-        case .orderedAscending: return .orderedDescending
-        case .orderedDescending: return .orderedAscending
-        case .orderedSame: return .orderedSame
-        }
+        return ascending ? result : result.reversed
     }
 
     private var keyPath: [String] { key.split(separator: ".").map(String.init) }
@@ -57,16 +52,31 @@ public struct ObjectSortDescriptor: Hashable, Sendable, CustomStringConvertible 
 }
 
 extension Array where Element == ObjectSortDescriptor {
-    /// Whether `lhs` comes before `rhs`: the first descriptor that tells them apart decides.
-    func areInIncreasingOrder(_ lhs: Any, _ rhs: Any) -> Bool {
-        for descriptor in self {
-            switch descriptor.compare(lhs, rhs) {
-            case .orderedAscending: return true
-            case .orderedDescending: return false
-            case .orderedSame: continue
+    /// `objects` in the descriptors' order: the first descriptor that tells two objects apart
+    /// decides; ties keep their order (the sort is stable). Each key path is read once per
+    /// object.
+    func sorted<Object: KeyValueCoding>(_ objects: [Object]) -> [Object] {
+        let keyPaths = map { $0.key.split(separator: ".").map(String.init) }
+        let keys: [[Any?]] = objects.map { object in keyPaths.map { KeyPathReader.value(of: object, at: $0) } }
+        let order = objects.indices.sorted { lhs, rhs in
+            for (position, descriptor) in enumerated() {
+                var result = ValueComparison.compare(keys[lhs][position], keys[rhs][position], descriptor.comparison)
+                if !descriptor.ascending { result = result.reversed }
+                if result != .orderedSame { return result == .orderedAscending }
             }
+            return lhs < rhs
         }
-        return false
+        return order.map { objects[$0] }
+    }
+}
+
+extension ComparisonResult {
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: .orderedDescending
+        case .orderedDescending: .orderedAscending
+        case .orderedSame: .orderedSame
+        }
     }
 }
 
