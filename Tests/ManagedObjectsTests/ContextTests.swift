@@ -217,3 +217,39 @@ struct ContextTests {
         }
     }
 }
+
+@Suite("Uniqueness constraints")
+struct UniquenessTests {
+    @Test("a save that would duplicate a constrained value fails with 133021 and writes nothing")
+    func duplicateFails() throws {
+        let container = try makeContainer(EnrouteModel.managedObjectModel)
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        try first.performAndWait { () throws in
+            let airport = Airport(context: first)
+            airport.icao = "KSFO"
+            try first.save()
+        }
+        try second.performAndWait { () throws in
+            // Unaware of the first context's airport (a direct insert, not find-or-insert).
+            let duplicate = Airport(context: second)
+            duplicate.icao = "KSFO"
+            let other = Airport(context: second)
+            other.icao = "KJFK"
+            let error = try #require(throws: ManagedObjectError.self) { try second.save() }
+            #expect(error.code == .constraintConflict && error.code.rawValue == 133021)
+            #expect(error.objectID == duplicate.objectID && error.key == "icao_")
+            #expect(second.hasChanges && other.objectID.isTemporaryID)
+            // Fixing the value lets the save through.
+            duplicate.icao = "EGLL"
+            try second.save()
+            #expect(try Airport.count(in: second) == 3)
+            // Changing a saved object onto a taken value fails too; nil is never a conflict.
+            other.icao = "KSFO"
+            #expect(throws: ManagedObjectError.self) { try second.save() }
+            other.icao_ = nil
+            duplicate.icao_ = nil
+            try second.save()
+        }
+    }
+}

@@ -85,7 +85,13 @@ extension ManagedObjectContext {
         changes.inserted = inserted.map { snapshot($0, version: 1) }
         changes.updated = updated.map { snapshot($0, version: $0.committedSnapshot?.version ?? 0) }
         changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
-        try store.save(changes)
+        do {
+            try store.save(changes)
+        } catch let error as ManagedObjectError {
+            // Name objects by the IDs the caller knows: the permanent ones were never given out.
+            let knownIDs = Dictionary(uniqueKeysWithValues: zip(changes.inserted.map(\.objectID), inserted.map(\.objectID)))
+            throw error.mappingObjectIDs { knownIDs[$0] ?? $0 }
+        }
 
         // The store has the changes: make the context match.
         for (object, stored) in zip(inserted, changes.inserted) {

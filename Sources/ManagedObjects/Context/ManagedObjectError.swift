@@ -36,20 +36,19 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         public static let stringTooShort = Code(rawValue: 1670)
         /// NSValidationStringPatternMatchingError.
         public static let stringPatternMatching = Code(rawValue: 1680)
-        /// NSManagedObjectContextLockingError: a context used without a coordinator or store.
-        public static let contextLocking = Code(rawValue: 132000)
-        /// NSPersistentStoreInvalidTypeError: a store type that is not supported.
-        public static let persistentStoreInvalidType = Code(rawValue: 134000)
-        /// NSPersistentStoreIncompatibleSchemaError and friends are not produced; this is
-        /// NSPersistentStoreOperationError: the operation cannot be done by the store.
-        public static let persistentStoreOperation = Code(rawValue: 134070)
-        /// NSManagedObjectMergeError: another context saved the object since this one read it.
-        public static let mergeConflict = Code(rawValue: 133020)
         /// NSManagedObjectReferentialIntegrityError: an object that no longer exists.
         public static let referentialIntegrity = Code(rawValue: 133000)
-        /// NSEntityMigrationPolicyError is not used; this is a fetch of an unknown entity or a
-        /// result type the request's `Result` cannot hold (Core Data raises for these).
+        /// NSManagedObjectMergeError: another context saved the object since this one read it.
+        public static let mergeConflict = Code(rawValue: 133020)
+        /// NSManagedObjectConstraintMergeError: a save would break a uniqueness constraint.
+        public static let constraintConflict = Code(rawValue: 133021)
+        /// NSPersistentStoreInvalidTypeError: a store type that is not supported.
+        public static let persistentStoreInvalidType = Code(rawValue: 134000)
+        /// NSCoreDataError, the general error: here a fetch request that cannot run (an unknown
+        /// entity, or a `Result` type that does not fit the result type), where Core Data raises.
         public static let invalidFetchRequest = Code(rawValue: 134060)
+        /// NSPersistentStoreOperationError: the operation needs a store and there is none.
+        public static let persistentStoreOperation = Code(rawValue: 134070)
 
         public var description: String { String(rawValue) }
     }
@@ -93,6 +92,14 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         if errors.count == 1 { return first }
         return ManagedObjectError(
             .multipleErrors, "\(errors.count) validation errors", detailedErrors: errors)
+    }
+
+    /// The error with every object ID (its own and its details') passed through `transform`.
+    func mappingObjectIDs(_ transform: (ManagedObjectID) -> ManagedObjectID) -> ManagedObjectError {
+        var error = self
+        error.objectID = objectID.map(transform)
+        error.detailedErrors = detailedErrors.map { $0.mappingObjectIDs(transform) }
+        return error
     }
 
     public var description: String {

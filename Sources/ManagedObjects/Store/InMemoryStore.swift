@@ -54,6 +54,10 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                     ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
                     : error
             }
+            let constraintConflicts = UniquenessConstraints.conflicts(of: changes, with: objectsByID.values)
+            if let error = ManagedObjectError.combining(constraintConflicts) {
+                throw error
+            }
             for object in changes.inserted {
                 objectsByID[object.objectID] = object
             }

@@ -72,7 +72,8 @@ public protocol PersistentStore: AnyObject, Sendable {
     func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID]
     /// Applies a change set atomically. Throws `ManagedObjectError` with code
     /// `mergeConflict` (133020), changing nothing, when an updated or deleted object's version
-    /// is no longer current (another context saved it since).
+    /// is no longer current (another context saved it since), or `constraintConflict`
+    /// (133021) when the changes would break a uniqueness constraint of the model.
     func save(_ changes: StoreChangeSet) throws
 }
 
