@@ -93,6 +93,43 @@ struct ObjectTests {
         }
     }
 
+    @Test("key paths through an ordered to-many keep order; aggregates")
+    func orderedKeyPathsAndAggregates() throws {
+        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+            let sfo = try Airport.withICAO("KSFO", in: context)
+            for (ident, speed) in [("B", 300), ("A", 500), ("C", 400)] {
+                let flight = Flight(context: context)
+                flight.ident_ = ident
+                flight.filedAirspeed_ = Int16(speed)
+                flight.origin_ = sfo
+            }
+            #expect(sfo.value(forKeyPath: "flightsFrom_.@count") as? Int == 3)
+            #expect(sfo.value(forKeyPath: "flightsFrom_.filedAirspeed_.@sum") as? Double == 1200)
+            #expect(sfo.value(forKeyPath: "flightsFrom_.filedAirspeed_.@avg") as? Double == 400)
+            #expect(sfo.value(forKeyPath: "flightsFrom_.filedAirspeed_.@max") as? Int16 == 500)
+            #expect(sfo.value(forKeyPath: "flightsFrom_.ident_.@min") as? String == "A")
+            #expect(sfo.value(forKeyPath: "flightsFrom_.@sum.filedAirspeed_") as? Double == 1200)
+            #expect(sfo.value(forKeyPath: "flightsFrom_.@max.ident_") as? String == "C")
+        }
+        try withContext(DogWalkModel.managedObjectModel) { (context) throws in
+            let dog = Dog(context: context)
+            let day = Date(timeIntervalSinceReferenceDate: 0)
+            for _ in 0..<2 {
+                let walk = Walk(context: context)
+                walk.date = day
+                dog.addToWalks(walk)
+            }
+            // Ordered: values in order, repeats kept (Core Data: an ordered set of the walks' dates).
+            #expect((dog.value(forKeyPath: "walks.date") as? [Any])?.count == 2)
+            #expect(dog.value(forKey: "walks") as? OrderedSet<ManagedObject> == OrderedSet(dog.walks.map { $0 as ManagedObject }))
+            dog.name = "Rex"
+            try context.save()
+            dog.name = nil
+            #expect(dog.changedValues()["name"] is NSNull)
+            #expect(dog.committedValues(forKeys: ["name"])["name"] as? String == "Rex")
+        }
+    }
+
     @Test("primitive access stores values as they are, without inverse maintenance")
     func primitiveAccess() throws {
         try withContext(TwitterModel.managedObjectModel) { (context) throws in

@@ -5,18 +5,36 @@ enum KeyPathReader {
     private static let aggregates: Set<String> = ["@count", "@sum", "@avg", "@min", "@max"]
 
     static func value(of object: KeyValueCoding, at keys: [String]) -> Any? {
+        // `left.@op.right` (KVC) or `left.@op` (as predicates write it): the operator applies to
+        // the values `left` leads to, each read further through `right`.
+        if let operatorIndex = keys.firstIndex(where: aggregates.contains) {
+            let left = Array(keys[..<operatorIndex])
+            let right = Array(keys[(operatorIndex + 1)...])
+            let collection: Any? = left.isEmpty ? object : plainValue(of: object, at: left)
+            var items = elements(of: collection) ?? (collection.map { [$0] } ?? [])
+            if !right.isEmpty {
+                items = items.flatMap { item -> [Any] in
+                    guard let element = item as? KeyValueCoding, let value = plainValue(of: element, at: right)
+                    else { return [] }
+                    return elements(of: value) ?? [value]
+                }
+            }
+            return aggregate(keys[operatorIndex], of: items)
+        }
+        return plainValue(of: object, at: keys)
+    }
+
+    /// A key path without operators.
+    private static func plainValue(of object: KeyValueCoding, at keys: [String]) -> Any? {
         guard let key = keys.first else { return object }
         let rest = Array(keys.dropFirst())
         let value = object.value(forKey: key)
-        if let operation = rest.first, aggregates.contains(operation) {
-            return aggregate(operation, of: elements(of: value) ?? [value as Any])
-        }
         guard !rest.isEmpty else { return value }
         if let collection = elements(of: value) {
             return flatten(collection, rest, distinct: !(value is OrderedSet<ManagedObject>))
         }
         guard let next = value as? KeyValueCoding else { return nil }
-        return self.value(of: next, at: rest)
+        return plainValue(of: next, at: rest)
     }
 
     /// The remaining key path applied to each element of a to-many: values flattened into one
@@ -26,7 +44,7 @@ enum KeyPathReader {
         var seenObjects = Set<ObjectIdentifier>()
         var seenValues = Set<AnyHashable>()
         for element in collection {
-            guard let object = element as? KeyValueCoding, let value = value(of: object, at: keys) else { continue }
+            guard let object = element as? KeyValueCoding, let value = plainValue(of: object, at: keys) else { continue }
             let items = elements(of: value) ?? [value]
             for item in items {
                 if distinct {

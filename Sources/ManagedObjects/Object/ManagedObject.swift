@@ -172,8 +172,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The value at a dotted key path. A to-one step continues with its object; a to-many step
     /// continues with each object and yields their values as an array, flattened and with
-    /// repeated objects from unordered relationships removed (Core Data yields a set). A final
-    /// `@count`, `@sum`, `@avg`, `@min` or `@max` step aggregates the collection before it.
+    /// repeated objects from unordered relationships removed (Core Data yields a set). An
+    /// `@count`, `@sum`, `@avg`, `@min` or `@max` step aggregates the values before it, or, with
+    /// keys after it (`tweets.@max.created`), those keys' values of each object before it.
     public func value(forKeyPath keyPath: String) -> Any? {
         KeyPathReader.value(of: self, at: keyPath.split(separator: ".").map(String.init))
     }
@@ -229,27 +230,28 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     // MARK: Changes
 
     /// The properties changed since the object was last read or saved, by name (for an
-    /// inserted object, every property that has a value). Relationships give objects.
+    /// inserted object, every property that has a value). Relationships give objects; a
+    /// value changed to `nil` is `NSNull()`, as in Core Data.
     public func changedValues() -> [String: Any] {
         var changes: [String: Any] = [:]
         for property in entity.properties where hasChangedValue(at: property.index) {
-            changes[property.name] = value(forKey: property.name) ?? Optional<Any>.none as Any
+            changes[property.name] = value(forKey: property.name) ?? NSNull()
         }
         return changes
     }
 
     /// The values last read from or saved to the store, for `keys` (all properties when
-    /// `nil`). Empty for an object never saved. Relationships give objects.
+    /// `nil`). Empty for an object never saved. Relationships give objects; `nil` is `NSNull()`.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         guard let snapshot = committedSnapshot else { return [:] }
         var result: [String: Any] = [:]
         for property in entity.properties where keys?.contains(property.name) ?? true {
             switch snapshot.values[property.index] {
             case .attribute(let value):
-                result[property.name] = value ?? Optional<Any>.none as Any
+                result[property.name] = value ?? NSNull()
             case .toOne(let id):
                 result[property.name] = id.flatMap { managedObjectContext?.registeredOrStoredObject(with: $0) }
-                    ?? Optional<Any>.none as Any
+                    ?? NSNull()
             case .toMany(let ids):
                 let objects = ids.compactMap { managedObjectContext?.registeredOrStoredObject(with: $0) }
                 result[property.name] = (property.relationshipIsOrdered
