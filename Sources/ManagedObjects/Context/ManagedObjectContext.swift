@@ -62,6 +62,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         persistentStoreCoordinator.register(self)
     }
 
+    deinit {
+        // The main queue outlives its contexts: leave no marker behind for a later key.
+        queue.setSpecific(key: queueKey, value: nil)
+    }
+
     public var description: String {
         "<ManagedObjectContext \(name ?? "") \(concurrencyType)>"
     }
