@@ -150,7 +150,7 @@ struct PredicateLexer {
         default: break
         }
         // Length modifiers, which change nothing here: the argument is a Swift value.
-        while let c = peek(), "hlqLzjt".unicodeScalars.contains(c) { position += 1 }
+        while let c = peek(), "hlqL".unicodeScalars.contains(c) { position += 1 }
         guard let conversion = peek() else {
             throw error("incomplete format specifier at the end", at: start)
         }
@@ -191,18 +191,27 @@ struct PredicateLexer {
             case "n": text.append("\n")
             case "t": text.append("\t")
             case "r": text.append("\r")
-            case "0": text.append("\0")
-            case "u":
+            case "0"..."7":
+                // Up to three octal digits: `\0`, `\012`.
+                var value = escaped.value - 48
+                for _ in 0..<2 {
+                    guard let d = peek(), ("0"..."7").contains(d) else { break }
+                    value = value * 8 + d.value - 48
+                    position += 1
+                }
+                text.append(Unicode.Scalar(value)!)
+            case "x", "X", "u", "U":
+                let count = escaped == "x" || escaped == "X" ? 2 : 4
                 var value: UInt32 = 0
-                for _ in 0..<4 {
+                for _ in 0..<count {
                     guard let h = peek(), let digit = Self.hexValue(h) else {
-                        throw error("'\\u' needs four hexadecimal digits", at: position)
+                        throw error("'\\\(escaped)' needs \(count) hexadecimal digits", at: position)
                     }
                     value = value * 16 + digit
                     position += 1
                 }
                 guard let scalar = Unicode.Scalar(value) else {
-                    throw error("'\\u' names no character", at: position - 6)
+                    throw error("'\\\(escaped)' names no character", at: position - count - 2)
                 }
                 text.append(scalar)
             default:

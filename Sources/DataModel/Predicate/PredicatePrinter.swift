@@ -5,9 +5,15 @@
 public struct PredicatePrinter {
     /// Renders a format argument; `nil` writes its specifier (`%@`, `%K` …).
     public var argument: (_ index: Int, _ kind: PredicateArgumentKind) -> String?
+    /// Renders a `$VARIABLE`; `nil` writes `$NAME`.
+    public var variable: (_ name: String) -> String?
 
-    public init(argument: @escaping (_ index: Int, _ kind: PredicateArgumentKind) -> String? = { _, _ in nil }) {
+    public init(
+        argument: @escaping (_ index: Int, _ kind: PredicateArgumentKind) -> String? = { _, _ in nil },
+        variable: @escaping (_ name: String) -> String? = { _ in nil }
+    ) {
         self.argument = argument
+        self.variable = variable
     }
 
     public func format(_ predicate: PredicateSyntax) -> String {
@@ -63,7 +69,7 @@ public struct PredicatePrinter {
         case .argument(let index, let kind):
             return argument(index, kind) ?? kind.specifier
         case .variable(let name):
-            return "$" + name
+            return variable(name) ?? "$" + name
         case .aggregate(let items):
             return "{" + items.map(format).joined(separator: ", ") + "}"
         case .function(let name, let arguments):
