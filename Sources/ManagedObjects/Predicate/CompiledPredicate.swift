@@ -239,7 +239,7 @@ final class CompiledComparison {
         switch modifier {
         case .direct:
             // A key path through a to-many relationship compares as ANY, as in a Core Data store.
-            if left.isKeyPath, let values = leftValue as? FannedOutValues {
+            if left.isKeyPath, PredicateValues.isFannedOut(leftValue), let values = leftValue as? FannedOutValues {
                 return values.predicateElements.contains { test($0, rightValue) }
             }
             return test(leftValue, rightValue)
@@ -280,9 +280,13 @@ final class CompiledComparison {
             if rightScalar != nil, let order = order(leftValue, rightValue) { return order != .orderedSame }
             return !PredicateValues.equal(leftValue, rightValue, options)
         case .lessThan: return order(leftValue, rightValue) == .orderedAscending
-        case .lessThanOrEqualTo: return [.orderedAscending, .orderedSame].contains(order(leftValue, rightValue))
+        case .lessThanOrEqualTo:
+            let result = order(leftValue, rightValue)
+            return result == .orderedAscending || result == .orderedSame
         case .greaterThan: return order(leftValue, rightValue) == .orderedDescending
-        case .greaterThanOrEqualTo: return [.orderedDescending, .orderedSame].contains(order(leftValue, rightValue))
+        case .greaterThanOrEqualTo:
+            let result = order(leftValue, rightValue)
+            return result == .orderedDescending || result == .orderedSame
         case .beginsWith:
             guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)),
                   let prefix = foldedRightString(rightValue) else { return false }

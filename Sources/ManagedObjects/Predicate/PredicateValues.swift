@@ -152,10 +152,22 @@ enum PredicateValues {
         return value
     }
 
+    /// The value as a scalar, or `nil` when it is not one.
     @inline(__always)
     static func scalar(_ value: Any?) -> PredicateScalar? {
-        (value as? PredicateScalarConvertible)?.predicateScalar
+        guard let value else { return nil }
+        // Opening the existential makes the common types a metadata comparison; a protocol
+        // cast from `Any` costs a conformance look-up, several times the whole comparison.
+        return _openExistential(value, do: scalarOfOpenedValue)
     }
+
+    /// Whether a key path's value is the values of a to-many path (see `FannedOutValues`).
+    @inline(__always)
+    static func isFannedOut(_ value: Any?) -> Bool {
+        guard let value else { return false }
+        return _openExistential(value, do: isFannedOutValues)
+    }
+
 
     static func elements(_ value: Any?) -> [Any]? {
         guard let value = normalized(value) else { return nil }
@@ -257,3 +269,18 @@ enum PredicateValues {
         return false
     }
 }
+
+/// `PredicateValues.scalar(_:)` for a value whose type is known (opened from `Any`).
+private func scalarOfOpenedValue<Value>(_ value: Value) -> PredicateScalar? {
+    if Value.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
+    if Value.self == Int16.self { return .int(Int64(unsafeBitCast(value, to: Int16.self))) }
+    if Value.self == Int32.self { return .int(Int64(unsafeBitCast(value, to: Int32.self))) }
+    if Value.self == Int64.self { return .int(unsafeBitCast(value, to: Int64.self)) }
+    if Value.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+    if Value.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+    if Value.self == Bool.self { return .int(unsafeBitCast(value, to: Bool.self) ? 1 : 0) }
+    if Value.self == Date.self { return .date(unsafeBitCast(value, to: Date.self)) }
+    return (value as? PredicateScalarConvertible)?.predicateScalar
+}
+
+private func isFannedOutValues<Value>(_: Value) -> Bool { Value.self == FannedOutValues.self }
