@@ -4,8 +4,8 @@ import Testing
 
 @Suite("ObjectPredicate API")
 struct ObjectPredicateTests {
-    let alice = TestRecord("alice", ["name": "Alice", "age": 30])
-    let bob = TestRecord("bob", ["name": "Bob", "age": 45])
+    let alice = PredicateTestRecord("alice", ["name": "Alice", "age": 30])
+    let bob = PredicateTestRecord("bob", ["name": "Bob", "age": 45])
 
     @Test func variadicAndArrayArguments() {
         #expect(ObjectPredicate("name == %@ AND age > %d", "Alice", 20).evaluate(with: alice))
@@ -60,12 +60,12 @@ struct ObjectPredicateTests {
     }
 
     @Test func blockPredicates() {
-        let isAlice = ObjectPredicate { object, _ in (object as? TestRecord)?.label == "alice" }
+        let isAlice = ObjectPredicate { object, _ in (object as? PredicateTestRecord)?.label == "alice" }
         #expect(isAlice.evaluate(with: alice))
         #expect(!isAlice.evaluate(with: bob))
         let byKey = ObjectPredicate { object, variables in
             let key = variables?["key"] as? String ?? "name"
-            return (object as? TestRecord)?.value(forKey: key) as? String == "Alice"
+            return (object as? PredicateTestRecord)?.value(forKey: key) as? String == "Alice"
         }
         #expect(byKey.evaluate(with: alice))
         #expect(!byKey.withSubstitutionVariables(["key": "nickname"]).evaluate(with: alice))

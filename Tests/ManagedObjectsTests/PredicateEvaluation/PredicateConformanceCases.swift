@@ -2,7 +2,7 @@ import Foundation
 import ManagedObjects
 
 /// Where a conformance case's expected result comes from.
-enum CaseSource: Hashable, CustomStringConvertible {
+enum PredicateCaseSource: Hashable, CustomStringConvertible {
     /// Apple, "Predicate Format String Syntax" (Predicates/Articles/pSyntax.html).
     case appleSyntax
     /// Apple, "BNF Definition of Cocoa Predicates" (Predicates/Articles/pBNF.html).
@@ -42,14 +42,14 @@ enum CaseSource: Hashable, CustomStringConvertible {
     }
 }
 
-struct ConformanceCase {
+struct PredicateConformanceCase {
     enum Expected {
         case result(Bool)
         /// `ObjectPredicate(parsing:arguments:)` throws; a syntax error names this column.
         case error(column: Int?)
     }
 
-    let source: CaseSource
+    let source: PredicateCaseSource
     let format: String
     let arguments: [Any?]
     let variables: [String: Any]
@@ -58,26 +58,26 @@ struct ConformanceCase {
     let line: Int
 }
 
-struct ConformanceSuite {
-    private(set) var cases: [ConformanceCase] = []
+struct PredicateConformanceSuite {
+    private(set) var cases: [PredicateConformanceCase] = []
 
     mutating func check(
-        _ source: CaseSource, _ format: String, _ arguments: [Any?] = [], on object: Any?,
+        _ source: PredicateCaseSource, _ format: String, _ arguments: [Any?] = [], on object: Any?,
         _ expected: Bool, variables: [String: Any] = [:], line: Int = #line
     ) {
-        cases.append(ConformanceCase(
+        cases.append(PredicateConformanceCase(
             source: source, format: format, arguments: arguments, variables: variables,
             object: object, expected: .result(expected), line: line))
     }
 
-    mutating func fails(_ source: CaseSource, _ format: String, _ arguments: [Any?] = [], column: Int?, line: Int = #line) {
-        cases.append(ConformanceCase(
+    mutating func fails(_ source: PredicateCaseSource, _ format: String, _ arguments: [Any?] = [], column: Int?, line: Int = #line) {
+        cases.append(PredicateConformanceCase(
             source: source, format: format, arguments: arguments, variables: [:], object: nil,
             expected: .error(column: column), line: line))
     }
 
-    static func all() -> [ConformanceCase] {
-        var suite = ConformanceSuite()
+    static func all() -> [PredicateConformanceCase] {
+        var suite = PredicateConformanceSuite()
         suite.appleDocumentation()
         suite.gnustep()
         suite.seeds()
@@ -98,7 +98,7 @@ struct ConformanceSuite {
             "children": [child10, child15], "group": ["name": "work/home"], "size": 3,
             "car": "Citroën", "array": [5, 6, 7], "employees": [["firstName": "Matthew"], ["firstName": "Ann"]],
         ]
-        let s = CaseSource.appleSyntax
+        let s = PredicateCaseSource.appleSyntax
 
         // Basic comparisons, every spelling.
         check(s, "age = 34", on: ben, true)
@@ -195,7 +195,7 @@ struct ConformanceSuite {
         check(s, "{ 'comma', 'separated', 'literal', 'array' } CONTAINS 'literal'", on: nil, true)
         check(s, "'it\\'s' == \"it's\"", on: nil, true)
 
-        let b = CaseSource.appleBNF
+        let b = PredicateCaseSource.appleBNF
         check(b, "(age == 34)", on: ben, true)
         check(b, "((age == 34) AND (name == 'Ben'))", on: ben, true)
         check(b, "age + 1 == 35", on: ben, true)
@@ -235,7 +235,7 @@ struct ConformanceSuite {
         check(b, "group['name'] == 'work/home'", on: ben, true)
         check(b, "SELF.name == 'Ben'", on: ben, true)
 
-        let g = CaseSource.appleGuide
+        let g = PredicateCaseSource.appleGuide
         check(g, "(lastName like[cd] %@) AND (birthday > %@)", ["SMITH", Date(timeIntervalSinceReferenceDate: -800_000_000)], on: ben, true)
         check(g, "(lastName like[cd] %@) AND (birthday > %@)", ["SMITH", Date(timeIntervalSinceReferenceDate: 0)], on: ben, false)
         check(g, "grade == 7", on: ben, true)
@@ -266,7 +266,7 @@ struct ConformanceSuite {
         let record1: [String: Any] = ["Name": "John", "Age": 34, "Children": ["Kid1", "Kid2"]]
         let record2: [String: Any] = ["Name": "Mary", "Age": 30, "Children": ["Kid1", "Girl1"]]
         let dict: [String: Any] = ["title": "A Title", "Record1": record1, "Record2": record2]
-        var s = CaseSource.gnustep("basic.m")
+        var s = PredicateCaseSource.gnustep("basic.m")
         check(s, "%@ CONTAINS %@", ["AABBBAA", "BBB"], on: dict, true)
         check(s, "%@ IN %@", ["BBB", "AABBBAA"], on: dict, true)
         check(s, "%K == %@", ["Record1.Name", "John"], on: dict, true)
@@ -430,15 +430,15 @@ struct ConformanceSuite {
     // MARK: Seeds
 
     private mutating func seeds() {
-        let twitter = SeedGraphs.Twitter()
+        let twitter = PredicateSeedGraphs.Twitter()
         let tweet = twitter.joeTweets[0]
-        var s = CaseSource.seed("CS193p")
+        var s = PredicateCaseSource.seed("CS193p")
         check(s, "text contains[c] %@", ["core data"], on: tweet, true)
         check(s, "text contains[c] %@", ["swiftui"], on: tweet, false)
         check(s, "text contains %@", ["core data"], on: tweet, false)
-        check(s, "tweeter = %@ && created > %@", [twitter.joe, SeedGraphs.yesterday], on: tweet, true)
-        check(s, "tweeter = %@ && created > %@", [twitter.joe, SeedGraphs.yesterday], on: twitter.joeTweets[1], false)
-        check(s, "tweeter = %@ && created > %@", [twitter.ann, SeedGraphs.yesterday], on: tweet, false)
+        check(s, "tweeter = %@ && created > %@", [twitter.joe, PredicateSeedGraphs.yesterday], on: tweet, true)
+        check(s, "tweeter = %@ && created > %@", [twitter.joe, PredicateSeedGraphs.yesterday], on: twitter.joeTweets[1], false)
+        check(s, "tweeter = %@ && created > %@", [twitter.ann, PredicateSeedGraphs.yesterday], on: tweet, false)
         check(s, "tweeter.screenName = %@", ["CS193p"], on: tweet, true)
         check(s, "tweeter.screenName = %@", ["CS193p"], on: twitter.annTweet, false)
         check(s, "tweeter.name = %@", ["Joe"], on: tweet, true)
@@ -446,25 +446,25 @@ struct ConformanceSuite {
         check(s, "tweets.text contains %@", ["Stanford"], on: twitter.joe, false)
         check(s, "tweets.@count > 5", on: twitter.joe, true)
         check(s, "tweets.@count > 5", on: twitter.ann, false)
-        check(s, "any tweets.created > %@", [SeedGraphs.yesterday], on: twitter.joe, true)
-        check(s, "any tweets.created > %@", [SeedGraphs.yesterday], on: twitter.ann, false)
+        check(s, "any tweets.created > %@", [PredicateSeedGraphs.yesterday], on: twitter.joe, true)
+        check(s, "any tweets.created > %@", [PredicateSeedGraphs.yesterday], on: twitter.ann, false)
         check(s, "(name = %@) OR (title = %@)", ["Joe", "Prof"], on: twitter.joe, true)
         check(s, "(name = %@) OR (title = %@)", ["Bob", "Prof"], on: twitter.joe, false)
         check(s, "(name = %@) OR (title = %@)", ["Bob", "Prof"], on: ["name": "Al", "title": "Prof"], true)
 
-        let dogs = SeedGraphs.DogWalk()
+        let dogs = PredicateSeedGraphs.DogWalk()
         s = .seed("Dog/Walk")
         check(s, "%K == %@", ["name", "Fido"], on: dogs.fido, true)
         check(s, "%K == %@", ["name", "Fido"], on: dogs.rex, false)
         check(s, "walks.@count == 2", on: dogs.fido, true)
         check(s, "walks.@count == 0", on: dogs.rex, true)
-        check(s, "walks[LAST].date > %@", [SeedGraphs.yesterday], on: dogs.fido, true)
-        check(s, "walks[FIRST].date > %@", [SeedGraphs.yesterday], on: dogs.fido, false)
-        check(s, "dog.name == 'Fido'", on: (dogs.fido.values["walks"] as? OrderedSet<TestRecord>)?.first, true)
-        check(s, "ANY walks.date < %@", [SeedGraphs.yesterday], on: dogs.fido, true)
-        check(s, "ALL walks.date < %@", [SeedGraphs.yesterday], on: dogs.fido, false)
+        check(s, "walks[LAST].date > %@", [PredicateSeedGraphs.yesterday], on: dogs.fido, true)
+        check(s, "walks[FIRST].date > %@", [PredicateSeedGraphs.yesterday], on: dogs.fido, false)
+        check(s, "dog.name == 'Fido'", on: (dogs.fido.values["walks"] as? OrderedSet<PredicateTestRecord>)?.first, true)
+        check(s, "ANY walks.date < %@", [PredicateSeedGraphs.yesterday], on: dogs.fido, true)
+        check(s, "ALL walks.date < %@", [PredicateSeedGraphs.yesterday], on: dogs.fido, false)
 
-        let flights = SeedGraphs.Flights()
+        let flights = PredicateSeedGraphs.Flights()
         s = .seed("Flight/Airport")
         check(s, "icao_ = %@", ["KSFO"], on: flights.sfo, true)
         check(s, "icao_ = %@", ["KSFO"], on: flights.lax, false)
@@ -479,7 +479,7 @@ struct ConformanceSuite {
         check(s, "name_ CONTAINS[c] %@ OR icao_ CONTAINS[c] %@", ["angeles", "angeles"], on: flights.lax, true)
         check(s, "name_ CONTAINS[c] %@ OR icao_ CONTAINS[c] %@", ["ksf", "ksf"], on: flights.sfo, true)
         check(s, "name_ CONTAINS[c] %@ OR icao_ CONTAINS[c] %@", ["ksf", "ksf"], on: flights.lax, false)
-        check(s, "airline_.code_ == %@ AND arrival_ >= %@", ["UAL", SeedGraphs.yesterday], on: flights.flight, true)
+        check(s, "airline_.code_ == %@ AND arrival_ >= %@", ["UAL", PredicateSeedGraphs.yesterday], on: flights.flight, true)
     }
 
     // MARK: Foundation semantics
@@ -496,9 +496,9 @@ struct ConformanceSuite {
             "uuid": UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
             "url": URL(string: "https://example.com/a")!, "data": Data([1, 2, 3]),
             "people": [["city": "Paris"], ["city": "Rome"], ["city": "Paris"]],
-            "point": TestPoint(x: 3, y: 4),
+            "point": PredicateTestPoint(x: 3, y: 4),
         ]
-        let s = CaseSource.foundation
+        let s = PredicateCaseSource.foundation
         // Numbers compare by value across types (NSNumber semantics).
         check(s, "i16 == 30", on: values, true)
         check(s, "i16 == 30.0", on: values, true)
@@ -657,30 +657,30 @@ struct ConformanceSuite {
         check(s, "data != %@", [Data([1, 2])], on: values, true)
         // Key-value coding on plain Swift values, through their stored properties.
         check(s, "point.x == 3 AND point.y > 3", on: values, true)
-        check(s, "x * x + y * y == 25", on: TestPoint(x: 3, y: 4), true)
+        check(s, "x * x + y * y == 25", on: PredicateTestPoint(x: 3, y: 4), true)
         check(s, "length == 3", on: "Ada", true)
     }
 
     // MARK: Core Data store semantics
 
     private mutating func coreDataStore() {
-        let s = CaseSource.coreDataStore
-        let stored = StoredTestRecord("user", id: 7, ["name": "Joe"])
-        let copy = StoredTestRecord("user again", id: 7)
-        let other = StoredTestRecord("other", id: 8)
-        let tweet = TestRecord("tweet", ["tweeter": stored])
+        let s = PredicateCaseSource.coreDataStore
+        let stored = PredicateStoredTestRecord("user", id: 7, ["name": "Joe"])
+        let copy = PredicateStoredTestRecord("user again", id: 7)
+        let other = PredicateStoredTestRecord("other", id: 8)
+        let tweet = PredicateTestRecord("tweet", ["tweeter": stored])
         check(s, "tweeter == %@", [stored], on: tweet, true)
-        check(s, "tweeter == %@", [TestObjectID(number: 7)], on: tweet, true)
+        check(s, "tweeter == %@", [PredicateTestObjectID(number: 7)], on: tweet, true)
         check(s, "tweeter == %@", [copy], on: tweet, true)
         check(s, "tweeter == %@", [other], on: tweet, false)
-        check(s, "tweeter != %@", [TestObjectID(number: 8)], on: tweet, true)
-        check(s, "tweeter IN %@", [[TestObjectID(number: 8), TestObjectID(number: 7)]], on: tweet, true)
-        check(s, "tweeter == %@", [TestRecord("plain")], on: tweet, false)
-        check(s, "SELF == %@", [TestObjectID(number: 7)], on: stored, true)
+        check(s, "tweeter != %@", [PredicateTestObjectID(number: 8)], on: tweet, true)
+        check(s, "tweeter IN %@", [[PredicateTestObjectID(number: 8), PredicateTestObjectID(number: 7)]], on: tweet, true)
+        check(s, "tweeter == %@", [PredicateTestRecord("plain")], on: tweet, false)
+        check(s, "SELF == %@", [PredicateTestObjectID(number: 7)], on: stored, true)
 
-        let groupA = TestRecord("a", ["members": Set([TestRecord("m1", ["age": 20]), TestRecord("m2", ["age": 40])])])
-        let groupB = TestRecord("b", ["members": Set([TestRecord("m3", ["age": 60])])])
-        let club = TestRecord("club", ["groups": [groupA, groupB]])
+        let groupA = PredicateTestRecord("a", ["members": Set([PredicateTestRecord("m1", ["age": 20]), PredicateTestRecord("m2", ["age": 40])])])
+        let groupB = PredicateTestRecord("b", ["members": Set([PredicateTestRecord("m3", ["age": 60])])])
+        let club = PredicateTestRecord("club", ["groups": [groupA, groupB]])
         // A key path through to-many relationships compares as ANY, and reaches every member.
         check(s, "groups.members.age > 50", on: club, true)
         check(s, "groups.members.age > 70", on: club, false)
@@ -697,7 +697,7 @@ struct ConformanceSuite {
     // MARK: Errors
 
     private mutating func errors() {
-        let s = CaseSource.appleSyntax
+        let s = PredicateCaseSource.appleSyntax
         // "The question mark (?) character is not a valid parser token."
         fails(s, "name == ?", column: 9)
         fails(s, "name ==", column: 8)
@@ -741,7 +741,7 @@ struct ConformanceSuite {
 }
 
 /// A plain Swift value, read through its stored properties.
-struct TestPoint {
+struct PredicateTestPoint {
     var x: Int
     var y: Int
 }

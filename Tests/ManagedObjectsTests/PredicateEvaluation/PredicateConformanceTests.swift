@@ -5,8 +5,8 @@ import Testing
 /// Runs the conformance table: each format with its arguments against its object, and each
 /// parsed format printed and parsed back to the same tree.
 @Suite("Predicate conformance")
-struct ConformanceTests {
-    let cases = ConformanceSuite.all()
+struct PredicateConformanceTests {
+    let cases = PredicateConformanceSuite.all()
 
     @Test func tableIsLargeAndSourced() {
         let bySource = Dictionary(grouping: cases, by: \.source.group).mapValues(\.count)
