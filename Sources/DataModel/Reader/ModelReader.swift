@@ -94,9 +94,8 @@ public struct ModelReader: Sendable {
             diagnostics.append(.error(Self.binaryFormatMessage, at: SourceLocation(file: path)))
             return (nil, diagnostics)
         }
-        guard let tree = XMLTree.parse(
-            bytes, path: path, limits: limits, keepsText: false, diagnostics: &diagnostics),
-            let root = tree.root
+        guard let root = XMLTree.parse(
+            bytes, path: path, limits: limits, keepsText: false, diagnostics: &diagnostics)
         else { return (nil, diagnostics) }
         guard root.name == "model" else {
             diagnostics.append(.error(
@@ -106,7 +105,7 @@ public struct ModelReader: Sendable {
         }
         var reader = ModelDocumentReader()
         let model = reader.readModel(root)
-        return (model, diagnostics + reader.diagnostics)
+        return (model, (diagnostics + reader.diagnostics).sortedByLocation())
     }
 
     // MARK: - Forms
@@ -234,10 +233,9 @@ public struct ModelReader: Sendable {
             return nil
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
-        guard let tree = XMLTree.parse(
+        guard let root = XMLTree.parse(
             bytes, path: path, limits: plistLimits, keepsText: true, diagnostics: &plistDiagnostics),
-            let root = tree.root, root.name == "plist",
-            let dictionary = root.children.first, dictionary.name == "dict"
+            root.name == "plist", let dictionary = root.children.first, dictionary.name == "dict"
         else {
             diagnostics += plistDiagnostics.map { Diagnostic(.warning, $0.message, at: $0.location) }
             diagnostics.append(.warning(

@@ -25,7 +25,19 @@ public struct ReaderLimits: Hashable, Sendable {
 /// when several threads reach it together. Parsing itself uses one parser context per document.
 private let libXMLInitialization: Void = xmlInitParser()
 
-/// A parsed XML document, read with libxml2 and locked down for untrusted input:
+/// One element of a parsed document: its name, attributes, child elements and (if asked for)
+/// text, and where its start tag begins.
+struct XMLElement {
+    let name: String
+    /// In document order, with entity and character references resolved.
+    let attributes: [(name: String, value: String)]
+    fileprivate(set) var children: [XMLElement] = []
+    /// The element's own text (not its children's); kept only when parsing asks for it.
+    fileprivate(set) var text = ""
+    let location: SourceLocation
+}
+
+/// Parses XML with libxml2, locked down for untrusted input, into `XMLElement`s:
 ///
 /// - no network access (`XML_PARSE_NONET`), no DTD loading, no entity substitution; a document
 ///   that declares any entity is refused as soon as the declaration is seen, so entity
@@ -36,56 +48,43 @@ private let libXMLInitialization: Void = xmlInitParser()
 ///   per-parse context pointer (no global error handler, so parses on several threads do not
 ///   interfere);
 /// - each element records the line and column where its start tag begins.
-final class XMLTree {
-    let path: String
-    private let document: xmlDocPtr
-
-    private init(path: String, document: xmlDocPtr) {
-        self.path = path
-        self.document = document
-    }
-
-    deinit { xmlFreeDoc(document) }
-
-    /// The root element, if the document has one.
-    var root: XMLElement? {
-        xmlDocGetRootElement(document).map { XMLElement(node: $0, path: path) }
-    }
-
+///
+/// The elements are built straight from libxml2's SAX events: libxml2 never builds its own
+/// tree, which would cost several allocations per attribute only to be copied and freed.
+enum XMLTree {
     /// Parses `bytes` as XML. `path` names the file in diagnostics.
-    /// - Parameter keepsText: whether text nodes are kept; model files have none worth reading,
-    ///   so dropping them saves memory and time.
-    /// - Returns: the tree, or `nil` when there were errors (all of them in `diagnostics`).
+    /// - Parameter keepsText: whether element text is kept; model files have none worth
+    ///   reading, property lists do.
+    /// - Returns: the root element, or `nil` when there were errors (all in `diagnostics`).
     static func parse(
         _ bytes: [UInt8],
         path: String,
         limits: ReaderLimits,
         keepsText: Bool,
         diagnostics: inout [Diagnostic]
-    ) -> XMLTree? {
+    ) -> XMLElement? {
         _ = libXMLInitialization
         let fileLocation = SourceLocation(file: path)
         if bytes.isEmpty {
             diagnostics.append(.error("the file is empty; expected XML", at: fileLocation))
             return nil
         }
-        if bytes.count > limits.maxFileSize {
+        if bytes.count > limits.maxFileSize || bytes.count > Int(Int32.max) {
             diagnostics.append(.error(
                 "the file is \(bytes.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
                 at: fileLocation))
             return nil
         }
-        guard bytes.count <= Int(Int32.max) else { return nil }
-
         guard let context = xmlNewParserCtxt() else {
             diagnostics.append(.error("libxml2 could not create a parser", at: fileLocation))
             return nil
         }
         defer { xmlFreeParserCtxt(context) }
+
         let state = ParseState(path: path, limits: limits)
         state.install(on: context, keepsText: keepsText)
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue)
-        let parsed: xmlDocPtr? = withExtendedLifetime(state) {
+        let document: xmlDocPtr? = withExtendedLifetime(state) {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                     xmlCtxtReadMemory(context, $0, Int32(buffer.count), nil, nil, options)
@@ -93,88 +92,19 @@ final class XMLTree {
             }
         }
         context.pointee._private = nil
+        // The document holds only what libxml2's start-of-document handler made; the
+        // elements are ours.
+        let wellFormed = document != nil
+        if let document { xmlFreeDoc(document) }
+
         diagnostics += state.diagnostics
-        guard let document = parsed, !state.diagnostics.hasErrors else {
-            if let parsed { xmlFreeDoc(parsed) }
+        guard wellFormed, !state.diagnostics.hasErrors, let root = state.root else {
             if !state.diagnostics.hasErrors {
                 diagnostics.append(.error("the file is not well-formed XML", at: fileLocation))
             }
             return nil
         }
-        return XMLTree(path: path, document: document)
-    }
-}
-
-/// One element of an `XMLTree`. Valid only while its tree is alive.
-struct XMLElement {
-    fileprivate let node: xmlNodePtr
-    let path: String
-
-    var name: String { String(cString: node.pointee.name) }
-
-    /// Where the element's start tag begins.
-    var location: SourceLocation {
-        if let packed = node.pointee._private {
-            let bits = UInt(bitPattern: packed)
-            return SourceLocation(
-                file: path,
-                line: Int(bits >> StartTagPosition.columnBits),
-                column: Int(bits & StartTagPosition.columnMask))
-        }
-        return SourceLocation(file: path, line: Int(xmlGetLineNo(node)))
-    }
-
-    /// The child elements, in document order.
-    var children: [XMLElement] {
-        var result: [XMLElement] = []
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE {
-                result.append(XMLElement(node: current, path: path))
-            }
-            child = current.pointee.next
-        }
-        return result
-    }
-
-    /// The attributes, in document order, with entity and character references resolved.
-    var attributes: [(name: String, value: String)] {
-        var result: [(name: String, value: String)] = []
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            result.append((String(cString: current.pointee.name), Self.text(of: current.pointee.children)))
-            attribute = current.pointee.next
-        }
-        return result
-    }
-
-    /// The concatenated text of the element's text children (used for plist values).
-    var text: String { Self.text(of: node.pointee.children) }
-
-    private static func text(of firstChild: xmlNodePtr?) -> String {
-        var pieces = ""
-        var child = firstChild
-        while let current = child {
-            if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = current.pointee.content {
-                if current.pointee.next == nil && pieces.isEmpty { return String(cString: content) }
-                pieces += String(cString: content)
-            }
-            child = current.pointee.next
-        }
-        return pieces
-    }
-}
-
-/// The line and column of an element's start tag, packed into the node's `_private` pointer
-/// (libxml2 leaves that field to the application) so the position costs no allocation.
-private enum StartTagPosition {
-    static let columnBits: UInt = 20
-    static let columnMask: UInt = (1 << columnBits) - 1
-
-    static func pack(line: Int, column: Int) -> UnsafeMutableRawPointer? {
-        let column = column <= Int(columnMask) ? UInt(column) : 0
-        return UnsafeMutableRawPointer(bitPattern: UInt(max(line, 1)) << columnBits | column)
+        return root
     }
 }
 
@@ -184,9 +114,11 @@ private final class ParseState {
     let path: String
     let limits: ReaderLimits
     var diagnostics: [Diagnostic] = []
+    /// The elements whose start tag has been read and whose end tag has not, outermost first.
+    var open: [XMLElement] = []
+    var root: XMLElement?
     var nodeCount = 0
     var parserErrorCount = 0
-    var defaultStartElement: startElementNsSAX2Func?
 
     /// libxml2 may report many errors for one mistake; beyond this they add nothing.
     static let maxParserErrors = 20
@@ -200,7 +132,7 @@ private final class ParseState {
         context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
         guard let sax = context.pointee.sax else { return }
         // Errors come to us with the parser context as user data (libxml2 passes
-        // `ctxt->userData`, which is the context itself for the tree builder).
+        // `ctxt->userData`, which is the context itself).
         sax.pointee.serror = { userData, error in
             guard let error, let state = ParseState.from(parserContext: userData) else { return }
             state.report(error.pointee)
@@ -217,22 +149,30 @@ private final class ParseState {
         }
         sax.pointee.externalSubset = nil
         sax.pointee.resolveEntity = nil
+        sax.pointee.reference = nil
         sax.pointee.comment = nil
         sax.pointee.processingInstruction = nil
-        if !keepsText {
+        sax.pointee.startElementNs = { context, localName, prefix, _, _, _, attributeCount, _, attributes in
+            ParseState.from(parserContext: context)?.startElement(
+                context: context, localName: localName, prefix: prefix,
+                attributeCount: Int(attributeCount), attributes: attributes)
+        }
+        sax.pointee.endElementNs = { context, _, _, _ in
+            ParseState.from(parserContext: context)?.endElement()
+        }
+        if keepsText {
+            sax.pointee.characters = { context, characters, length in
+                guard let characters, length > 0, let state = ParseState.from(parserContext: context),
+                      !state.open.isEmpty else { return }
+                state.open[state.open.count - 1].text += String(
+                    decoding: UnsafeBufferPointer(start: characters, count: Int(length)), as: UTF8.self)
+            }
+            sax.pointee.cdataBlock = sax.pointee.characters
+        } else {
             sax.pointee.characters = nil
-            sax.pointee.ignorableWhitespace = nil
             sax.pointee.cdataBlock = nil
         }
-        defaultStartElement = sax.pointee.startElementNs
-        sax.pointee.startElementNs = { context, localName, prefix, uri, namespaceCount, namespaces,
-            attributeCount, defaultedCount, attributes in
-            guard let state = ParseState.from(parserContext: context) else { return }
-            state.startElement(
-                context: context, localName: localName, prefix: prefix, uri: uri,
-                namespaceCount: namespaceCount, namespaces: namespaces,
-                attributeCount: attributeCount, defaultedCount: defaultedCount, attributes: attributes)
-        }
+        sax.pointee.ignorableWhitespace = nil
     }
 
     static func from(parserContext: UnsafeMutableRawPointer?) -> ParseState? {
@@ -240,6 +180,93 @@ private final class ParseState {
               let state = context.pointee._private else { return nil }
         return Unmanaged<ParseState>.fromOpaque(state).takeUnretainedValue()
     }
+
+    // MARK: - Elements
+
+    private func startElement(
+        context rawContext: UnsafeMutableRawPointer?,
+        localName: UnsafePointer<xmlChar>?,
+        prefix: UnsafePointer<xmlChar>?,
+        attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard let context = rawContext?.assumingMemoryBound(to: xmlParserCtxt.self),
+              let localName else { return }
+        nodeCount += 1 + attributeCount
+        if nodeCount > limits.maxNodes {
+            stop(context, "the document has more than \(limits.maxNodes) elements and attributes")
+            return
+        }
+        if open.count >= limits.maxDepth {
+            stop(context, "elements are nested more than \(limits.maxDepth) levels deep")
+            return
+        }
+        var name = String(cString: localName)
+        if let prefix { name = String(cString: prefix) + ":" + name }
+
+        // libxml2 passes five pointers per attribute: local name, prefix, URI, value start
+        // and value end. Values are not terminated.
+        var pairs: [(name: String, value: String)] = []
+        if let attributes, attributeCount > 0 {
+            pairs.reserveCapacity(attributeCount)
+            for index in 0..<attributeCount {
+                let base = attributes + index * 5
+                guard let attributeName = base[0], let start = base[3], let end = base[4] else { continue }
+                var qualifiedName = String(cString: attributeName)
+                if let attributePrefix = base[1] { qualifiedName = String(cString: attributePrefix) + ":" + qualifiedName }
+                pairs.append((qualifiedName, Self.attributeValue(UnsafeBufferPointer(start: start, count: end - start))))
+            }
+        }
+        let (line, column) = startTagPosition(context)
+        open.append(XMLElement(
+            name: name, attributes: pairs,
+            location: SourceLocation(file: path, line: line, column: column)))
+    }
+
+    private func endElement() {
+        guard let element = open.popLast() else { return }
+        if open.isEmpty {
+            root = element
+        } else {
+            open[open.count - 1].children.append(element)
+        }
+    }
+
+    /// Without entity substitution, libxml2 hands `&amp;` (and `&#38;`) in attribute values
+    /// over as the text `&#38;`, so that an entity reference could be told from an ampersand;
+    /// every other reference arrives resolved. Documents that declare entities are refused, so
+    /// `&#38;` is the only reference left to resolve.
+    private static func attributeValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard bytes.contains(UInt8(ascii: "&")) else { return text }
+        return text.replacing("&#38;", with: "&")
+    }
+
+    /// libxml2 calls `startElementNs` with the input positioned at the end of the start tag.
+    /// Attribute values cannot hold a raw `<`, so the nearest `<` before that is where the tag
+    /// begins; the newlines in between correct the line. Columns count characters.
+    private func startTagPosition(_ context: xmlParserCtxtPtr) -> (line: Int, column: Int) {
+        guard let input = context.pointee.input, let base = input.pointee.base,
+              let end = input.pointee.cur else { return (0, 0) }
+        var line = Int(input.pointee.line)
+        var cursor = end
+        while cursor > base, cursor.pointee != UInt8(ascii: "<") {
+            cursor -= 1
+            if cursor.pointee == UInt8(ascii: "\n") { line -= 1 }
+        }
+        guard cursor.pointee == UInt8(ascii: "<") else { return (Int(input.pointee.line), 0) }
+        // Count characters back to the start of the line; UTF-8 continuation bytes
+        // (0b10xxxxxx) do not start a character.
+        var column = 1
+        var scan = cursor
+        while scan > base, (scan - 1).pointee != UInt8(ascii: "\n") {
+            scan -= 1
+            if scan.pointee & 0xC0 != 0x80 { column += 1 }
+        }
+        return (line, column)
+    }
+
+    // MARK: - Errors
 
     private func report(_ error: xmlError) {
         let severity: Diagnostic.Severity = error.level == XML_ERR_WARNING ? .warning : .error
@@ -270,54 +297,5 @@ private final class ParseState {
         let column = context.pointee.input.map { Int($0.pointee.col) } ?? 0
         diagnostics.append(.error(message, at: SourceLocation(file: path, line: line, column: column)))
         xmlStopParser(context)
-    }
-
-    private func startElement(
-        context rawContext: UnsafeMutableRawPointer?,
-        localName: UnsafePointer<xmlChar>?,
-        prefix: UnsafePointer<xmlChar>?,
-        uri: UnsafePointer<xmlChar>?,
-        namespaceCount: Int32,
-        namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
-        attributeCount: Int32,
-        defaultedCount: Int32,
-        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    ) {
-        guard let context = rawContext?.assumingMemoryBound(to: xmlParserCtxt.self) else { return }
-        nodeCount += 1 + Int(attributeCount)
-        if nodeCount > limits.maxNodes {
-            stop(context, "the document has more than \(limits.maxNodes) elements and attributes")
-            return
-        }
-        if Int(context.pointee.nameNr) > limits.maxDepth {
-            stop(context, "elements are nested more than \(limits.maxDepth) levels deep")
-            return
-        }
-        let (line, column) = startTagPosition(context)
-        let parent = context.pointee.node
-        defaultStartElement?(
-            rawContext, localName, prefix, uri, namespaceCount, namespaces,
-            attributeCount, defaultedCount, attributes)
-        if let created = context.pointee.node, created != parent {
-            created.pointee._private = StartTagPosition.pack(line: line, column: column)
-        }
-    }
-
-    /// libxml2 calls `startElementNs` with the input positioned at the end of the start tag.
-    /// Attribute values cannot hold a raw `<`, so the nearest `<` before that is where the tag
-    /// begins; the newlines in between correct the line.
-    private func startTagPosition(_ context: xmlParserCtxtPtr) -> (line: Int, column: Int) {
-        guard let input = context.pointee.input, let base = input.pointee.base,
-              let end = input.pointee.cur else { return (0, 0) }
-        var line = Int(input.pointee.line)
-        var cursor = end
-        while cursor > base, cursor.pointee != UInt8(ascii: "<") {
-            cursor -= 1
-            if cursor.pointee == UInt8(ascii: "\n") { line -= 1 }
-        }
-        guard cursor.pointee == UInt8(ascii: "<") else { return (Int(input.pointee.line), 0) }
-        var lineStart = cursor
-        while lineStart > base, (lineStart - 1).pointee != UInt8(ascii: "\n") { lineStart -= 1 }
-        return (line, cursor - lineStart + 1)
     }
 }

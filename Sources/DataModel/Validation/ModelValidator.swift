@@ -6,8 +6,9 @@
 /// a destination that requires an object (a required to-one, or a to-many with a minimum
 /// count); a missing parent entity or an inheritance cycle; duplicate entity, property,
 /// composite, fetch request or configuration names; a property that redeclares an inherited
-/// one; an inverse that is not a relationship of the destination, does not point back at the
-/// source entity, or names another relationship as its own inverse; a composite attribute
+/// one; an inverse that is not a relationship of the destination, does not lead back to the
+/// source entity (or one related to it by inheritance), or names another relationship as its
+/// own inverse; a composite attribute
 /// naming no or an unknown composite, or composites that contain themselves; a fetch request
 /// or configuration naming an unknown entity; a uniqueness constraint or index naming an
 /// unknown property.
@@ -40,6 +41,33 @@ private struct ValidationPass {
             entitiesByName[entity.name] = entity
         }
         self.entitiesByName = entitiesByName
+    }
+
+    /// The entity and its ancestors, the entity first; stops at a missing parent or a cycle.
+    /// (`Model.inheritanceChain(of:)` answers the same, root first, by linear lookups; this
+    /// pass looks entities up by name because it asks for every entity.)
+    private func lineage(of entity: Entity) -> [Entity] {
+        var chain = [entity]
+        var current = entity
+        while let parentName = current.parentEntity, let parent = entitiesByName[parentName],
+              !chain.contains(where: { $0.name == parentName }) {
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
+    /// The attribute or relationship named `name` of the entity or its nearest ancestor.
+    private func storedProperty(named name: String, of entity: Entity) -> PropertyDeclaration? {
+        for ancestor in lineage(of: entity) {
+            if let relationship = ancestor.relationships.first(where: { $0.name == name }) {
+                return .relationship(relationship)
+            }
+            if let attribute = ancestor.attributes.first(where: { $0.name == name }) {
+                return .attribute(attribute)
+            }
+        }
+        return nil
     }
 
     mutating func run() {
@@ -123,7 +151,7 @@ private struct ValidationPass {
             + entity.relationships.map { ("relationship", $0.name, $0.location) }
             + entity.fetchedProperties.map { ("fetched property", $0.name, $0.location) }
         var inherited: [String: String] = [:]
-        for ancestor in model.inheritanceChain(of: entity).dropLast() {
+        for ancestor in lineage(of: entity).dropFirst().reversed() {
             for name in ancestor.propertyNames where inherited[name] == nil {
                 inherited[name] = ancestor.name
             }
@@ -249,7 +277,7 @@ private struct ValidationPass {
                 at: location)
             return
         }
-        guard let inverseDeclaration = model.storedProperties(of: destination).last(where: { $0.name == inverseName }) else {
+        guard let inverseDeclaration = storedProperty(named: inverseName, of: destination) else {
             error(
                 "the inverse '\(inverseName)' of relationship '\(qualifiedName)' is not a relationship of '\(destinationName)'",
                 at: location)
@@ -261,9 +289,10 @@ private struct ValidationPass {
                 at: location)
             return
         }
-        // The inverse must lead back to this entity (or an ancestor that it inherits it from).
-        let sourceLineage = Set(model.inheritanceChain(of: entity).map(\.name))
-        if let back = inverse.destinationEntity, !sourceLineage.contains(back) {
+        // The inverse must lead back to this entity, to an ancestor it inherits the inverse
+        // from, or to a sub-entity (an inverse declared on a parent entity and used by a
+        // relationship that leads to one of its sub-entities).
+        if let back = inverse.destinationEntity, !isRelatedByInheritance(back, to: entity) {
             error(
                 "the inverse '\(destinationName).\(inverseName)' of relationship '\(qualifiedName)' leads to '\(back)', not back to '\(entity.name)'",
                 at: location)
@@ -274,12 +303,19 @@ private struct ValidationPass {
         }
     }
 
+    /// Whether `name` is the entity itself, one of its ancestors or one of its descendants.
+    private func isRelatedByInheritance(_ name: String, to entity: Entity) -> Bool {
+        if lineage(of: entity).contains(where: { $0.name == name }) { return true }
+        guard let other = entitiesByName[name] else { return false }
+        return lineage(of: other).contains { $0.name == entity.name }
+    }
+
     // MARK: - Constraints, indexes, requests, configurations
 
     private mutating func checkConstraintsAndIndexes(of entity: Entity) {
         guard !entity.uniquenessConstraints.isEmpty || !entity.compoundIndexes.isEmpty
                 || !entity.fetchIndexes.isEmpty else { return }
-        let stored = Set(model.storedProperties(of: entity).map(\.name))
+        let stored = Set(lineage(of: entity).flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) })
         for constraint in entity.uniquenessConstraints {
             checkStoredNames(constraint, in: entity, stored: stored, what: "a uniqueness constraint", at: entity.location)
         }

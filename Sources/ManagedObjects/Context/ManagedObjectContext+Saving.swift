@@ -1,0 +1,141 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: Delete
+
+    /// Marks an object deleted; it leaves the store with the next `save()`.
+    /// `prepareForDeletion()` runs, then the delete rules of its relationships, at once:
+    /// Nullify removes the object from the related objects; Cascade deletes them too
+    /// (transitively); Deny leaves them, and the save fails (1600) unless they are gone by
+    /// then; No Action leaves them pointing at the deleted object. Deleting an object that was
+    /// never saved simply forgets it.
+    public func delete(_ object: ManagedObject) {
+        guard registered[object.objectID] === object, !object.isDeleted else { return }
+        object.prepareForDeletion()
+        let wasInserted = object.isInserted
+        object.isDeleted = true
+        if object.isUpdated {
+            object.isUpdated = false
+            updated.remove(object)
+        }
+        if !wasInserted {
+            deleted.append(object)
+            unannounced.deleted.append(object)
+        }
+        for relationship in object.entity.relationships {
+            applyDeleteRule(of: relationship, to: object)
+        }
+        if wasInserted {
+            // Never saved: nothing to delete from the store.
+            forget(object)
+            unannounced.inserted.remove(object)
+        }
+    }
+
+    private func applyDeleteRule(of relationship: RelationshipDescription, to object: ManagedObject) {
+        let related = object.relatedObjects(relationship)
+        switch relationship.deleteRule {
+        case .nullify:
+            for destination in related { object.unlink(destination, via: relationship) }
+        case .cascade:
+            for destination in related {
+                object.unlink(destination, via: relationship)
+                delete(destination)
+            }
+        case .deny, .noAction:
+            break
+        }
+    }
+
+    // MARK: Save
+
+    /// Writes every insert, change and delete to the store at once.
+    ///
+    /// `willSave()` runs on each changed object, then validation; any problem throws a
+    /// `ManagedObjectError` (one problem: its own code; several: 1560 with `detailedErrors`)
+    /// and nothing is written: the context keeps its unsaved changes. A store conflict
+    /// (another context saved the same object since this one read it) throws 133020, also
+    /// leaving everything as it was. On success inserted objects get permanent IDs, deleted
+    /// objects leave the context, `didSave()` runs and the `didSave` notification is posted.
+    public func save() throws {
+        processPendingChanges()
+        guard hasChanges else { return }
+        post(ContextNotification(name: .willSave, context: self))
+        callWillSave()
+        processPendingChanges()
+
+        let saving = inserted.elements + updated.elements
+        let errors = saving.flatMap(Validation.errors(forSaving:)) + deleted.flatMap(Validation.errors(forDeleting:))
+        if let error = ManagedObjectError.combining(errors) { throw error }
+
+        let store = try persistentStoreCoordinator.store()
+        var permanentIDs: [ObjectIdentifier: ManagedObjectID] = [:]
+        for group in Dictionary(grouping: inserted, by: { ObjectIdentifier($0.entity) }).values {
+            let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
+            for (object, id) in zip(group, ids) { permanentIDs[ObjectIdentifier(object)] = id }
+        }
+        let idOf = { (object: ManagedObject) in permanentIDs[ObjectIdentifier(object)] ?? object.objectID }
+        // Transient properties live in the context only: the store gets nil for them.
+        func snapshot(_ object: ManagedObject, version: Int) -> StoredObject {
+            StoredObject(objectID: idOf(object), version: version, values: object.entity.properties.map { property in
+                property.isTransient ? property.emptyStoredValue : object.storedValue(at: property.index, id: idOf)
+            })
+        }
+        var changes = StoreChangeSet()
+        changes.inserted = inserted.map { snapshot($0, version: 1) }
+        changes.updated = updated.map { snapshot($0, version: $0.committedSnapshot?.version ?? 0) }
+        changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
+        do {
+            try store.save(changes)
+        } catch let error as ManagedObjectError {
+            // Name objects by the IDs the caller knows: the permanent ones were never given out.
+            let knownIDs = Dictionary(uniqueKeysWithValues: zip(changes.inserted.map(\.objectID), inserted.map(\.objectID)))
+            throw error.mappingObjectIDs { knownIDs[$0] ?? $0 }
+        }
+
+        // The store has the changes: make the context match.
+        for (object, stored) in zip(inserted, changes.inserted) {
+            registered[object.objectID] = nil
+            object.objectID = stored.objectID
+            registered[stored.objectID] = object
+            object.committedSnapshot = object.keepingTransientValues(stored)
+            object.isInserted = false
+        }
+        for (object, var stored) in zip(updated, changes.updated) {
+            stored.version += 1
+            object.committedSnapshot = object.keepingTransientValues(stored)
+            object.isUpdated = false
+        }
+        for object in deleted {
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+        let savedObjects = inserted.elements + updated.elements + deleted.elements
+        inserted = []
+        updated = []
+        deleted = []
+        for object in savedObjects { object.didSave() }
+        for object in savedObjects where object.isDeleted { object.isDeleted = false }
+
+        let notification = ContextNotification(
+            name: .didSave, context: self,
+            inserted: changes.inserted.map(\.objectID), updated: changes.updated.map(\.objectID),
+            deleted: changes.deleted.map(\.objectID))
+        post(notification)
+        persistentStoreCoordinator.contextDidSave(notification)
+    }
+
+    /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.
+    private func callWillSave() {
+        var called = Set<ObjectIdentifier>()
+        while true {
+            let pending = (inserted.elements + updated.elements + deleted.elements)
+                .filter { !called.contains(ObjectIdentifier($0)) }
+            if pending.isEmpty { return }
+            for object in pending {
+                called.insert(ObjectIdentifier(object))
+                object.willSave()
+            }
+        }
+    }
+}

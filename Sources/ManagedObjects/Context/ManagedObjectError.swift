@@ -1,0 +1,115 @@
+import Foundation
+
+/// An error from validation, saving or fetching, in Core Data's `NSCocoaErrorDomain` sense:
+/// the same codes, naming the entity, object and key it concerns.
+public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
+    /// Core Data's error codes (`NSValidation…Error`, `NSManagedObject…Error`, …).
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// NSManagedObjectValidationError: a value of the wrong type.
+        public static let validation = Code(rawValue: 1550)
+        /// NSValidationMultipleErrorsError: see `detailedErrors`.
+        public static let multipleErrors = Code(rawValue: 1560)
+        /// NSValidationMissingMandatoryPropertyError.
+        public static let missingMandatoryProperty = Code(rawValue: 1570)
+        /// NSValidationRelationshipLacksMinimumCountError.
+        public static let relationshipLacksMinimumCount = Code(rawValue: 1580)
+        /// NSValidationRelationshipExceedsMaximumCountError.
+        public static let relationshipExceedsMaximumCount = Code(rawValue: 1590)
+        /// NSValidationRelationshipDeniedDeleteError.
+        public static let relationshipDeniedDelete = Code(rawValue: 1600)
+        /// NSValidationNumberTooLargeError.
+        public static let numberTooLarge = Code(rawValue: 1610)
+        /// NSValidationNumberTooSmallError.
+        public static let numberTooSmall = Code(rawValue: 1620)
+        /// NSValidationDateTooLateError.
+        public static let dateTooLate = Code(rawValue: 1630)
+        /// NSValidationDateTooSoonError.
+        public static let dateTooSoon = Code(rawValue: 1640)
+        /// NSValidationInvalidDateError.
+        public static let invalidDate = Code(rawValue: 1650)
+        /// NSValidationStringTooLongError.
+        public static let stringTooLong = Code(rawValue: 1660)
+        /// NSValidationStringTooShortError.
+        public static let stringTooShort = Code(rawValue: 1670)
+        /// NSValidationStringPatternMatchingError.
+        public static let stringPatternMatching = Code(rawValue: 1680)
+        /// NSManagedObjectReferentialIntegrityError: an object that no longer exists.
+        public static let referentialIntegrity = Code(rawValue: 133000)
+        /// NSManagedObjectMergeError: another context saved the object since this one read it.
+        public static let mergeConflict = Code(rawValue: 133020)
+        /// NSManagedObjectConstraintMergeError: a save would break a uniqueness constraint.
+        public static let constraintConflict = Code(rawValue: 133021)
+        /// NSPersistentStoreInvalidTypeError: a store type that is not supported.
+        public static let persistentStoreInvalidType = Code(rawValue: 134000)
+        /// NSCoreDataError, the general error: here a fetch request that cannot run (an unknown
+        /// entity, or a `Result` type that does not fit the result type), where Core Data raises.
+        public static let invalidFetchRequest = Code(rawValue: 134060)
+        /// NSPersistentStoreOperationError: the operation needs a store and there is none.
+        public static let persistentStoreOperation = Code(rawValue: 134070)
+
+        public var description: String { String(rawValue) }
+    }
+
+    public static let domain = "NSCocoaErrorDomain"
+
+    public var code: Code
+    /// The entity of the object concerned.
+    public var entityName: String?
+    /// The object concerned.
+    public var objectID: ManagedObjectID?
+    /// The property concerned (`NSValidationKeyErrorKey`).
+    public var key: String?
+    /// A description of the offending value (`NSValidationValueErrorKey`).
+    public var value: String?
+    public var message: String
+    /// The individual errors of a `multipleErrors` (1560) error (`NSDetailedErrorsKey`).
+    public var detailedErrors: [ManagedObjectError]
+
+    public init(
+        _ code: Code,
+        _ message: String,
+        entityName: String? = nil,
+        objectID: ManagedObjectID? = nil,
+        key: String? = nil,
+        value: String? = nil,
+        detailedErrors: [ManagedObjectError] = []
+    ) {
+        self.code = code
+        self.message = message
+        self.entityName = entityName
+        self.objectID = objectID
+        self.key = key
+        self.value = value
+        self.detailedErrors = detailedErrors
+    }
+
+    /// One error for one problem; a 1560 error wrapping them all for several.
+    static func combining(_ errors: [ManagedObjectError]) -> ManagedObjectError? {
+        guard let first = errors.first else { return nil }
+        if errors.count == 1 { return first }
+        return ManagedObjectError(
+            .multipleErrors, "\(errors.count) validation errors", detailedErrors: errors)
+    }
+
+    /// The error with every object ID (its own and its details') passed through `transform`.
+    func mappingObjectIDs(_ transform: (ManagedObjectID) -> ManagedObjectID) -> ManagedObjectError {
+        var error = self
+        error.objectID = objectID.map(transform)
+        error.detailedErrors = detailedErrors.map { $0.mappingObjectIDs(transform) }
+        return error
+    }
+
+    public var description: String {
+        var text = "\(Self.domain) \(code.rawValue): \(message)"
+        var subject: [String] = []
+        if let entityName { subject.append("entity \(entityName)") }
+        if let key { subject.append("key \(key)") }
+        if let objectID { subject.append("object \(objectID)") }
+        if !subject.isEmpty { text += " (\(subject.joined(separator: ", ")))" }
+        for detail in detailedErrors { text += "\n  \(detail)" }
+        return text
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+
+/// The runtime form of a model: entities with their properties resolved (inverses,
+/// superentities, subentities), each entity bound to the class that represents it.
+/// Core Data's `NSManagedObjectModel`.
+///
+/// Immutable once built. Generated code builds one per model as a `static let`; the
+/// descriptions reference each other, so a model lives as long as anything that uses it.
+public final class ManagedObjectModel: @unchecked Sendable {
+    // Unchecked: `entities` and `entitiesByName` are filled once, during `init`, and never
+    // mutated afterwards; every description they hold is immutable after `init` too.
+
+    /// The model as read from the file or written by the generator.
+    public let model: Model
+    /// Every entity, in model order.
+    public private(set) var entities: [EntityDescription] = []
+    public private(set) var entitiesByName: [String: EntityDescription] = [:]
+
+    /// Builds the runtime model. `classes` maps entity names to the classes that represent them;
+    /// an entity without a class is represented by a plain `ManagedObject` (or by its nearest
+    /// ancestor's class).
+    public init(_ model: Model, classes: [String: ManagedObject.Type] = [:]) {
+        self.model = model
+        let entities = model.entities.map { EntityDescription(entity: $0, model: model) }
+        self.entities = entities
+        self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for entity in entities {
+            entity.resolve(in: self, classes: classes)
+        }
+        for entity in entities {
+            entity.resolveInverses()
+        }
+    }
+
+    /// `init(_:classes:)` under the argument label Core Data users may expect.
+    public convenience init(model: Model, classes: [String: ManagedObject.Type] = [:]) {
+        self.init(model, classes: classes)
+    }
+
+    public subscript(entityName: String) -> EntityDescription? { entitiesByName[entityName] }
+
+    /// The entity a class stands for: the one whose name is the class's `entityName`.
+    public func entity(for objectClass: ManagedObject.Type) -> EntityDescription? {
+        entitiesByName[objectClass.entityName]
+    }
+}
+
+/// An entity at run time: its stored properties by index and by name, its place in the
+/// inheritance tree and the class that represents it. Core Data's `NSEntityDescription`.
+public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    // Unchecked: the `private(set) var`s are resolved once while the owning
+    // `ManagedObjectModel` is built and never mutated afterwards.
+
+    public let entity: Entity
+    public var name: String { entity.name }
+    public var isAbstract: Bool { entity.isAbstract }
+    /// The stored properties, inherited first, in property-index order
+    /// (`Model.storedProperties(of:)`).
+    public let properties: [PropertyDescription]
+    public let propertiesByName: [String: PropertyDescription]
+    public private(set) var superentity: EntityDescription?
+    /// Direct sub-entities, in model order.
+    public private(set) var subentities: [EntityDescription] = []
+    /// The class instances of this entity are made of.
+    public private(set) var managedObjectClass: ManagedObject.Type = ManagedObject.self
+    /// The model this entity belongs to.
+    public private(set) var managedObjectModel: ManagedObjectModel!
+
+    init(entity: Entity, model: Model) {
+        self.entity = entity
+        var properties: [PropertyDescription] = []
+        for (index, declaration) in model.storedProperties(of: entity).enumerated() {
+            switch declaration {
+            case .attribute(let attribute):
+                properties.append(.attribute(AttributeDescription(attribute, index: index)))
+            case .relationship(let relationship):
+                properties.append(.relationship(RelationshipDescription(relationship, index: index)))
+            }
+        }
+        self.properties = properties
+        // A sub-entity may redeclare an inherited name (validation reports it); the first wins.
+        self.propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    fileprivate func resolve(in model: ManagedObjectModel, classes: [String: ManagedObject.Type]) {
+        managedObjectModel = model
+        superentity = entity.parentEntity.flatMap { model[$0] }
+        subentities = model.model.subentities(of: entity).compactMap { model[$0.name] }
+        // The nearest class registered for this entity or an ancestor.
+        let chain = model.model.inheritanceChain(of: entity).reversed()
+        managedObjectClass = chain.lazy.compactMap { classes[$0.name] }.first ?? ManagedObject.self
+        for case .relationship(let relationship) in properties {
+            relationship.resolve(source: self, in: model)
+        }
+    }
+
+    fileprivate func resolveInverses() {
+        for case .relationship(let relationship) in properties {
+            relationship.resolveInverse()
+        }
+    }
+
+    /// All attributes, in property-index order.
+    public var attributes: [AttributeDescription] {
+        properties.compactMap { if case .attribute(let attribute) = $0 { attribute } else { nil } }
+    }
+
+    /// All relationships, in property-index order.
+    public var relationships: [RelationshipDescription] {
+        properties.compactMap { if case .relationship(let relationship) = $0 { relationship } else { nil } }
+    }
+
+    public func property(named name: String) -> PropertyDescription? { propertiesByName[name] }
+
+    public func attribute(named name: String) -> AttributeDescription? {
+        if case .attribute(let attribute)? = propertiesByName[name] { attribute } else { nil }
+    }
+
+    public func relationship(named name: String) -> RelationshipDescription? {
+        if case .relationship(let relationship)? = propertiesByName[name] { relationship } else { nil }
+    }
+
+    /// The property at a property index.
+    public subscript(index: Int) -> PropertyDescription { properties[index] }
+
+    /// Whether this entity is `other` or descends from it.
+    public func isKind(of other: EntityDescription) -> Bool {
+        var current: EntityDescription? = self
+        while let entity = current {
+            if entity === other { return true }
+            current = entity.superentity
+        }
+        return false
+    }
+
+    /// This entity and all its descendants, depth first.
+    public var selfAndDescendants: [EntityDescription] {
+        [self] + subentities.flatMap(\.selfAndDescendants)
+    }
+
+    /// The root of this entity's inheritance tree.
+    public var rootEntity: EntityDescription {
+        var entity = self
+        while let parent = entity.superentity { entity = parent }
+        return entity
+    }
+
+    public var description: String { "EntityDescription(\(name))" }
+}
+
+/// A stored property of an entity: an attribute or a relationship.
+public enum PropertyDescription: Sendable {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
+
+    public var name: String {
+        switch self {
+        case .attribute(let attribute): attribute.name
+        case .relationship(let relationship): relationship.name
+        }
+    }
+
+    /// The property index: the position in `Model.storedProperties(of:)`.
+    public var index: Int {
+        switch self {
+        case .attribute(let attribute): attribute.index
+        case .relationship(let relationship): relationship.index
+        }
+    }
+
+    public var isOptional: Bool {
+        switch self {
+        case .attribute(let attribute): attribute.isOptional
+        case .relationship(let relationship): relationship.isOptional
+        }
+    }
+}
+
+/// An attribute at run time: the model's attribute, its property index and its parsed default.
+/// Core Data's `NSAttributeDescription`.
+public final class AttributeDescription: Sendable, CustomStringConvertible {
+    public let attribute: Attribute
+    public let index: Int
+    /// The model's default value in the storage type, or `nil` when there is none or it
+    /// cannot be read as the attribute's type.
+    public let defaultValue: (any Sendable)?
+
+    init(_ attribute: Attribute, index: Int) {
+        self.attribute = attribute
+        self.index = index
+        self.defaultValue = AttributeValues.defaultValue(of: attribute)
+    }
+
+    public var name: String { attribute.name }
+    public var type: AttributeType { attribute.type }
+    public var isOptional: Bool { attribute.isOptional }
+    public var isTransient: Bool { attribute.isTransient }
+    public var description: String { "AttributeDescription(\(name): \(type.rawValue))" }
+}
+
+/// A relationship at run time, with its destination entity and inverse resolved.
+/// Core Data's `NSRelationshipDescription`.
+public final class RelationshipDescription: @unchecked Sendable, CustomStringConvertible {
+    // Unchecked: the `private(set) var`s are resolved once while the owning
+    // `ManagedObjectModel` is built and never mutated afterwards.
+
+    public let relationship: Relationship
+    public let index: Int
+    /// The entity that declares the relationship (for an inherited one, the ancestor).
+    public private(set) var entity: EntityDescription!
+    /// `nil` only for an unfinished relationship (no destination in the file).
+    public private(set) var destinationEntity: EntityDescription?
+    public private(set) var inverseRelationship: RelationshipDescription?
+
+    init(_ relationship: Relationship, index: Int) {
+        self.relationship = relationship
+        self.index = index
+    }
+
+    fileprivate func resolve(source: EntityDescription, in model: ManagedObjectModel) {
+        guard entity == nil else { return }
+        // Inherited relationships appear in every sub-entity's list; the declaring one owns them.
+        let declaring = model.model.inheritanceChain(of: source.entity)
+            .first { $0.relationships.contains { $0.name == relationship.name } }
+        entity = declaring.flatMap { model[$0.name] } ?? source
+        destinationEntity = relationship.destinationEntity.flatMap { model[$0] }
+    }
+
+    fileprivate func resolveInverse() {
+        guard inverseRelationship == nil, let inverseName = relationship.inverseName,
+              let destination = destinationEntity else { return }
+        inverseRelationship = destination.relationship(named: inverseName)
+    }
+
+    public var name: String { relationship.name }
+    public var isToMany: Bool { relationship.isToMany }
+    public var isOrdered: Bool { relationship.isOrdered }
+    public var isOptional: Bool { relationship.isOptional }
+    public var isTransient: Bool { relationship.isTransient }
+    public var deleteRule: DeleteRule { relationship.deleteRule }
+    public var minCount: Int? { relationship.minCount }
+    public var maxCount: Int? { relationship.maxCount }
+    public var description: String {
+        "RelationshipDescription(\(name) -> \(relationship.destinationEntity ?? "?"))"
+    }
+}

@@ -1,0 +1,348 @@
+import Foundation
+
+/// An instance of an entity. Core Data's `NSManagedObject`; generated classes subclass it.
+///
+/// Values are stored by property index (`Model.storedProperties(of:)`): generated accessors
+/// reach them with the index-based methods (`attributeValue(at:)`, `toOneRelationship(at:)`,
+/// …), key-value coding (`value(forKey:)`) looks the index up by name. An object belongs to at
+/// most one context and, like the context, is used only on that context's queue.
+///
+/// Objects are never faults: a fetched object carries its attribute values; its relationships
+/// are read from the store the first time they are used.
+open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringConvertible {
+    /// The entity this class stands for. Generated classes override it; the default is the
+    /// class's own name.
+    open class var entityName: String {
+        String(describing: self)
+    }
+
+    public let entity: EntityDescription
+    /// A temporary ID until the object is first saved, then the store's permanent ID.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object is registered in; `nil` once deleted and saved, after `reset()`,
+    /// or for an object created with `insertInto: nil`.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// One slot per property index: an attribute's value in its storage type, a to-one's
+    /// object, a to-many's `OrderedSet<ManagedObject>`, or a `PendingRelationship` (IDs read
+    /// from the store, turned into objects on first use).
+    var values: [Any?]
+    /// The values and version last read from or saved to the store; `nil` until then.
+    var committedSnapshot: StoredObject?
+
+    public internal(set) var isInserted = false
+    public internal(set) var isUpdated = false
+    public internal(set) var isDeleted = false
+
+    /// Makes an object of `entity` and, given a context, inserts it there (then
+    /// `awakeFromInsert()` runs). Attributes start at the model's defaults.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = .temporary(for: entity)
+        self.values = entity.properties.map { property -> Any? in
+            switch property {
+            case .attribute(let attribute): attribute.defaultValue
+            case .relationship(let relationship):
+                relationship.isToMany ? OrderedSet<ManagedObject>() : nil
+            }
+        }
+        if let context {
+            context.insert(self)
+        }
+    }
+
+    /// Inserts a new object of this class's entity (`entityName`) into `context`.
+    public convenience init(context: ManagedObjectContext) {
+        let model = context.managedObjectModel
+        guard let entity = model.entity(for: Self.self) else {
+            preconditionFailure(
+                "\(Self.self): the context's model has no entity named '\(Self.entityName)'")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// Whether the object has unsaved changes: inserted, updated or deleted.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+
+    /// Always `false`: this runtime does not turn objects into faults (see RuntimeDifferences.md).
+    public var isFault: Bool { false }
+
+    // MARK: Lifecycle hooks
+
+    /// Called once, when the object is first inserted into a context.
+    open func awakeFromInsert() {}
+    /// Called when the object is read from the store into a context.
+    open func awakeFromFetch() {}
+    /// Called when the object is deleted, before its delete rules are applied.
+    open func prepareForDeletion() {}
+    /// Called at the start of a save, for each inserted, updated or deleted object. Changes
+    /// made here are saved too.
+    open func willSave() {}
+    /// Called after a successful save, for each object that was saved or deleted.
+    open func didSave() {}
+
+    // MARK: Identity
+
+    public var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+
+    open var description: String {
+        let state = isDeleted ? " (deleted)" : isInserted ? " (inserted)" : isUpdated ? " (updated)" : ""
+        return "<\(type(of: self)) \(objectID)\(state)>"
+    }
+
+    // MARK: Change tracking
+
+    /// Records that a stored value is about to change.
+    func willChangeValue(at index: Int) {
+        managedObjectContext?.objectWillChange(self)
+    }
+
+    /// The property at `index`, trapping with the entity and index when it is not one.
+    func property(at index: Int) -> PropertyDescription {
+        guard entity.properties.indices.contains(index) else {
+            preconditionFailure("\(entity.name) has no property at index \(index)")
+        }
+        return entity.properties[index]
+    }
+
+    func relationshipDescription(at index: Int) -> RelationshipDescription {
+        guard case .relationship(let relationship) = property(at: index) else {
+            preconditionFailure("\(entity.name).\(property(at: index).name) is not a relationship")
+        }
+        return relationship
+    }
+
+    // MARK: Attributes by index (generated accessors)
+
+    /// The attribute at `index` in its storage type, or `nil`.
+    public func attributeValue<Value>(at index: Int) -> Value? {
+        values[index] as? Value
+    }
+
+    /// Sets the attribute at `index`, marking the object updated when the value changes.
+    public func setAttributeValue<Value>(_ value: Value?, at index: Int) {
+        let newValue: Any? = value.map { $0 as Any }
+        guard !AttributeValues.isEqual(values[index], newValue) else { return }
+        willChangeValue(at: index)
+        values[index] = newValue
+    }
+
+    // MARK: Key-value coding
+
+    /// The value of a property by name: an attribute's value, a to-one's object, a to-many's
+    /// `Set<ManagedObject>` (ordered: `OrderedSet<ManagedObject>`). `nil` for an unknown key.
+    open func value(forKey key: String) -> Any? {
+        guard let property = entity.propertiesByName[key] else { return nil }
+        switch property {
+        case .attribute(let attribute):
+            return values[attribute.index]
+        case .relationship(let relationship):
+            if !relationship.isToMany { return resolvedToOne(at: relationship.index) }
+            let objects = resolvedToMany(at: relationship.index)
+            return relationship.isOrdered ? objects : Set(objects)
+        }
+    }
+
+    /// Sets a property by name. Numbers are converted to the attribute's storage type (an
+    /// `Int` on an Integer 16 attribute is stored as `Int16`); a relationship takes an object
+    /// or a sequence of objects and keeps the inverse in step. Traps on an unknown key, as
+    /// Core Data raises.
+    open func setValue(_ value: Any?, forKey key: String) {
+        guard let property = entity.propertiesByName[key] else {
+            preconditionFailure("\(entity.name) has no property named '\(key)'")
+        }
+        switch property {
+        case .attribute(let attribute):
+            setAttributeValue(value.flatMap { AttributeValues.coerce($0, to: attribute.type) ?? $0 },
+                              at: attribute.index)
+        case .relationship(let relationship):
+            if !relationship.isToMany {
+                setToOneRelationship(value as? ManagedObject, at: relationship.index)
+            } else {
+                setRelatedObjects(OrderedSet(Self.objects(in: value)), relationship)
+            }
+        }
+    }
+
+    /// The value at a dotted key path. A to-one step continues with its object; a to-many step
+    /// continues with each object and yields their values as an array, flattened and with
+    /// repeated objects from unordered relationships removed (Core Data yields a set). An
+    /// `@count`, `@sum`, `@avg`, `@min` or `@max` step aggregates the values before it, or, with
+    /// keys after it (`tweets.@max.created`), those keys' values of each object before it.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        KeyPathReader.value(of: self, at: keyPath.split(separator: ".").map(String.init))
+    }
+
+    /// Sets the value at a dotted key path: the last key on the object the rest leads to.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        var keys = keyPath.split(separator: ".").map(String.init)
+        guard let last = keys.popLast() else { return }
+        let target = keys.isEmpty ? self : self.value(forKeyPath: keys.joined(separator: ".")) as? ManagedObject
+        target?.setValue(value, forKey: last)
+    }
+
+    /// The stored value of a property without conversion: for relationships, the object or
+    /// `OrderedSet<ManagedObject>`.
+    public func primitiveValue(forKey key: String) -> Any? {
+        guard let property = entity.propertiesByName[key] else { return nil }
+        switch property {
+        case .attribute(let attribute): return values[attribute.index]
+        case .relationship(let relationship):
+            return relationship.isToMany
+                ? resolvedToMany(at: relationship.index) : resolvedToOne(at: relationship.index)
+        }
+    }
+
+    /// Stores a value as it is: no conversion and, for relationships, no inverse maintenance.
+    /// The change is recorded and saved.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        guard let property = entity.propertiesByName[key] else {
+            preconditionFailure("\(entity.name) has no property named '\(key)'")
+        }
+        willChangeValue(at: property.index)
+        switch property {
+        case .attribute:
+            values[property.index] = value
+        case .relationship(let relationship):
+            if relationship.isToMany {
+                values[property.index] = OrderedSet(Self.objects(in: value))
+            } else {
+                values[property.index] = value as? ManagedObject
+            }
+        }
+    }
+
+    static func objects(in value: Any?) -> [ManagedObject] {
+        guard let value else { return [] }
+        if let objects = value as? OrderedSet<ManagedObject> { return Array(objects) }
+        guard let sequence = value as? any Sequence else {
+            return (value as? ManagedObject).map { [$0] } ?? []
+        }
+        return sequence.compactMap { $0 as? ManagedObject }
+    }
+
+    // MARK: Changes
+
+    /// The properties changed since the object was last read or saved, by name (for an
+    /// inserted object, every property that has a value). Relationships give objects; a
+    /// value changed to `nil` is `NSNull()`, as in Core Data.
+    public func changedValues() -> [String: Any] {
+        var changes: [String: Any] = [:]
+        for property in entity.properties where hasChangedValue(at: property.index) {
+            changes[property.name] = value(forKey: property.name) ?? NSNull()
+        }
+        return changes
+    }
+
+    /// The values last read from or saved to the store, for `keys` (all properties when
+    /// `nil`). Empty for an object never saved. Relationships give objects; `nil` is `NSNull()`.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        guard let snapshot = committedSnapshot else { return [:] }
+        var result: [String: Any] = [:]
+        for property in entity.properties where keys?.contains(property.name) ?? true {
+            switch snapshot.values[property.index] {
+            case .attribute(let value):
+                result[property.name] = value ?? NSNull()
+            case .toOne(let id):
+                result[property.name] = id.flatMap { managedObjectContext?.registeredOrStoredObject(with: $0) }
+                    ?? NSNull()
+            case .toMany(let ids):
+                let objects = ids.compactMap { managedObjectContext?.registeredOrStoredObject(with: $0) }
+                result[property.name] = (property.relationshipIsOrdered
+                    ? OrderedSet(objects) as Any : Set(objects) as Any)
+            }
+        }
+        return result
+    }
+
+    /// Whether the property at `index` differs from the committed snapshot.
+    func hasChangedValue(at index: Int) -> Bool {
+        let current = storedValue(at: index, id: \.objectID)
+        guard let snapshot = committedSnapshot else {
+            switch current {
+            case .attribute(let value): return value != nil
+            case .toOne(let id): return id != nil
+            case .toMany(let ids): return !ids.isEmpty
+            }
+        }
+        return !current.isSame(as: snapshot.values[index], ordered: property(at: index).relationshipIsOrdered)
+    }
+
+    /// The stored form of the property at `index`, naming related objects by `id`.
+    func storedValue(at index: Int, id: (ManagedObject) -> ManagedObjectID) -> StoredValue {
+        switch values[index] {
+        case let pending as PendingRelationship:
+            return pending.isToMany ? .toMany(pending.ids) : .toOne(pending.ids.first)
+        default:
+            switch property(at: index) {
+            case .attribute:
+                return .attribute(values[index])
+            case .relationship(let relationship):
+                if relationship.isToMany {
+                    return .toMany((values[index] as? OrderedSet<ManagedObject> ?? []).map(id))
+                }
+                return .toOne((values[index] as? ManagedObject).map(id))
+            }
+        }
+    }
+
+    /// `stored` with this object's current transient values, which the store does not keep.
+    func keepingTransientValues(_ stored: StoredObject) -> StoredObject {
+        var snapshot = stored
+        for property in entity.properties where property.isTransient {
+            snapshot.values[property.index] = storedValue(at: property.index, id: \.objectID)
+        }
+        return snapshot
+    }
+
+    /// Replaces every value with a stored snapshot; relationships become pending until used.
+    /// Transient values stay as they are when the snapshot has none.
+    func load(_ snapshot: StoredObject) {
+        let transients = entity.properties.filter(\.isTransient).map { ($0.index, values[$0.index]) }
+        values = snapshot.values.map { value -> Any? in
+            switch value {
+            case .attribute(let value): value
+            case .toOne(let id): id.map { PendingRelationship(ids: [$0], isToMany: false) }
+            case .toMany(let ids):
+                ids.isEmpty ? OrderedSet<ManagedObject>() : PendingRelationship(ids: ids, isToMany: true)
+            }
+        }
+        for (index, value) in transients where values[index] == nil {
+            values[index] = value
+        }
+        committedSnapshot = snapshot
+    }
+}
+
+/// Related objects named by ID, as read from the store, not yet turned into objects.
+struct PendingRelationship {
+    var ids: [ManagedObjectID]
+    var isToMany: Bool
+}
+
+extension PropertyDescription {
+    public var isTransient: Bool {
+        switch self {
+        case .attribute(let attribute): attribute.isTransient
+        case .relationship(let relationship): relationship.isTransient
+        }
+    }
+
+    /// What the store keeps for a property with no value.
+    var emptyStoredValue: StoredValue {
+        switch self {
+        case .attribute: .attribute(nil)
+        case .relationship(let relationship): relationship.isToMany ? .toMany([]) : .toOne(nil)
+        }
+    }
+
+    var relationshipIsOrdered: Bool {
+        if case .relationship(let relationship) = self { relationship.isOrdered } else { false }
+    }
+}

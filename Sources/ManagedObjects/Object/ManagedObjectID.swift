@@ -1,0 +1,61 @@
+import Foundation
+
+/// The identity of an object across contexts and stores. Core Data's `NSManagedObjectID`.
+///
+/// A newly inserted object has a temporary ID (`x-coredata:///Dog/t<UUID>`); saving replaces it
+/// with a permanent one assigned by the store (`x-coredata://<store-uuid>/Dog/p<N>`). A
+/// temporary ID is never equal to the permanent ID that replaces it.
+public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+    enum Key: Hashable, Sendable {
+        case temporary(UUID)
+        case permanent(storeIdentifier: String, number: Int64)
+    }
+
+    public let entity: EntityDescription
+    let key: Key
+
+    init(entity: EntityDescription, key: Key) {
+        self.entity = entity
+        self.key = key
+    }
+
+    static func temporary(for entity: EntityDescription) -> ManagedObjectID {
+        ManagedObjectID(entity: entity, key: .temporary(UUID()))
+    }
+
+    public var isTemporaryID: Bool {
+        if case .temporary = key { true } else { false }
+    }
+
+    /// The identifier of the store that assigned a permanent ID.
+    public var storeIdentifier: String? {
+        if case .permanent(let store, _) = key { store } else { nil }
+    }
+
+    /// The store's number for the object (the `N` of `p<N>`), for a permanent ID.
+    public var storeNumber: Int64? {
+        if case .permanent(_, let number) = key { number } else { nil }
+    }
+
+    /// The URI form Core Data uses; `PersistentStoreCoordinator.managedObjectID(forURIRepresentation:)`
+    /// reads it back.
+    public var uriRepresentation: URL {
+        switch key {
+        case .temporary(let uuid):
+            URL(string: "x-coredata:///\(entity.name)/t\(uuid.uuidString)")!
+        case .permanent(let store, let number):
+            URL(string: "x-coredata://\(store)/\(entity.name)/p\(number)")!
+        }
+    }
+
+    public var description: String { uriRepresentation.absoluteString }
+
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.key == rhs.key && lhs.entity === rhs.entity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(ObjectIdentifier(entity))
+    }
+}

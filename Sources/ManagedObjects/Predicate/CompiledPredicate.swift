@@ -1,0 +1,483 @@
+import Foundation
+
+/// A predicate ready to evaluate: the syntax tree with arguments and substituted variables
+/// turned into values, key paths split, patterns and regular expressions compiled, constant
+/// right-hand sides converted once. Built once per `ObjectPredicate`, never per object.
+indirect enum CompiledPredicate {
+    case constant(Bool)
+    case comparison(CompiledComparison)
+    case and([CompiledPredicate])
+    case or([CompiledPredicate])
+    case not(CompiledPredicate)
+    case block((Any?, [String: Any]?) -> Bool)
+
+    func evaluate(_ object: Any?, _ bindings: [String: Any]) -> Bool {
+        switch self {
+        case .constant(let value): return value
+        case .comparison(let comparison): return comparison.evaluate(object, bindings)
+        case .and(let operands):
+            for operand in operands where !operand.evaluate(object, bindings) { return false }
+            return true
+        case .or(let operands):
+            for operand in operands where operand.evaluate(object, bindings) { return true }
+            return false
+        case .not(let operand): return !operand.evaluate(object, bindings)
+        case .block(let block): return block(object, bindings)
+        }
+    }
+}
+
+/// A key path split into steps; a collection operator ends it and takes the rest of the path
+/// as its argument (`@sum.price`).
+struct CompiledKeyPath: Equatable {
+    enum Step: Equatable {
+        case key(String)
+        case collectionOperator(CollectionOperator, rest: [String])
+    }
+
+    let steps: [Step]
+    let restPaths: [CompiledKeyPath?]
+
+    init(_ path: String) throws(PredicateCompileError) {
+        var steps: [Step] = []
+        var restPaths: [CompiledKeyPath?] = []
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (index, component) in components.enumerated() {
+            guard !component.isEmpty else { throw PredicateCompileError("empty key in key path '\(path)'") }
+            guard component.hasPrefix("@") else {
+                steps.append(.key(component))
+                restPaths.append(nil)
+                continue
+            }
+            guard let op = CollectionOperator(rawValue: String(component.dropFirst())) else {
+                throw PredicateCompileError(
+                    "unknown collection operator '\(component)' in key path '\(path)'; the operators are @count, @sum, @avg, @min, @max, @unionOfObjects, @distinctUnionOfObjects, @unionOfArrays, @distinctUnionOfArrays and @distinctUnionOfSets")
+            }
+            let rest = Array(components[(index + 1)...])
+            steps.append(.collectionOperator(op, rest: rest))
+            restPaths.append(rest.isEmpty ? nil : try CompiledKeyPath(rest.joined(separator: ".")))
+            break
+        }
+        self.steps = steps
+        self.restPaths = restPaths
+    }
+
+    func value(from start: Any?) -> Any? {
+        var current = start
+        for (index, step) in steps.enumerated() {
+            guard let value = current else { return nil }
+            switch step {
+            case .key(let key):
+                if let object = value as? KeyValueCoding {
+                    current = object.value(forKey: key)
+                } else if let container = value as? PredicateKeyedContainer {
+                    current = container.predicateValue(forKey: key)
+                } else if let elements = PredicateValues.elements(value) {
+                    current = FannedOutValues(predicateElements: Self.fanOut(elements, key))
+                } else {
+                    current = PredicateValues.value(of: value, forKey: key)
+                }
+            case .collectionOperator(let op, _):
+                let elements = PredicateValues.elements(value) ?? PredicateValues.normalized(value).map { [$0] } ?? []
+                return op.apply(elements, rest: restPaths[index])
+            }
+        }
+        return current
+    }
+
+    /// Each element's value for `key`; collections among them are flattened, so a path
+    /// through two to-many relationships reaches every object at its end.
+    private static func fanOut(_ elements: [Any], _ key: String) -> [Any] {
+        var result: [Any] = []
+        result.reserveCapacity(elements.count)
+        for element in elements {
+            guard let element = PredicateValues.normalized(element),
+                  let value = PredicateValues.normalized(PredicateValues.value(of: element, forKey: key))
+            else { continue }
+            if let nested = PredicateValues.elements(value) {
+                result.append(contentsOf: nested)
+            } else {
+                result.append(value)
+            }
+        }
+        return result
+    }
+}
+
+indirect enum CompiledExpression {
+    case constant(Any?)
+    case evaluatedObject
+    case keyPath(CompiledKeyPath)
+    case keyPathOn(CompiledExpression, CompiledKeyPath)
+    case variable(String)
+    case aggregate([CompiledExpression])
+    case function(PredicateFunction, [CompiledExpression])
+    case arithmetic(PredicateArithmeticOperator, CompiledExpression, CompiledExpression)
+    case negation(CompiledExpression)
+    case index(CompiledExpression, CompiledIndex)
+    case subquery(CompiledExpression, variable: String, CompiledPredicate)
+    case ternary(CompiledPredicate, CompiledExpression, CompiledExpression)
+
+    enum CompiledIndex {
+        case first, last, size
+        case expression(CompiledExpression)
+    }
+
+    var constantValue: Any?? {
+        if case .constant(let value) = self { return .some(value) }
+        return nil
+    }
+
+    var isKeyPath: Bool {
+        switch self {
+        case .keyPath, .keyPathOn: true
+        default: false
+        }
+    }
+
+    func evaluate(_ object: Any?, _ bindings: [String: Any]) -> Any? {
+        switch self {
+        case .constant(let value): return value
+        case .evaluatedObject: return object
+        case .keyPath(let path): return path.value(from: object)
+        case .keyPathOn(let base, let path): return path.value(from: base.evaluate(object, bindings))
+        case .variable(let name):
+            guard let value = bindings[name] else {
+                fatalError("ObjectPredicate: no value for the variable $\(name); pass it in substitutionVariables or use withSubstitutionVariables(_:)")
+            }
+            return value
+        case .aggregate(let items):
+            return items.map { $0.evaluate(object, bindings) as Any }
+        case .function(let function, let arguments):
+            return function.apply(arguments.map { $0.evaluate(object, bindings) })
+        case .arithmetic(let op, let left, let right):
+            return Arithmetic.apply(op, left.evaluate(object, bindings), right.evaluate(object, bindings))
+        case .negation(let operand):
+            return Arithmetic.negate(operand.evaluate(object, bindings))
+        case .index(let base, let index):
+            let value = PredicateValues.normalized(base.evaluate(object, bindings))
+            switch index {
+            case .first: return PredicateValues.elements(value)?.first
+            case .last: return PredicateValues.elements(value)?.last
+            case .size:
+                if let string = PredicateValues.string(value) { return string.count }
+                return PredicateValues.elements(value)?.count
+            case .expression(let key):
+                let key = PredicateValues.normalized(key.evaluate(object, bindings))
+                if let name = PredicateValues.string(key), let value {
+                    return PredicateValues.value(of: value, forKey: name)
+                }
+                guard let position = PredicateFunction.integer(key),
+                      let elements = PredicateValues.elements(value) else { return nil }
+                return elements.indices.contains(position) ? elements[position] : nil
+            }
+        case .subquery(let collection, let variable, let predicate):
+            let elements = PredicateValues.elements(collection.evaluate(object, bindings)) ?? []
+            var scope = bindings
+            return elements.filter { element in
+                scope[variable] = element
+                return predicate.evaluate(object, scope)
+            }
+        case .ternary(let condition, let ifTrue, let ifFalse):
+            return condition.evaluate(object, bindings)
+                ? ifTrue.evaluate(object, bindings) : ifFalse.evaluate(object, bindings)
+        }
+    }
+}
+
+/// One comparison, with what can be prepared from a constant right-hand side prepared.
+final class CompiledComparison {
+    let modifier: PredicateModifier
+    let operatorType: PredicateOperator
+    let options: PredicateComparisonOptions
+    let left: CompiledExpression
+    let right: CompiledExpression
+    /// The right-hand side's value when it is a constant.
+    private let rightConstant: Any??
+    /// A constant right-hand side as a scalar (strings folded for the options).
+    private let rightScalar: PredicateScalar?
+    private let rightFoldedString: String?
+    private let likePattern: StringMatching.LikePattern?
+    private let regularExpression: StringMatching.RegularExpression?
+
+    init(_ comparison: PredicateComparison, left: CompiledExpression, right: CompiledExpression) throws(PredicateCompileError) {
+        modifier = comparison.modifier
+        operatorType = comparison.operatorType
+        options = comparison.options
+        self.left = left
+        self.right = right
+        rightConstant = right.constantValue
+        let constant = rightConstant.flatMap { PredicateValues.normalized($0) }
+        var scalar = PredicateValues.scalar(constant)
+        let string = PredicateValues.string(constant).map { StringMatching.fold($0, comparison.options) }
+        if case .string = scalar, let string { scalar = .string(string) }
+        rightScalar = scalar
+        rightFoldedString = string
+        if comparison.operatorType == .like, let constant = PredicateValues.string(constant) {
+            likePattern = StringMatching.LikePattern(constant, options: comparison.options)
+        } else {
+            likePattern = nil
+        }
+        if comparison.operatorType == .matches, let constant = PredicateValues.string(constant) {
+            do {
+                regularExpression = try StringMatching.RegularExpression(constant, options: comparison.options)
+            } catch {
+                throw PredicateCompileError("invalid regular expression for MATCHES: \(constant)")
+            }
+        } else {
+            regularExpression = nil
+        }
+        if comparison.operatorType == .between, let constant,
+           PredicateValues.elements(constant)?.count != 2 {
+            throw PredicateCompileError("BETWEEN needs a collection of two values, a lower and an upper bound, such as {1, 10}")
+        }
+    }
+
+    func evaluate(_ object: Any?, _ bindings: [String: Any]) -> Bool {
+        let leftValue = left.evaluate(object, bindings)
+        let rightValue: Any? = if let rightConstant { rightConstant } else { right.evaluate(object, bindings) }
+        switch modifier {
+        case .direct:
+            // A key path through a to-many relationship compares as ANY, as in a Core Data store.
+            if left.isKeyPath, PredicateValues.isFannedOut(leftValue), let values = leftValue as? FannedOutValues {
+                return values.predicateElements.contains { test($0, rightValue) }
+            }
+            return test(leftValue, rightValue)
+        case .any:
+            return operands(leftValue).contains { test($0, rightValue) }
+        case .all:
+            return operands(leftValue).allSatisfy { test($0, rightValue) }
+        case .none:
+            return !operands(leftValue).contains { test($0, rightValue) }
+        }
+    }
+
+    private func operands(_ value: Any?) -> [Any] {
+        if let elements = PredicateValues.elements(value) { return elements }
+        return PredicateValues.normalized(value).map { [$0] } ?? []
+    }
+
+    private func foldedRightString(_ rightValue: Any?) -> String? {
+        if let rightFoldedString { return rightFoldedString }
+        return PredicateValues.string(PredicateValues.normalized(rightValue)).map { StringMatching.fold($0, options) }
+    }
+
+    private func order(_ leftValue: Any?, _ rightValue: Any?) -> ComparisonResult? {
+        guard let a = PredicateValues.scalar(leftValue) ?? PredicateValues.scalar(PredicateValues.normalized(leftValue)) else {
+            return nil
+        }
+        if let rightScalar { return PredicateValues.compare(a, rightScalar, options) }
+        guard let b = PredicateValues.scalar(PredicateValues.normalized(rightValue)) else { return nil }
+        return PredicateValues.compare(a, b, options)
+    }
+
+    private func test(_ leftValue: Any?, _ rightValue: Any?) -> Bool {
+        switch operatorType {
+        case .equalTo:
+            if rightScalar != nil, let order = order(leftValue, rightValue) { return order == .orderedSame }
+            return PredicateValues.equal(leftValue, rightValue, options)
+        case .notEqualTo:
+            if rightScalar != nil, let order = order(leftValue, rightValue) { return order != .orderedSame }
+            return !PredicateValues.equal(leftValue, rightValue, options)
+        case .lessThan: return order(leftValue, rightValue) == .orderedAscending
+        case .lessThanOrEqualTo:
+            let result = order(leftValue, rightValue)
+            return result == .orderedAscending || result == .orderedSame
+        case .greaterThan: return order(leftValue, rightValue) == .orderedDescending
+        case .greaterThanOrEqualTo:
+            let result = order(leftValue, rightValue)
+            return result == .orderedDescending || result == .orderedSame
+        case .beginsWith:
+            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)),
+                  let prefix = foldedRightString(rightValue) else { return false }
+            return StringMatching.hasPrefix(string, foldedPrefix: prefix, options)
+        case .endsWith:
+            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)),
+                  let suffix = foldedRightString(rightValue) else { return false }
+            return StringMatching.fold(string, options).hasSuffix(suffix)
+        case .like:
+            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)) else { return false }
+            if let likePattern { return likePattern.matches(string) }
+            guard let pattern = PredicateValues.string(PredicateValues.normalized(rightValue)) else { return false }
+            return StringMatching.LikePattern(pattern, options: options).matches(string)
+        case .matches:
+            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)) else { return false }
+            if let regularExpression { return regularExpression.matches(string) }
+            guard let pattern = PredicateValues.string(PredicateValues.normalized(rightValue)),
+                  let expression = try? StringMatching.RegularExpression(pattern, options: options) else { return false }
+            return expression.matches(string)
+        case .contains:
+            let container = PredicateValues.normalized(leftValue)
+            if let string = PredicateValues.string(container) {
+                guard let part = foldedRightString(rightValue) else { return false }
+                return StringMatching.fold(string, options).contains(part)
+            }
+            guard let elements = PredicateValues.elements(container) else { return false }
+            return elements.contains { PredicateValues.equal($0, rightValue, options) }
+        case .in:
+            let container = PredicateValues.normalized(rightValue)
+            if let string = PredicateValues.string(container) {
+                guard let part = PredicateValues.string(PredicateValues.normalized(leftValue)) else { return false }
+                return StringMatching.fold(string, options).contains(StringMatching.fold(part, options))
+            }
+            guard let elements = PredicateValues.elements(container) else { return false }
+            return elements.contains { PredicateValues.equal(leftValue, $0, options) }
+        case .between:
+            guard let bounds = PredicateValues.elements(rightValue), bounds.count == 2,
+                  let lower = PredicateValues.compare(leftValue, bounds[0], options),
+                  let upper = PredicateValues.compare(leftValue, bounds[1], options) else { return false }
+            return lower != .orderedAscending && upper != .orderedDescending
+        }
+    }
+}
+
+/// Why a parsed predicate cannot be built: arguments missing or of the wrong kind, unknown
+/// functions, invalid regular expressions.
+struct PredicateCompileError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Turns syntax plus argument values and substituted variables into a `CompiledPredicate`.
+struct PredicateCompiler {
+    let arguments: [Any?]
+    let variables: [String: Any]
+    /// `SUBQUERY` variables in scope: looked up at evaluation, never substituted.
+    var iterationVariables: Set<String> = []
+    /// Variables left to be bound at evaluation.
+    private(set) var freeVariables: Set<String> = []
+
+    init(arguments: [Any?], variables: [String: Any]) {
+        self.arguments = arguments
+        self.variables = variables
+    }
+
+    mutating func compile(_ predicate: PredicateSyntax) throws(PredicateCompileError) -> CompiledPredicate {
+        switch predicate {
+        case .value(let value): return .constant(value)
+        case .comparison(let comparison):
+            let left = try compile(comparison.left)
+            let right = try compile(comparison.right)
+            return .comparison(try CompiledComparison(comparison, left: left, right: right))
+        case .and(let operands):
+            var compiled: [CompiledPredicate] = []
+            for operand in operands { compiled.append(try compile(operand)) }
+            return .and(compiled)
+        case .or(let operands):
+            var compiled: [CompiledPredicate] = []
+            for operand in operands { compiled.append(try compile(operand)) }
+            return .or(compiled)
+        case .not(let operand):
+            return .not(try compile(operand))
+        }
+    }
+
+    private func argument(_ index: Int, _ kind: PredicateArgumentKind) throws(PredicateCompileError) -> Any? {
+        guard index < arguments.count else {
+            throw PredicateCompileError(
+                "the format has more arguments than the \(arguments.count) given: \(kind.specifier) is argument \(index + 1)")
+        }
+        return arguments[index]
+    }
+
+    private func keyPathArgument(_ index: Int) throws(PredicateCompileError) -> String {
+        guard let path = PredicateValues.string(PredicateValues.normalized(try argument(index, .keyPath))) else {
+            throw PredicateCompileError("argument \(index + 1) is for %K and must be a key path string")
+        }
+        return path
+    }
+
+    mutating func compile(_ expression: PredicateExpressionSyntax) throws(PredicateCompileError) -> CompiledExpression {
+        switch expression {
+        case .evaluatedObject:
+            return .evaluatedObject
+        case .keyPath(let path):
+            return .keyPath(try CompiledKeyPath(path))
+        case .keyPathOn(.evaluatedObject, let path):
+            return .keyPath(try CompiledKeyPath(path))
+        case .keyPathOn(.argument(let index, .keyPath), let path):
+            return .keyPath(try CompiledKeyPath(try keyPathArgument(index) + "." + path))
+        case .keyPathOn(let base, let path):
+            return .keyPathOn(try compile(base), try CompiledKeyPath(path))
+        case .literal(let literal):
+            switch literal {
+            case .null: return .constant(nil)
+            case .bool(let value): return .constant(value)
+            case .integer(let value): return .constant(value)
+            case .double(let value): return .constant(value)
+            case .string(let value): return .constant(value)
+            }
+        case .argument(let index, .keyPath):
+            return .keyPath(try CompiledKeyPath(try keyPathArgument(index)))
+        case .argument(let index, let kind):
+            return .constant(PredicateValues.normalized(try argument(index, kind)))
+        case .variable(let name):
+            if !iterationVariables.contains(name), let value = variables[name] {
+                return .constant(PredicateValues.normalized(value))
+            }
+            if !iterationVariables.contains(name) { freeVariables.insert(name) }
+            return .variable(name)
+        case .aggregate(let items):
+            var compiled: [CompiledExpression] = []
+            for item in items { compiled.append(try compile(item)) }
+            if compiled.allSatisfy({ $0.constantValue != nil }) {
+                return .constant(compiled.map { ($0.constantValue ?? nil) as Any })
+            }
+            return .aggregate(compiled)
+        case .function(let name, let arguments):
+            return try compileFunction(name, arguments)
+        case .arithmetic(let op, let left, let right):
+            return .arithmetic(op, try compile(left), try compile(right))
+        case .negation(let operand):
+            return .negation(try compile(operand))
+        case .index(let base, let index):
+            let compiledIndex: CompiledExpression.CompiledIndex = switch index {
+            case .first: .first
+            case .last: .last
+            case .size: .size
+            case .expression(let value): .expression(try compile(value))
+            }
+            return .index(try compile(base), compiledIndex)
+        case .subquery(let collection, let variable, let predicate):
+            let compiledCollection = try compile(collection)
+            let saved = iterationVariables
+            iterationVariables.insert(variable)
+            defer { iterationVariables = saved }
+            return .subquery(compiledCollection, variable: variable, try compile(predicate))
+        case .ternary(let condition, let ifTrue, let ifFalse):
+            return .ternary(try compile(condition), try compile(ifTrue), try compile(ifFalse))
+        case .assignment(_, let value):
+            // `$x := value` is the value; the assignment only matters to NSExpression's
+            // mutable evaluation context, which predicates do not expose.
+            return try compile(value)
+        }
+    }
+
+    private mutating func compileFunction(_ name: String, _ arguments: [PredicateExpressionSyntax]) throws(PredicateCompileError) -> CompiledExpression {
+        var compiled: [CompiledExpression] = []
+        for argument in arguments { compiled.append(try compile(argument)) }
+        switch name {
+        case "FUNCTION":
+            throw PredicateCompileError(
+                "FUNCTION(…) calls an Objective-C method by name, which Swift cannot do here; use ObjectPredicate(block:) instead")
+        case "FETCH":
+            throw PredicateCompileError("FETCH(…) runs a fetch request inside a predicate, which is not supported")
+        case "CAST":
+            guard compiled.count == 2, let type = compiled[1].constantValue.flatMap({ PredicateValues.string($0) }) else {
+                throw PredicateCompileError("CAST takes a value and a type name, as in CAST(x, 'NSDate')")
+            }
+            return .function(.cast(type), [compiled[0]])
+        default:
+            guard let (function, arity) = PredicateFunction.named(name) else {
+                throw PredicateCompileError("unknown function '\(name)'")
+            }
+            if let arity, arity != compiled.count {
+                throw PredicateCompileError("\(name) takes \(arity) argument\(arity == 1 ? "" : "s"), not \(compiled.count)")
+            }
+            if arity == nil && compiled.isEmpty {
+                throw PredicateCompileError("\(name) needs a collection or values to work on")
+            }
+            return .function(function, compiled)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The string side of predicates: `[c]`/`[d]` folding, `LIKE` patterns, `MATCHES` expressions.
+enum StringMatching {
+    /// The string as `[c]`/`[d]` compare it: case folded and/or accents removed. ASCII text
+    /// takes a fast path that needs no Foundation call.
+    static func fold(_ string: String, _ options: PredicateComparisonOptions) -> String {
+        let caseInsensitive = options.contains(.caseInsensitive)
+        let diacriticInsensitive = options.contains(.diacriticInsensitive)
+        guard caseInsensitive || diacriticInsensitive else { return string }
+        if string.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard caseInsensitive else { return string }
+            return String(decoding: string.utf8.map { ($0 &- 65) < 26 ? $0 &+ 32 : $0 }, as: UTF8.self)
+        }
+        var foldOptions: String.CompareOptions = []
+        if caseInsensitive { foldOptions.insert(.caseInsensitive) }
+        if diacriticInsensitive { foldOptions.insert(.diacriticInsensitive) }
+        return string.folding(options: foldOptions, locale: nil)
+    }
+
+    static func compare(_ a: String, _ b: String, _ options: PredicateComparisonOptions) -> ComparisonResult {
+        let a = fold(a, options)
+        let b = fold(b, options)
+        return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+    }
+
+    /// Whether `string` begins with `prefix`, which is already folded. ASCII with `[c]` is
+    /// compared byte by byte without building a folded copy.
+    static func hasPrefix(_ string: String, foldedPrefix prefix: String, _ options: PredicateComparisonOptions) -> Bool {
+        if options.contains(.caseInsensitive) && !options.contains(.diacriticInsensitive) {
+            var bytes = string.utf8.makeIterator()
+            var allASCII = true
+            for expected in prefix.utf8 {
+                guard let byte = bytes.next(), byte < 0x80, expected < 0x80 else {
+                    allASCII = false
+                    break
+                }
+                let lowered = (byte &- 65) < 26 ? byte &+ 32 : byte
+                if lowered != expected { return false }
+            }
+            if allASCII { return true }
+        }
+        return fold(string, options).hasPrefix(prefix)
+    }
+
+    // MARK: LIKE
+
+    /// A compiled `LIKE` pattern: `*` matches any run of characters, `?` exactly one, and a
+    /// backslash makes the next character literal; every other character stands for itself.
+    struct LikePattern {
+        enum Element: Equatable {
+            case character(Character)
+            case anyOne
+            case anyRun
+        }
+
+        let elements: [Element]
+        let options: PredicateComparisonOptions
+
+        init(_ pattern: String, options: PredicateComparisonOptions) {
+            self.options = options
+            var elements: [Element] = []
+            var escaped = false
+            for character in StringMatching.fold(pattern, options) {
+                if escaped {
+                    elements.append(.character(character))
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "*" {
+                    if elements.last != .anyRun { elements.append(.anyRun) }
+                } else if character == "?" {
+                    elements.append(.anyOne)
+                } else {
+                    elements.append(.character(character))
+                }
+            }
+            if escaped { elements.append(.character("\\")) }
+            self.elements = elements
+        }
+
+        func matches(_ string: String) -> Bool {
+            let text = Array(StringMatching.fold(string, options))
+            // Greedy matching with one backtrack point per `*`, linear in practice.
+            var t = 0, p = 0
+            var starP = -1, starT = 0
+            while t < text.count {
+                if p < elements.count {
+                    switch elements[p] {
+                    case .anyRun:
+                        starP = p
+                        starT = t
+                        p += 1
+                        continue
+                    case .anyOne:
+                        t += 1
+                        p += 1
+                        continue
+                    case .character(let c) where c == text[t]:
+                        t += 1
+                        p += 1
+                        continue
+                    default: break
+                    }
+                }
+                guard starP >= 0 else { return false }
+                p = starP + 1
+                starT += 1
+                t = starT
+            }
+            while p < elements.count, elements[p] == .anyRun { p += 1 }
+            return p == elements.count
+        }
+    }
+
+    // MARK: MATCHES
+
+    /// A `MATCHES` regular expression. The whole string must match; as on macOS, `^` and `$`
+    /// also match at line breaks and `.` matches a line break.
+    struct RegularExpression {
+        let expression: NSRegularExpression
+        let options: PredicateComparisonOptions
+
+        init(_ pattern: String, options: PredicateComparisonOptions) throws {
+            self.options = options
+            var regexOptions: NSRegularExpression.Options = [.anchorsMatchLines, .dotMatchesLineSeparators]
+            if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
+            let folded = options.contains(.diacriticInsensitive)
+                ? StringMatching.fold(pattern, [.diacriticInsensitive]) : pattern
+            expression = try NSRegularExpression(pattern: "\\A(?:" + folded + ")\\z", options: regexOptions)
+        }
+
+        func matches(_ string: String) -> Bool {
+            let subject = options.contains(.diacriticInsensitive)
+                ? StringMatching.fold(string, [.diacriticInsensitive]) : string
+            let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
+            return expression.firstMatch(in: subject, options: [], range: range) != nil
+        }
+    }
+}

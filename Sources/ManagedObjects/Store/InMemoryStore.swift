@@ -1,0 +1,73 @@
+import Foundation
+
+/// A store that keeps objects in memory, shared by all contexts of its coordinator.
+/// Core Data's `NSInMemoryStoreType`.
+public final class InMemoryStore: PersistentStore, @unchecked Sendable {
+    // Unchecked: every mutable field is read and written only while holding `lock`.
+    private let lock = NSLock()
+    private var objectsByID: [ManagedObjectID: StoredObject] = [:]
+    private var nextNumber: Int64 = 1
+
+    public let identifier: String
+    public var type: PersistentStoreType { .inMemory }
+    public var url: URL? { nil }
+
+    public init(identifier: String = UUID().uuidString) {
+        self.identifier = identifier
+    }
+
+    public func objects(ofEntities entityNames: Set<String>) throws -> [StoredObject] {
+        lock.withLock {
+            objectsByID.values
+                .filter { entityNames.contains($0.objectID.entity.name) }
+                .sorted { ($0.objectID.storeNumber ?? 0) < ($1.objectID.storeNumber ?? 0) }
+        }
+    }
+
+    public func object(with objectID: ManagedObjectID) throws -> StoredObject? {
+        lock.withLock { objectsByID[objectID] }
+    }
+
+    public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+        lock.withLock {
+            let first = nextNumber
+            nextNumber += Int64(count)
+            return (first..<nextNumber).map {
+                ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: $0))
+            }
+        }
+    }
+
+    public func save(_ changes: StoreChangeSet) throws {
+        try lock.withLock {
+            var conflicts: [ManagedObjectError] = []
+            let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
+            for (objectID, version) in expected where objectsByID[objectID]?.version != version {
+                let found = objectsByID[objectID].map { "version \($0.version)" } ?? "deleted"
+                conflicts.append(ManagedObjectError(
+                    .mergeConflict,
+                    "another context saved this object since it was read (read version \(version), store has \(found))",
+                    entityName: objectID.entity.name, objectID: objectID))
+            }
+            if let error = ManagedObjectError.combining(conflicts) {
+                throw error.code == .multipleErrors
+                    ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
+                    : error
+            }
+            let constraintConflicts = UniquenessConstraints.conflicts(of: changes, with: objectsByID.values)
+            if let error = ManagedObjectError.combining(constraintConflicts) {
+                throw error
+            }
+            for object in changes.inserted {
+                objectsByID[object.objectID] = object
+            }
+            for var object in changes.updated {
+                object.version += 1
+                objectsByID[object.objectID] = object
+            }
+            for deleted in changes.deleted {
+                objectsByID[deleted.objectID] = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// How to set up one store of a container. Core Data's `NSPersistentStoreDescription`.
+public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
+    public var type: PersistentStoreType
+    public var url: URL?
+    public var configuration: String?
+
+    /// A description of a store of `type` (in memory by default; see RuntimeDifferences.md).
+    public init(type: PersistentStoreType = .inMemory, url: URL? = nil, configuration: String? = nil) {
+        self.type = type
+        self.url = url
+        self.configuration = configuration
+    }
+
+    /// An SQLite store at `url`, as Core Data's `NSPersistentStoreDescription(url:)` makes.
+    /// Not supported yet: loading it reports `persistentStoreInvalidType`.
+    public init(url: URL) {
+        self.init(type: .sqlite, url: url)
+    }
+
+    public var description: String {
+        "\(type.rawValue) store" + (url.map { " at \($0.path)" } ?? "")
+    }
+}
+
+/// The whole stack in one object: model, coordinator, stores, a main-queue `viewContext` and
+/// background contexts. Core Data's `NSPersistentContainer`.
+///
+/// Configure `persistentStoreDescriptions` before `loadPersistentStores`, on one thread.
+public final class PersistentContainer: @unchecked Sendable {
+    // Unchecked: `persistentStoreDescriptions` is set while configuring, before the container
+    // is shared, as with Core Data's; everything else is immutable or a Sendable class.
+    public let name: String
+    public let managedObjectModel: ManagedObjectModel
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// The stores `loadPersistentStores` adds: one in-memory store unless changed.
+    public var persistentStoreDescriptions: [PersistentStoreDescription]
+    /// The main-queue context, for the user interface and the main thread.
+    public let viewContext: ManagedObjectContext
+
+    public init(name: String, managedObjectModel: ManagedObjectModel) {
+        self.name = name
+        self.managedObjectModel = managedObjectModel
+        self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
+        self.persistentStoreDescriptions = [PersistentStoreDescription()]
+        self.viewContext = ManagedObjectContext(concurrencyType: .mainQueue,
+                                                persistentStoreCoordinator: persistentStoreCoordinator)
+        viewContext.name = "viewContext"
+    }
+
+    /// Adds a store for each description, calling `completionHandler` once per description
+    /// with `nil` or the error (an unsupported type names itself and its URL).
+    public func loadPersistentStores(
+        completionHandler: (PersistentStoreDescription, (any Error)?) -> Void
+    ) {
+        for description in persistentStoreDescriptions {
+            do {
+                try persistentStoreCoordinator.addPersistentStore(
+                    type: description.type, configuration: description.configuration, at: description.url)
+                completionHandler(description, nil)
+            } catch {
+                completionHandler(description, error)
+            }
+        }
+    }
+
+    /// Adds a store for each description, throwing the first error.
+    public func loadPersistentStores() throws {
+        var firstError: (any Error)?
+        loadPersistentStores { _, error in
+            if firstError == nil { firstError = error }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// A new private-queue context on the container's coordinator.
+    public func newBackgroundContext() -> ManagedObjectContext {
+        ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: persistentStoreCoordinator)
+    }
+
+    /// Runs `block` on a new private-queue context's queue, without waiting.
+    public func performBackgroundTask(_ block: @escaping @Sendable (ManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { block(context) }
+    }
+
+    /// Runs `block` on a new private-queue context's queue and returns its result.
+    public func performBackgroundTask<T: Sendable>(
+        _ block: @escaping @Sendable (ManagedObjectContext) throws -> T
+    ) async throws -> T {
+        let context = newBackgroundContext()
+        return try await context.perform { try block(context) }
+    }
+}

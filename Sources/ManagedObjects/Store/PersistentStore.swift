@@ -1,0 +1,92 @@
+import Foundation
+
+/// One stored property value, in the form stores keep: attributes as values of their storage
+/// type, relationships as object IDs.
+public enum StoredValue: @unchecked Sendable {
+    // Unchecked: attribute values are of the attribute storage types (all Sendable value
+    // types) or Transformable values, which Core Data stores archived; a store copies them and
+    // never mutates them, and contexts hand them out only on their own queue.
+    case attribute(Any?)
+    case toOne(ManagedObjectID?)
+    /// In relationship order (meaningful for ordered to-many relationships).
+    case toMany([ManagedObjectID])
+
+    /// Whether two stored values hold the same thing (unordered to-many: the same members).
+    func isSame(as other: StoredValue, ordered: Bool) -> Bool {
+        switch (self, other) {
+        case let (.attribute(left), .attribute(right)): AttributeValues.isEqual(left, right)
+        case let (.toOne(left), .toOne(right)): left == right
+        case let (.toMany(left), .toMany(right)): ordered ? left == right : Set(left) == Set(right)
+        default: false
+        }
+    }
+}
+
+/// An object as a store holds it: its permanent ID, a version that increases with every saved
+/// change, and one value per property index.
+public struct StoredObject: Sendable {
+    public var objectID: ManagedObjectID
+    public var version: Int
+    public var values: [StoredValue]
+
+    public init(objectID: ManagedObjectID, version: Int, values: [StoredValue]) {
+        self.objectID = objectID
+        self.version = version
+        self.values = values
+    }
+}
+
+/// What one context's save asks a store to do, all or nothing.
+public struct StoreChangeSet: Sendable {
+    /// New objects, with permanent IDs already obtained from the store, at version 1.
+    public var inserted: [StoredObject] = []
+    /// Changed objects: `version` is the one the context read; the store checks that it is
+    /// still current and stores the values at `version + 1`.
+    public var updated: [StoredObject] = []
+    /// Deleted objects with the version the context read.
+    public var deleted: [(objectID: ManagedObjectID, version: Int)] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// Where objects are kept between contexts: Core Data's `NSPersistentStore`. The in-memory store
+/// implements it; an SQLite store will.
+///
+/// A store is shared by every context of a coordinator, on any thread: implementations are
+/// thread-safe, and `save` applies a change set atomically or not at all.
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The store's type (`PersistentStoreType.inMemory`, …).
+    var type: PersistentStoreType { get }
+    /// A UUID string, the host part of the store's permanent object ID URIs.
+    var identifier: String { get }
+    /// Where the store lives; `nil` for the in-memory store.
+    var url: URL? { get }
+
+    /// The stored objects of the given entities (exact entities; the caller adds sub-entities).
+    func objects(ofEntities entityNames: Set<String>) throws -> [StoredObject]
+    /// One stored object, or `nil` when the store has none with that ID.
+    func object(with objectID: ManagedObjectID) throws -> StoredObject?
+    /// New permanent IDs for objects of `entity`, never handed out before.
+    func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID]
+    /// Applies a change set atomically. Throws `ManagedObjectError` with code
+    /// `mergeConflict` (133020), changing nothing, when an updated or deleted object's version
+    /// is no longer current (another context saved it since), or `constraintConflict`
+    /// (133021) when the changes would break a uniqueness constraint of the model.
+    func save(_ changes: StoreChangeSet) throws
+}
+
+/// A kind of persistent store. Core Data's `NSPersistentStore.StoreType`.
+public struct PersistentStoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Objects kept in memory for the life of the coordinator.
+    public static let inMemory = PersistentStoreType(rawValue: "InMemory")
+    /// An SQLite file. Declared, not supported yet: adding one fails with
+    /// `ManagedObjectError.Code.persistentStoreInvalidType`.
+    public static let sqlite = PersistentStoreType(rawValue: "SQLite")
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Connects contexts to stores: every context of a coordinator reads from and saves to the same
+/// stores. Core Data's `NSPersistentStoreCoordinator`.
+///
+/// Saves from different contexts go through the store one at a time (each store applies a
+/// change set atomically), so contexts on different queues never see half a save.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    // Unchecked: `stores` and `contexts` are read and written only while holding `lock`.
+    public let managedObjectModel: ManagedObjectModel
+    private let lock = NSLock()
+    private var stores: [any PersistentStore] = []
+    private var contexts: [WeakContext] = []
+
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    /// The stores added so far, in order. Objects go to the first one (configurations, which
+    /// would assign entities to stores, are not supported).
+    public var persistentStores: [any PersistentStore] {
+        lock.withLock { stores }
+    }
+
+    /// Adds a store of a built-in type. `.inMemory` is supported; `.sqlite` and other types
+    /// throw `persistentStoreInvalidType`, naming the type and the URL.
+    @discardableResult
+    public func addPersistentStore(
+        type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil
+    ) throws -> any PersistentStore {
+        switch type {
+        case .inMemory:
+            let store = InMemoryStore()
+            addPersistentStore(store)
+            return store
+        default:
+            throw ManagedObjectError(
+                .persistentStoreInvalidType,
+                "store type \(type.rawValue) is not supported yet (only \(PersistentStoreType.inMemory.rawValue) is)"
+                    + (url.map { ": \($0.path)" } ?? ""))
+        }
+    }
+
+    /// Adds a store made elsewhere (a custom `PersistentStore`).
+    public func addPersistentStore(_ store: any PersistentStore) {
+        lock.withLock { stores.append(store) }
+    }
+
+    /// The ID a URI from `ManagedObjectID.uriRepresentation` stands for, if it names a store of
+    /// this coordinator and an entity of its model (permanent IDs only).
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard uri.scheme == "x-coredata", let host = uri.host else { return nil }
+        let parts = uri.path.split(separator: "/")
+        guard parts.count == 2, let entity = managedObjectModel[String(parts[0])],
+              parts[1].first == "p", let number = Int64(parts[1].dropFirst()),
+              persistentStores.contains(where: { $0.identifier.caseInsensitiveCompare(host) == .orderedSame })
+        else { return nil }
+        let identifier = persistentStores.first { $0.identifier.caseInsensitiveCompare(host) == .orderedSame }!.identifier
+        return ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: number))
+    }
+
+    // MARK: What contexts use
+
+    func store() throws -> any PersistentStore {
+        guard let store = persistentStores.first else {
+            throw ManagedObjectError(
+                .persistentStoreOperation,
+                "the coordinator has no persistent store; call loadPersistentStores() or addPersistentStore(type:) first")
+        }
+        return store
+    }
+
+    func store(for objectID: ManagedObjectID) -> (any PersistentStore)? {
+        guard let identifier = objectID.storeIdentifier else { return nil }
+        return persistentStores.first { $0.identifier == identifier }
+    }
+
+    func register(_ context: ManagedObjectContext) {
+        lock.withLock {
+            contexts.removeAll { $0.context == nil }
+            contexts.append(WeakContext(context: context))
+        }
+    }
+
+    /// Tells the other contexts that merge saves automatically about a save.
+    func contextDidSave(_ notification: ContextNotification) {
+        let others = lock.withLock { contexts.compactMap(\.context) }
+            .filter { $0 !== notification.context }
+        for context in others {
+            context.scheduleMerge(notification)
+        }
+    }
+
+    private struct WeakContext {
+        weak var context: ManagedObjectContext?
+    }
+}

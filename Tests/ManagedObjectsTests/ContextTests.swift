@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+@testable import ManagedObjects
+
+@Suite("ManagedObjectContext")
+struct ContextTests {
+    @Test("save gives permanent IDs with the store's URI form; the context keeps one object per ID")
+    func permanentIDs() throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let tweet = Tweet(context: context)
+            let temporary = tweet.objectID
+            #expect(temporary.uriRepresentation.absoluteString.wholeMatch(
+                of: /x-coredata:\/\/\/Tweet\/t[0-9A-F-]{36}/) != nil)
+            try context.save()
+            let permanent = tweet.objectID
+            #expect(!permanent.isTemporaryID && permanent != temporary)
+            #expect(permanent.uriRepresentation.absoluteString == "x-coredata://\(store.identifier)/Tweet/p1")
+            #expect(context.object(with: permanent) === tweet)
+            #expect(context.registeredObject(for: temporary) == nil)
+            let parsed = container.persistentStoreCoordinator.managedObjectID(
+                forURIRepresentation: permanent.uriRepresentation)
+            #expect(parsed == permanent)
+            #expect(!tweet.hasChanges && !context.hasChanges)
+        }
+    }
+
+    @Test("save writes to the store; another context sees it on its next fetch")
+    func saveIsVisibleElsewhere() throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let writer = container.newBackgroundContext()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait { () throws in
+            #expect(try reader.fetch(Tweet.fetchRequest()).isEmpty)
+        }
+        try writer.performAndWait {
+            let joe = TwitterUser(context: writer)
+            joe.name = "Joe"
+            let tweet = Tweet(context: writer)
+            tweet.text = "hello"
+            tweet.tweeter = joe
+            // Unsaved: the reader does not see it.
+            try reader.performAndWait { () throws in #expect(try reader.count(for: Tweet.fetchRequest()) == 0) }
+            try writer.save()
+        }
+        try reader.performAndWait {
+            let tweets = try reader.fetch(Tweet.fetchRequest())
+            #expect(tweets.map(\.text) == ["hello"])
+            #expect(tweets.first?.tweeter?.name == "Joe")
+            #expect(tweets.first?.tweeter?.tweets == Set(tweets))
+        }
+        // A later change by the writer reaches the reader's unchanged object on fetch.
+        try writer.performAndWait {
+            let tweet = try #require(try writer.fetch(Tweet.fetchRequest()).first)
+            tweet.text = "edited"
+            try writer.save()
+        }
+        try reader.performAndWait { () throws in
+            #expect(try reader.fetch(Tweet.fetchRequest()).first?.text == "edited")
+        }
+    }
+
+    @Test("rollback: inserts leave, changes and deletes are undone, relationships restored")
+    func rollback() throws {
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+            let joe = TwitterUser(context: context)
+            joe.name = "Joe"
+            let tweet = Tweet(context: context)
+            tweet.text = "saved"
+            tweet.tweeter = joe
+            try context.save()
+
+            let draft = Tweet(context: context)
+            draft.tweeter = joe
+            tweet.text = "changed"
+            let ann = TwitterUser(context: context)
+            tweet.tweeter = ann
+            joe.name = "Joseph"
+            context.rollback()
+
+            #expect(!context.hasChanges)
+            #expect(draft.managedObjectContext == nil)
+            #expect(ann.managedObjectContext == nil)
+            #expect(tweet.text == "saved" && joe.name == "Joe")
+            #expect(tweet.tweeter === joe)
+            #expect(joe.tweets == [tweet])
+            #expect(context.registeredObjects == [joe, tweet])
+
+            context.delete(joe)
+            #expect(tweet.isDeleted)
+            context.rollback()
+            #expect(!joe.isDeleted && !tweet.isDeleted)
+            #expect(joe.tweets == [tweet] && tweet.tweeter === joe)
+            #expect(try context.count(for: Tweet.fetchRequest()) == 1)
+        }
+    }
+
+    @Test("refresh: without merging discards changes and loads the store's values; with merging keeps them")
+    func refresh() throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let context = container.newBackgroundContext()
+        let other = container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let user = TwitterUser(context: context)
+            user.name = "Joe"
+            user.screenName = "joe"
+            try context.save()
+            return user.objectID
+        }
+        try other.performAndWait {
+            let user = try #require(try other.existingObject(with: id) as? TwitterUser)
+            user.screenName = "joe_s"
+            try other.save()
+        }
+        context.performAndWait {
+            let user = context.object(with: id) as! TwitterUser
+            user.name = "Local"
+            context.refresh(user, mergeChanges: true)
+            #expect(user.name == "Local", "merging keeps unsaved changes")
+            #expect(user.screenName == "joe_s", "and takes the store's other values")
+            #expect(user.isUpdated)
+            context.refresh(user, mergeChanges: false)
+            #expect(user.name == "Joe" && user.screenName == "joe_s")
+            #expect(!user.isUpdated && !context.hasChanges)
+        }
+    }
+
+    @Test("reset forgets every object")
+    func reset() throws {
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+            let saved = Tweet(context: context)
+            saved.text = "kept in store"
+            try context.save()
+            let unsaved = Tweet(context: context)
+            context.reset()
+            #expect(context.registeredObjects.isEmpty && !context.hasChanges)
+            #expect(saved.managedObjectContext == nil && unsaved.managedObjectContext == nil)
+            let fetched = try context.fetch(Tweet.fetchRequest())
+            #expect(fetched.count == 1 && fetched.first !== saved)
+            #expect(fetched.first?.text == "kept in store")
+        }
+    }
+
+    @Test("existingObject(with:) throws 133000 for an ID with no object")
+    func existingObject() throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let tweet = Tweet(context: context)
+            try context.save()
+            let id = tweet.objectID
+            #expect(try context.existingObject(with: id) === tweet)
+            context.delete(tweet)
+            try context.save()
+            let error = try #require(throws: ManagedObjectError.self) { try context.existingObject(with: id) }
+            #expect(error.code == .referentialIntegrity && error.code.rawValue == 133000)
+        }
+    }
+
+    @Test("a store conflict fails the save with 133020 and leaves both sides intact")
+    func mergeConflict() throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        let id = try first.performAndWait {
+            let user = TwitterUser(context: first)
+            user.name = "original"
+            try first.save()
+            return user.objectID
+        }
+        try second.performAndWait {
+            let user = second.object(with: id) as! TwitterUser
+            user.name = "second"
+            try second.save()
+        }
+        try first.performAndWait {
+            let user = first.object(with: id) as! TwitterUser
+            user.name = "first"
+            let error = try #require(throws: ManagedObjectError.self) { try first.save() }
+            #expect(error.code.rawValue == 133020 && error.objectID == id)
+            #expect(user.isUpdated, "the failed save keeps the change")
+            first.refresh(user, mergeChanges: true)
+            try first.save()
+        }
+        try second.performAndWait { () throws in
+            second.reset()
+            #expect((second.object(with: id) as! TwitterUser).name == "first")
+        }
+    }
+
+    @Test("transient attributes stay in their context: the store keeps nil")
+    func transientAttributes() throws {
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Draft", attributes: [
+                Attribute(name: "text", type: .string, isOptional: true),
+                Attribute(name: "cursor", type: .integer32, isOptional: true, isTransient: true),
+            ]),
+        ]))
+        let container = try makeContainer(model)
+        let context = container.newBackgroundContext()
+        let id = try context.performAndWait {
+            let draft = ManagedObject(entity: model["Draft"]!, insertInto: context)
+            draft.setValue("hello", forKey: "text")
+            draft.setValue(7, forKey: "cursor")
+            try context.save()
+            #expect(draft.value(forKey: "cursor") as? Int32 == 7)
+            #expect(draft.changedValues().isEmpty)
+            return draft.objectID
+        }
+        let other = container.newBackgroundContext()
+        other.performAndWait {
+            let draft = other.object(with: id)
+            #expect(draft.value(forKey: "text") as? String == "hello")
+            #expect(draft.value(forKey: "cursor") == nil)
+        }
+    }
+}
+
+@Suite("Uniqueness constraints")
+struct UniquenessTests {
+    @Test("a save that would duplicate a constrained value fails with 133021 and writes nothing")
+    func duplicateFails() throws {
+        let container = try makeContainer(EnrouteModel.managedObjectModel)
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        try first.performAndWait { () throws in
+            let airport = Airport(context: first)
+            airport.icao = "KSFO"
+            try first.save()
+        }
+        try second.performAndWait { () throws in
+            // Unaware of the first context's airport (a direct insert, not find-or-insert).
+            let duplicate = Airport(context: second)
+            duplicate.icao = "KSFO"
+            let other = Airport(context: second)
+            other.icao = "KJFK"
+            let error = try #require(throws: ManagedObjectError.self) { try second.save() }
+            #expect(error.code == .constraintConflict && error.code.rawValue == 133021)
+            #expect(error.objectID == duplicate.objectID && error.key == "icao_")
+            #expect(second.hasChanges && other.objectID.isTemporaryID)
+            // Fixing the value lets the save through.
+            duplicate.icao = "EGLL"
+            try second.save()
+            #expect(try Airport.count(in: second) == 3)
+            // Changing a saved object onto a taken value fails too; nil is never a conflict.
+            other.icao = "KSFO"
+            #expect(throws: ManagedObjectError.self) { try second.save() }
+            other.icao_ = nil
+            duplicate.icao_ = nil
+            try second.save()
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import ManagedObjects
+
+@Suite("Relationships and inverses")
+struct RelationshipTests {
+    @Test("tweet.tweeter = joe puts the tweet in joe.tweets")
+    func toOneSetsInverse() throws {
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+            let tweet = Tweet(context: context)
+            let joe = TwitterUser(context: context)
+            tweet.tweeter = joe
+            #expect(joe.tweets == [tweet])
+            #expect(tweet.tweeter === joe)
+            tweet.tweeter = nil
+            #expect(joe.tweets.isEmpty)
+        }
+    }
+
+    @Test("joe.addToTweets(tweet) sets tweet.tweeter; removing clears it")
+    func toManySetsInverse() throws {
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+            let tweet = Tweet(context: context)
+            let joe = TwitterUser(context: context)
+            joe.addToTweets(tweet)
+            #expect(tweet.tweeter === joe)
+            joe.removeFromTweets(tweet)
+            #expect(tweet.tweeter == nil)
+            let more: Set<Tweet> = [Tweet(context: context), Tweet(context: context)]
+            joe.addToTweets(more)
+            #expect(more.allSatisfy { $0.tweeter === joe })
+            joe.removeFromTweets(more)
+            #expect(more.allSatisfy { $0.tweeter == nil } && joe.tweets.isEmpty)
+        }
+    }
+
+    @Test("moving a tweet to another user takes it out of the first user's tweets")
+    func moveBetweenOwners() throws {
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+            let tweet = Tweet(context: context)
+            let joe = TwitterUser(context: context)
+            let ann = TwitterUser(context: context)
+            tweet.tweeter = joe
+            tweet.tweeter = ann
+            #expect(joe.tweets.isEmpty)
+            #expect(ann.tweets == [tweet])
+            joe.addToTweets(tweet)
+            #expect(ann.tweets.isEmpty && tweet.tweeter === joe)
+        }
+    }
+
+    @Test("replacing a to-many set updates every inverse")
+    func replaceSet() throws {
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+            let joe = TwitterUser(context: context)
+            let (a, b, c) = (Tweet(context: context), Tweet(context: context), Tweet(context: context))
+            joe.tweets = [a, b]
+            #expect(a.tweeter === joe && b.tweeter === joe)
+            joe.tweets = [b, c]
+            #expect(a.tweeter == nil && b.tweeter === joe && c.tweeter === joe)
+            joe.setValue([a], forKey: "tweets")
+            #expect(joe.tweets == [a] && b.tweeter == nil && c.tweeter == nil)
+        }
+    }
+
+    @Test("many-to-many: both sides follow")
+    func manyToMany() throws {
+        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+            let book = Book(context: context)
+            let (ann, bob) = (Author(context: context), Author(context: context))
+            book.authors = [ann, bob]
+            #expect(ann.books == [book] && bob.books == [book])
+            let sequel = Book(context: context)
+            ann.addToBooks(sequel)
+            #expect(sequel.authors == [ann])
+            #expect(ann.books == [book, sequel])
+            ann.removeFromBooks(book)
+            #expect(book.authors == [bob] && ann.books == [sequel])
+        }
+    }
+
+    @Test("one-to-one: assigning a taken destination steals it from its owner")
+    func oneToOneSteal() throws {
+        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+            let (ann, bob) = (Author(context: context), Author(context: context))
+            let passport = Passport(context: context)
+            ann.passport = passport
+            #expect(passport.holder === ann)
+            bob.passport = passport
+            #expect(ann.passport == nil)
+            #expect(passport.holder === bob)
+            let other = Passport(context: context)
+            other.holder = bob
+            #expect(bob.passport === other && passport.holder == nil)
+        }
+    }
+
+    @Test("ordered to-many: insert, replace, remove and move keep order and inverses")
+    func orderedOperations() throws {
+        try withContext(DogWalkModel.managedObjectModel) { (context) throws in
+            let dog = Dog(context: context)
+            let walks = (0..<5).map { index -> Walk in
+                let walk = Walk(context: context)
+                walk.date = Date(timeIntervalSinceReferenceDate: Double(index))
+                return walk
+            }
+            dog.addToWalks(walks[0])
+            dog.addToWalks(walks[1])
+            #expect(dog.walks.elements == [walks[0], walks[1]])
+            #expect(walks[0].dog === dog)
+
+            dog.insertIntoWalks(walks[2], at: 0)
+            #expect(dog.walks.elements == [walks[2], walks[0], walks[1]])
+            #expect(walks[2].dog === dog)
+
+            dog.insertIntoWalks([walks[3], walks[4]], at: IndexSet([1, 4]))
+            #expect(dog.walks.elements == [walks[2], walks[3], walks[0], walks[1], walks[4]])
+
+            let replacement = Walk(context: context)
+            dog.replaceWalks(at: 1, with: replacement)
+            #expect(dog.walks.elements == [walks[2], replacement, walks[0], walks[1], walks[4]])
+            #expect(walks[3].dog == nil && replacement.dog === dog)
+
+            dog.removeFromWalks(at: 0)
+            #expect(dog.walks.elements == [replacement, walks[0], walks[1], walks[4]])
+            #expect(walks[2].dog == nil)
+
+            dog.removeFromWalks(at: IndexSet([1, 3]))
+            #expect(dog.walks.elements == [replacement, walks[1]])
+            #expect(walks[0].dog == nil && walks[4].dog == nil)
+
+            dog.replaceWalks(at: IndexSet([0, 1]), with: [walks[1], walks[0]])
+            #expect(dog.walks.elements == [walks[1], walks[0]])
+            #expect(replacement.dog == nil)
+
+            dog.walks = OrderedSet([walks[0], walks[2], walks[1]])
+            #expect(dog.walks.elements == [walks[0], walks[2], walks[1]])
+            #expect(walks[2].dog === dog)
+
+            // A walk moved to another dog leaves the first dog's list.
+            let rex = Dog(context: context)
+            walks[2].dog = rex
+            #expect(dog.walks.elements == [walks[0], walks[1]])
+            #expect(rex.walks.elements == [walks[2]])
+        }
+    }
+
+    @Test("ordered to-many keeps its order through a save and a fetch in another context")
+    func orderedSurvivesSave() throws {
+        let container = try makeContainer(DogWalkModel.managedObjectModel)
+        let context = container.newBackgroundContext()
+        let dogID = try context.performAndWait {
+            let dog = Dog(context: context)
+            dog.name = "Fido"
+            for index in [3, 1, 2] {
+                let walk = Walk(context: context)
+                walk.date = Date(timeIntervalSinceReferenceDate: Double(index))
+                dog.insertIntoWalks(walk, at: 0)
+            }
+            try context.save()
+            return dog.objectID
+        }
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let dog = try #require(try other.existingObject(with: dogID) as? Dog)
+            #expect(dog.walks.map { $0.date?.timeIntervalSinceReferenceDate } == [2, 1, 3])
+            #expect(dog.walks.allSatisfy { $0.dog === dog })
+        }
+    }
+
+    @Test("relationships through the `_` names of the Enroute model")
+    func enrouteInverses() throws {
+        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+            let flight = Flight(context: context)
+            flight.ident_ = "UA123"
+            let sfo = try Airport.withICAO("KSFO", in: context)
+            let jfk = try Airport.withICAO("KJFK", in: context)
+            flight.origin_ = sfo
+            flight.destination_ = jfk
+            #expect(sfo.flightsFrom == [flight] && jfk.flightsTo == [flight])
+            #expect(sfo.flightsTo.isEmpty)
+            #expect(try Airport.withICAO("KSFO", in: context) === sfo)
+            #expect(try Airport.count(in: context) == 2)
+            flight.destination_ = sfo
+            #expect(jfk.flightsTo.isEmpty && sfo.flightsTo == [flight])
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+import ManagedObjects
+
+/// A fresh in-memory stack per test: tests run in parallel and must not share objects.
+func makeContainer(_ model: ManagedObjectModel, name: String = "Test") throws -> PersistentContainer {
+    let container = PersistentContainer(name: name, managedObjectModel: model)
+    try container.loadPersistentStores()
+    return container
+}
+
+/// Runs `body` on the queue of a new private-queue context of a fresh in-memory stack, as
+/// Core Data code confined to its context does.
+func withContext<T>(_ model: ManagedObjectModel, _ body: (ManagedObjectContext) throws -> T) throws -> T {
+    let context = try makeContainer(model).newBackgroundContext()
+    return try context.performAndWait { try body(context) }
+}

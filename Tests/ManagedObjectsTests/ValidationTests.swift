@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import ManagedObjects
+
+@Suite("Validation at save")
+struct ValidationTests {
+    /// Saves a context holding one valid book plus whatever `prepare` adds, and returns the
+    /// error, checking that nothing reached the store.
+    private func saveError(
+        _ prepare: (ManagedObjectContext) throws -> Void
+    ) throws -> ManagedObjectError {
+        let container = try makeContainer(LibraryModel.managedObjectModel)
+        let context = container.newBackgroundContext()
+        let error = try context.performAndWait {
+            let valid = Book(context: context)
+            valid.title = "Valid"
+            try prepare(context)
+            let error = try #require(throws: ManagedObjectError.self) { try context.save() }
+            #expect(context.hasChanges, "a failed save leaves the changes in the context")
+            #expect(context.insertedObjects.contains(valid))
+            #expect(valid.objectID.isTemporaryID)
+            return error
+        }
+        let other = container.newBackgroundContext()
+        let stored = try other.performAndWait { try other.count(for: FetchRequest<Media>(entityName: "Media")) }
+        #expect(stored == 0, "nothing was saved")
+        return error
+    }
+
+    private func book(_ context: ManagedObjectContext, _ configure: (Book) -> Void) {
+        let book = Book(context: context)
+        book.title = "Book"
+        configure(book)
+    }
+
+    @Test("missing mandatory attribute: 1570")
+    func mandatoryAttribute() throws {
+        let error = try saveError { context in book(context) { $0.title = nil } }
+        #expect(error.code.rawValue == 1570)
+        #expect(error.entityName == "Book" && error.key == "title")
+    }
+
+    @Test("missing mandatory to-one: 1570")
+    func mandatoryToOne() throws {
+        let error = try saveError { context in _ = Passport(context: context) }
+        #expect(error.code == .missingMandatoryProperty && error.key == "holder")
+    }
+
+    @Test("numbers: too large 1610, too small 1620")
+    func numbers() throws {
+        #expect(try saveError { context in book(context) { $0.pages = 5001 } }.code.rawValue == 1610)
+        #expect(try saveError { context in book(context) { $0.pages = 0 } }.code.rawValue == 1620)
+    }
+
+    @Test("dates: too late 1630, too soon 1640")
+    func dates() throws {
+        let late = Date(timeIntervalSinceReferenceDate: LibraryModel.latestPublication + 1)
+        let soon = Date(timeIntervalSinceReferenceDate: LibraryModel.earliestPublication - 1)
+        #expect(try saveError { context in book(context) { $0.published = late } }.code.rawValue == 1630)
+        #expect(try saveError { context in book(context) { $0.published = soon } }.code.rawValue == 1640)
+    }
+
+    @Test("strings: too long 1660, too short 1670, pattern 1680")
+    func strings() throws {
+        let long = try saveError { context in book(context) { $0.title = String(repeating: "x", count: 21) } }
+        #expect(long.code.rawValue == 1660 && long.key == "title")
+        #expect(try saveError { context in book(context) { $0.title = "" } }.code.rawValue == 1670)
+        let pattern = try saveError { context in book(context) { $0.isbn = "978-0441013593" } }
+        #expect(pattern.code.rawValue == 1680 && pattern.key == "isbn")
+    }
+
+    @Test("to-many counts: lacks minimum 1580, exceeds maximum 1590")
+    func counts() throws {
+        func playlist(_ albums: Int) -> (ManagedObjectContext) -> Void {
+            { context in
+                let playlist = Playlist(context: context)
+                for index in 0..<albums {
+                    let album = Album(context: context)
+                    album.title = "Album \(index)"
+                    album.playlist = playlist
+                }
+            }
+        }
+        #expect(try saveError(playlist(1)).code.rawValue == 1580)
+        #expect(try saveError(playlist(0)).code.rawValue == 1580)
+        #expect(try saveError(playlist(4)).code.rawValue == 1590)
+    }
+
+    @Test("a value of the wrong type: 1550")
+    func wrongType() throws {
+        let error = try saveError { context in book(context) { $0.setPrimitiveValue(42, forKey: "title") } }
+        #expect(error.code.rawValue == 1550)
+    }
+
+    @Test("several problems: 1560 with each one in detailedErrors")
+    func multiple() throws {
+        let error = try saveError { context in
+            book(context) {
+                $0.title = nil
+                $0.pages = 9999
+            }
+            _ = Passport(context: context)
+        }
+        #expect(error.code.rawValue == 1560)
+        #expect(Set(error.detailedErrors.map(\.code.rawValue)) == [1570, 1610])
+        #expect(error.detailedErrors.count == 3)
+        #expect(error.description.contains("Book.title is required"))
+    }
+
+    @Test("valid objects save: bounds are inclusive, counts within limits")
+    func validSaves() throws {
+        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+            let book = Book(context: context)
+            book.title = String(repeating: "x", count: 20)
+            book.pages = 5000
+            book.isbn = "9780441013593"
+            book.published = Date(timeIntervalSinceReferenceDate: LibraryModel.latestPublication)
+            let playlist = Playlist(context: context)
+            for index in 0..<3 {
+                let album = Album(context: context)
+                album.title = "Album \(index)"
+                album.playlist = playlist
+            }
+            try context.save()
+            #expect(!context.hasChanges)
+        }
+    }
+}
