@@ -79,6 +79,12 @@ struct EntityTranslator {
         for relationship in entity.relationships {
             members.append(relationshipProperty(relationship))
         }
+        let fetchRequests = FetchRequestTranslator(index: index)
+        for property in entity.fetchedProperties {
+            if let declaration = fetchRequests.fetchedProperty(property, of: entity, swiftName: plan.swiftNames[property.name] ?? property.name) {
+                members.append(declaration)
+            }
+        }
         members += wrappers()
         return members
     }

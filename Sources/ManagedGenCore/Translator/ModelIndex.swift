@@ -20,6 +20,11 @@ struct ModelIndex {
         var wrapperNames: [String: String]
 
         var generatesCode: Bool { codeGeneration != .manual }
+        /// Whether a Swift class stands for the entity: a generated one, or one the user
+        /// writes ("Category/Extension", or Manual/None with a `representedClassName`).
+        var hasClass: Bool {
+            generatesCode || entity.representedClassName.map(ModelIndex.isCustomClass) == true
+        }
 
         func propertyIndex(of name: String) -> Int? {
             storedProperties.firstIndex { $0.name == name }
@@ -105,11 +110,8 @@ struct ModelIndex {
     /// The Swift type a relationship to `entityName` holds: its generated class; the class the
     /// user writes (`representedClassName`) when ManagedGen generates none; else ManagedObject.
     func classReference(for entityName: String?) -> String {
-        guard let plan = plan(named: entityName) else { return types.managedObject }
-        if plan.generatesCode || plan.entity.representedClassName.map(Self.isCustomClass) == true {
-            return plan.className
-        }
-        return types.managedObject
+        guard let plan = plan(named: entityName), plan.hasClass else { return types.managedObject }
+        return plan.className
     }
 
     /// The superclass of an entity's generated class.
@@ -117,7 +119,7 @@ struct ModelIndex {
         plan.entity.parentEntity.map(classReference(for:)) ?? types.managedObject
     }
 
-    private static func isCustomClass(_ name: String) -> Bool {
+    static func isCustomClass(_ name: String) -> Bool {
         let stripped = name.hasPrefix(".") ? String(name.dropFirst()) : name
         return !stripped.isEmpty && stripped != "NSManagedObject"
     }

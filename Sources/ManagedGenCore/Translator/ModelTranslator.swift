@@ -34,15 +34,12 @@ struct ModelTranslator {
         let literal = literals.literal(index.model, entityReferences: constantNames)
         let classes = index.model.entities.compactMap { entity -> String? in
             let plan = index.plan(for: entity)
-            guard plan.generatesCode else { return nil }
+            guard plan.hasClass else { return nil }
             return "\(SwiftNames.stringLiteral(entity.name)): \(SwiftNames.escaped(plan.className)).self"
         }
-        let registry: String
-        if classes.isEmpty {
-            registry = "[:]"
-        } else {
-            registry = "[\n" + classes.map { "    \($0)," }.joined(separator: "\n") + "\n]"
-        }
+        // A typed constant: a large untyped dictionary literal defeats the type checker.
+        let registry = classes.isEmpty ? "[:]" : "[\n" + classes.map { "    \($0)," }.joined(separator: "\n") + "\n]"
+        let registryType = "[\(types.string): \(types.managedObject).Type]"
         var result: [Declaration] = [
             .type(TypeDeclaration(
                 .enum, access: access, name: SwiftNames.escaped(index.modelTypeName),
@@ -55,8 +52,12 @@ struct ModelTranslator {
                     .variable(
                         VariableDeclaration(
                             access: access, modifiers: [.static], isLet: true, name: "managedObjectModel", type: nil,
-                            initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: \(registry))"),
+                            initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: classes)"),
                         documentation: ["The runtime model, with each entity bound to its generated class."]),
+                ] + FetchRequestTranslator(index: index).templateFunctions() + [
+                    .variable(VariableDeclaration(
+                        access: .private, modifiers: [.static], isLet: true, name: "classes", type: registryType,
+                        initializer: registry)),
                 ] + zip(constantNames, index.model.entities).map { name, entity in
                     .variable(VariableDeclaration(
                         access: .private, modifiers: [.static], isLet: true, name: SwiftNames.escaped(name),

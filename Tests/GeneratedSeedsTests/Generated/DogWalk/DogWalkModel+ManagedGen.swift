@@ -20,10 +20,12 @@ public enum DogWalkModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: [
+    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [String: ManagedObject.Type] = [
         "Dog": Dog.self,
         "Walk": Walk.self,
-    ])
+    ]
 
     private static let dogEntity: Entity = Entity(
         name: "Dog",

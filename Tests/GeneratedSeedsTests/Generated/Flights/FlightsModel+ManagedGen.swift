@@ -20,11 +20,13 @@ public enum FlightsModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: [
+    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [String: ManagedObject.Type] = [
         "Airline": Airline.self,
         "Airport": Airport.self,
         "Flight": Flight.self,
-    ])
+    ]
 
     private static let airlineEntity: Entity = Entity(
         name: "Airline",

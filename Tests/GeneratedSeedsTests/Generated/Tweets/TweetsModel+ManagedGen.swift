@@ -20,10 +20,12 @@ public enum TweetsModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: [
+    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [String: ManagedObject.Type] = [
         "Tweet": Tweet.self,
         "TwitterUser": TwitterUser.self,
-    ])
+    ]
 
     private static let tweetEntity: Entity = Entity(
         name: "Tweet",

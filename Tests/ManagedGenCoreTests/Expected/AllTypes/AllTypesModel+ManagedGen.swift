@@ -40,10 +40,12 @@ public enum AllTypesModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: [
+    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [String: ManagedObject.Type] = [
         "Sample": Sample.self,
         "Item": Item.self,
-    ])
+    ]
 
     private static let sampleEntity: Entity = Entity(
         name: "Sample",

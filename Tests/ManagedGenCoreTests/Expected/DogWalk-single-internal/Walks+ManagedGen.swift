@@ -20,10 +20,12 @@ internal enum Walks {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    internal static let managedObjectModel = ManagedObjectModel(model, classes: [
+    internal static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [String: ManagedObject.Type] = [
         "Dog": Dog.self,
         "Walk": Walk.self,
-    ])
+    ]
 
     private static let dogEntity: Entity = Entity(
         name: "Dog",

@@ -31,6 +31,16 @@ extension Author {
         get { relationship(at: 2) }
         set { setRelationship(newValue, at: 2) }
     }
+
+    /// Fetched property: the `Book` objects matching `author == $FETCH_SOURCE AND year > 2000`,
+    /// fetched each time it is read (empty when the object has no context or the fetch fails).
+    public var recentBooks: [Book] {
+        guard let context = managedObjectContext else { return [] }
+        let request = FetchRequest<Book>(entityName: "Book")
+        request.predicate = ObjectPredicate("author == $FETCH_SOURCE AND year > 2000")
+            .withSubstitutionVariables(["FETCH_SOURCE": self])
+        return (try? context.fetch(request)) ?? []
+    }
 }
 
 extension Author {

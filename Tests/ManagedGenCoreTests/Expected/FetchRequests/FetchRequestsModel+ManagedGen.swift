@@ -40,10 +40,36 @@ public enum FetchRequestsModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: [
+    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    /// The model's fetch request `AllBooks` on `Book`.
+    public static func allBooksRequest() -> FetchRequest<Book> {
+        let request = FetchRequest<Book>(entityName: "Book")
+        return request
+    }
+
+    /// The model's fetch request `BooksByAuthorName` on `Book`: `author.name ==[cd] $NAME AND year >= $FROM_YEAR`.
+    public static func booksByAuthorNameRequest(name: String, fromYear: Int16) -> FetchRequest<Book> {
+        let request = FetchRequest<Book>(entityName: "Book")
+        request.predicate = ObjectPredicate("author.name ==[cd] $NAME AND year >= $FROM_YEAR")
+            .withSubstitutionVariables(["NAME": name, "FROM_YEAR": fromYear])
+        request.fetchLimit = 20
+        return request
+    }
+
+    /// The model's fetch request `BooksBornAfter` on `Book`: `author.born > $DATE OR title CONTAINS $needle`.
+    /// The model asks for dictionary results, which the runtime does not offer; this returns objects.
+    public static func booksBornAfterRequest(date: Date, needle: String) -> FetchRequest<Book> {
+        let request = FetchRequest<Book>(entityName: "Book")
+        request.predicate = ObjectPredicate("author.born > $DATE OR title CONTAINS $needle")
+            .withSubstitutionVariables(["DATE": date, "needle": needle])
+        return request
+    }
+
+    private static let classes: [String: ManagedObject.Type] = [
         "Author": Author.self,
         "Book": Book.self,
-    ])
+    ]
 
     private static let authorEntity: Entity = Entity(
         name: "Author",

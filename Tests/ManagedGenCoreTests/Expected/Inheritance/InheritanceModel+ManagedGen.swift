@@ -28,13 +28,16 @@ public enum InheritanceModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: [
+    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [String: ManagedObject.Type] = [
         "Animal": Animal.self,
         "Bird": Bird.self,
         "Mammal": Mammal.self,
         "Dog": Dog.self,
         "Keeper": Keeper.self,
-    ])
+        "Enclosure": Enclosure.self,
+    ]
 
     private static let animalEntity: Entity = Entity(
         name: "Animal",

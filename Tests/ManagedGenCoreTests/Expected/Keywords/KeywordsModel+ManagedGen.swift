@@ -20,13 +20,15 @@ public enum KeywordsModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: [
+    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [Swift.String: ManagedObject.Type] = [
         "Set": Set.self,
         "Task": Task.self,
         "Error": Error.self,
         "Data": Data.self,
         "String": String.self,
-    ])
+    ]
 
     private static let setEntity: Entity = Entity(
         name: "Set",
