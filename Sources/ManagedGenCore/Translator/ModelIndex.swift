@@ -33,6 +33,8 @@ struct ModelIndex {
 
     let model: Model
     let options: GeneratorOptions
+    /// Sub-entities by parent entity name, in model order (one pass instead of a scan per entity).
+    private let subentitiesByParent: [String: [Entity]]
     private(set) var plans: [String: EntityPlan] = [:]
     private(set) var diagnostics: [Diagnostic] = []
     /// The names of the composites' generated structs, by composite name.
@@ -46,6 +48,7 @@ struct ModelIndex {
         self.model = model
         self.options = options
         self.modelName = modelName
+        subentitiesByParent = Dictionary(grouping: model.entities.filter { $0.parentEntity != nil }, by: { $0.parentEntity! })
         modelTypeName = options.modelTypeName ?? SwiftNames.sanitized(SwiftNames.uppercasingFirst(modelName)) + "Model"
 
         var classOwners: [String: String] = [:]
@@ -65,7 +68,7 @@ struct ModelIndex {
             }
             plans[entity.name] = EntityPlan(
                 entity: entity, className: className, codeGeneration: codeGeneration,
-                hasSubentities: !model.subentities(of: entity).isEmpty,
+                hasSubentities: subentitiesByParent[entity.name] != nil,
                 storedProperties: model.storedProperties(of: entity), swiftNames: [:], wrapperNames: [:])
         }
         for entity in model.entities {
@@ -167,12 +170,12 @@ struct ModelIndex {
     /// namespace with: its ancestors and all its descendants.
     private func namesInHierarchy(of entity: Entity) -> Set<String> {
         var names = Set(plans[entity.name]?.swiftNames.values.map { $0 } ?? [])
-        var pending = model.subentities(of: entity)
+        var pending = subentitiesByParent[entity.name] ?? []
         var seen: Set<String> = [entity.name]
         while let sub = pending.popLast() {
             guard seen.insert(sub.name).inserted else { continue }
             names.formUnion(plans[sub.name]?.swiftNames.values.map { $0 } ?? [])
-            pending += model.subentities(of: sub)
+            pending += subentitiesByParent[sub.name] ?? []
         }
         return names
     }
