@@ -8,3 +8,4 @@ set -eu
 cd "$(dirname "$0")/.."
 swift build --build-tests
 MANAGEDGEN_CORPUS=1 swift test --skip-build --filter 'ManagedGenCoreTests.CompileTests'
+MANAGEDGEN_CORPUS=1 MANAGEDGEN_CORPUS_OPTIONALITY=strict swift test --skip-build --filter 'ManagedGenCoreTests.CompileTests/corpusCompiles'

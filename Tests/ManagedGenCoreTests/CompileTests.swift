@@ -9,8 +9,9 @@ import Testing
 /// each parsing every file: several times faster for models with many entities. Needs the package built first (`swift build --build-tests` does it).
 ///
 /// The fixtures always run. The corpus (every model root in ../shared/corpus, generated with
-/// `manualCodegen: class` so every entity gets a class) runs when `MANAGEDGEN_CORPUS=1`:
-/// `Scripts/compile-generated.sh` sets it.
+/// `manualCodegen: class` so every entity gets a class) runs when `MANAGEDGEN_CORPUS=1`, with
+/// `MANAGEDGEN_CORPUS_OPTIONALITY=strict` for strict typing: `Scripts/compile-generated.sh`
+/// runs both.
 @Suite struct CompileTests {
     static let packageRoot = GoldenFiles.testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
     static let corpusDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
@@ -49,7 +50,7 @@ import Testing
                     continue
                 }
                 let fileName = URL(fileURLWithPath: root).lastPathComponent
-                let generator = Generator(options: GeneratorOptions(manualCodegen: .class))
+                let generator = Generator(options: GeneratorOptions(optionality: Self.corpusOptionality, manualCodegen: .class))
                 let output = generator.generate(model, modelFileName: fileName)
                 if output.diagnostics.hasErrors {
                     failures.withLock { $0.append("\(root): \(output.diagnostics.filter { $0.severity == .error })") }
@@ -67,9 +68,13 @@ import Testing
             }
         }
         let elapsed = Date().timeIntervalSince(started)
-        print("typechecked \(roots.count) corpus models in \(String(format: "%.1f", elapsed)) s")
+        print("typechecked \(roots.count) corpus models (\(Self.corpusOptionality.rawValue) typing) in \(String(format: "%.1f", elapsed)) s")
         let all = failures.withLock { $0 }
         #expect(all.isEmpty, "\(all.count) corpus model(s) failed:\n\(all.joined(separator: "\n\n"))")
+    }
+
+    static var corpusOptionality: GeneratorOptions.Optionality {
+        ProcessInfo.processInfo.environment["MANAGEDGEN_CORPUS_OPTIONALITY"].flatMap(GeneratorOptions.Optionality.init(rawValue:)) ?? .xcode
     }
 
     /// Model roots: `.xcdatamodeld` bundles, and `.xcdatamodel` folders not inside one.
