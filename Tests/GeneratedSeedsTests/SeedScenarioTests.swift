@@ -168,3 +168,82 @@ func withContext<T>(_ model: ManagedObjectModel, _ body: (ManagedObjectContext) 
         }
     }
 }
+
+@Suite struct PredicateScenarios {
+    @Test func predicatesUseTheStoredNamesThroughKeyConstants() throws {
+        try withContext(FlightsModel.managedObjectModel) { context in
+            let sfo = try Airport.withICAO("KSFO", in: context)
+            let ord = try Airport.withICAO("KORD", in: context)
+            for (ident, origin) in [("UAL412", sfo), ("AAL100", ord), ("UAL9", sfo)] {
+                let flight = Flight(context: context)
+                flight.ident = ident
+                flight.origin = origin
+            }
+            let fromSFO = try Flight.fetch(
+                ObjectPredicate("%K == %@", Flight.Keys.origin_, sfo),
+                sortedBy: [ObjectSortDescriptor(key: Flight.Keys.ident_, ascending: true)], in: context)
+            #expect(fromSFO.map(\.ident) == ["UAL412", "UAL9"])
+            #expect(try Flight.count(ObjectPredicate("origin_.icao_ == %@", "KORD"), in: context) == 1)
+            #expect(try Airport.first(ObjectPredicate("flightsFrom_.@count > 1"), in: context) === sfo)
+        }
+    }
+
+    @Test func tweetsByTweeterAndDate() throws {
+        try withContext(TweetsModel.managedObjectModel) { context in
+            let joe = TwitterUser(context: context)
+            joe.name = "Joe"
+            joe.screenName = "joe"
+            let start = Date(timeIntervalSinceReferenceDate: 1000)
+            for index in 0..<3 {
+                let tweet = Tweet(context: context)
+                tweet.text = "tweet \(index)"
+                tweet.created = start.addingTimeInterval(Double(index))
+                tweet.tweeter = joe
+            }
+            let recent = try Tweet.fetch(ObjectPredicate("tweeter = %@ && created > %@", joe, start), in: context)
+            #expect(recent.count == 2)
+            #expect(try TwitterUser.count(ObjectPredicate("any tweets.created > %@", start), in: context) == 1)
+            #expect(try Tweet.count(ObjectPredicate("text contains[c] %@", "TWEET 1"), in: context) == 1)
+        }
+    }
+}
+
+@Suite struct FetchRequestScenarios {
+    @Test func templatesTakeTypedParameters() throws {
+        try withContext(FetchRequestsModel.managedObjectModel) { context in
+            let tolkien = Author(context: context)
+            tolkien.name = "J. R. R. Tolkien"
+            tolkien.born = Date(timeIntervalSinceReferenceDate: -3_500_000_000)
+            for (title, year) in [("The Hobbit", 1937), ("The Silmarillion", 1977), ("Unfinished Tales", 1980)] {
+                let book = Book(context: context)
+                book.title = title
+                book.year = Int16(year)
+                book.author = tolkien
+            }
+            let request = FetchRequestsModel.booksByAuthorNameRequest(name: "j. r. r. tolkien", fromYear: 1970)
+            #expect(request.fetchLimit == 20)
+            let recent = try context.fetch(request)
+            #expect(Set(recent.compactMap(\.title)) == ["The Silmarillion", "Unfinished Tales"])
+            let all = try context.fetch(FetchRequestsModel.allBooksRequest())
+            #expect(all.count == 3)
+            let byDate = FetchRequestsModel.booksBornAfterRequest(date: Date(timeIntervalSinceReferenceDate: 0), needle: "Hobbit")
+            let matching = try context.fetch(byDate)
+            #expect(matching.map(\.title) == ["The Hobbit"])
+        }
+    }
+
+    @Test func fetchedPropertiesFetchWithTheObjectAsFetchSource() throws {
+        try withContext(FetchRequestsModel.managedObjectModel) { context in
+            let author = Author(context: context)
+            author.name = "Someone"
+            let other = Author(context: context)
+            for (year, owner) in [(1999, author), (2005, author), (2010, other)] {
+                let book = Book(context: context)
+                book.year = Int16(year)
+                book.author = owner
+            }
+            #expect(author.recentBooks.map(\.year) == [2005])
+            #expect(other.recentBooks.map(\.year) == [2010])
+        }
+    }
+}

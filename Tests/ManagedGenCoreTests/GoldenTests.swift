@@ -20,7 +20,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase(fixture: "AllTypes.xcdatamodel", expected: "AllTypes"),
         GoldenCase(fixture: "AllTypes.xcdatamodel", expected: "AllTypes-strict", options: GeneratorOptions(optionality: .strict)),
         GoldenCase(fixture: "Inheritance.xcdatamodel", expected: "Inheritance"),
-        GoldenCase(fixture: "FetchRequests.xcdatamodel", expected: "FetchRequests"),
+        GoldenCase(fixture: "FetchRequests.xcdatamodel", expected: "FetchRequests", compiledCopy: "FetchRequests"),
         GoldenCase(fixture: "Keywords.xcdatamodel", expected: "Keywords"),
         GoldenCase(
             fixture: "DogWalk.xcdatamodeld", expected: "DogWalk-single-internal",
