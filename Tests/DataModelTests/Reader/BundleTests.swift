@@ -23,6 +23,11 @@ struct BundleTests {
     @Test func versionChosenExplicitly() throws {
         let result = load("Named.xcdatamodeld", versionName: "Named 3.xcdatamodel")
         #expect(try #require(result.bundle).current.model.entities.map(\.name) == ["Three"])
+        let single = ModelLoader().load(at: TestPaths.fixture("AllFeatures.xcdatamodel"), versionName: "Other")
+        #expect(single.diagnostics.errors.messages == [
+            "there is no version 'Other': this is a single model version, 'AllFeatures'"
+        ])
+        #expect(ModelLoader().load(at: TestPaths.fixture("AllFeatures.xcdatamodel"), versionName: "AllFeatures").diagnostics.isEmpty)
         let missing = load("Named.xcdatamodeld", versionName: "Named 7")
         #expect(missing.bundle == nil)
         #expect(missing.diagnostics.errors.messages == [
@@ -57,6 +62,15 @@ struct BundleTests {
             #expect(try #require(result.bundle).versions.count == 1)
         }
         #expect(try #require(load("Single.xcdatamodeld").bundle).currentVersionName == "Whatever 3")
+    }
+
+    @Test func unreadableXCCurrentVersionIsAWarning() throws {
+        let result = load("BadPlist.xcdatamodeld")
+        #expect(!result.hasErrors)
+        #expect(try #require(result.bundle).currentVersionName == "BadPlist")
+        #expect(result.diagnostics.warnings.contains {
+            $0.message.hasPrefix("cannot read .xccurrentversion") && $0.location?.file.hasSuffix("BadPlist.xcdatamodeld/.xccurrentversion") == true
+        })
     }
 
     @Test func bundleWithoutVersionsIsAnError() {
