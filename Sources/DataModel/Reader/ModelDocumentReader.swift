@@ -55,7 +55,7 @@ struct ModelDocumentReader {
             case "parentEntity": entity.parentEntity = value
             case "isAbstract": entity.isAbstract = bool(value, name, element)
             case "codeGenerationType":
-                if let mode = Entity.CodeGeneration(rawValue: value), mode != .manual {
+                if let mode = Entity.CodeGeneration(rawValue: value) {
                     entity.codeGeneration = mode
                 } else {
                     warning("unknown codeGenerationType '\(value)'; expected 'class' or 'category'", element)
