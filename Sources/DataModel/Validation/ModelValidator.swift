@@ -17,9 +17,6 @@
 /// that requires no object (it can only be empty), which Xcode rejects but real models keep;
 /// a destination entity that is not in the model (such a relationship cannot be resolved);
 /// `ordered` on a to-one; `minCount` above `maxCount`; a configuration listing an entity twice.
-///
-/// The corpus of real models (`../shared/corpus`) draws the line between the two: its models
-/// must all pass, except the two its README lists as broken.
 public struct ModelValidator: Sendable {
     public init() {}
 
