@@ -36,7 +36,7 @@ struct HostileInputTests {
 
     @Test func truncatedFile() throws {
         let contents = try String(
-            contentsOfFile: TestPaths.fixture("AllFeatures.xcdatamodel/contents"), encoding: .utf8)
+            contentsOfFile: ReaderTestPaths.fixture("AllFeatures.xcdatamodel/contents"), encoding: .utf8)
         let truncated = String(contents.prefix(contents.count / 2))
         let result = readModel(truncated)
         #expect(result.model == nil)
@@ -139,14 +139,14 @@ struct HostileInputTests {
 
     @Test func filesOverTheSizeLimitAreRefusedBeforeParsing() {
         let reader = ModelReader(limits: ReaderLimits(maxFileSize: 1_000))
-        let result = reader.read(at: TestPaths.fixture("AllFeatures.xcdatamodel"))
+        let result = reader.read(at: ReaderTestPaths.fixture("AllFeatures.xcdatamodel"))
         #expect(result.bundle == nil)
         #expect(result.diagnostics.errors.first?.message.hasSuffix("more than the limit of 1000 bytes") == true)
     }
 
     @Test func documentsWithTooManyNodesAreRefused() {
         let reader = ModelReader(limits: ReaderLimits(maxNodes: 50))
-        let result = reader.read(at: TestPaths.fixture("AllFeatures.xcdatamodel"))
+        let result = reader.read(at: ReaderTestPaths.fixture("AllFeatures.xcdatamodel"))
         #expect(result.bundle == nil)
         #expect(result.diagnostics.errors.first?.message == "the document has more than 50 elements and attributes")
     }
