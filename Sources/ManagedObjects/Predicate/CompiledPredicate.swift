@@ -11,7 +11,7 @@ indirect enum CompiledPredicate {
     case not(CompiledPredicate)
     case block((Any?, [String: Any]?) -> Bool)
 
-    func evaluate(_ object: Any?, _ bindings: [String: Any]) -> Bool {
+    func evaluate(_ object: PredicateSubject, _ bindings: [String: Any]) -> Bool {
         switch self {
         case .constant(let value): return value
         case .comparison(let comparison): return comparison.evaluate(object, bindings)
@@ -22,8 +22,25 @@ indirect enum CompiledPredicate {
             for operand in operands where operand.evaluate(object, bindings) { return true }
             return false
         case .not(let operand): return !operand.evaluate(object, bindings)
-        case .block(let block): return block(object, bindings)
+        case .block(let block): return block(object.value, bindings)
         }
+    }
+}
+
+/// The object a predicate is evaluated with, and the same object as `KeyValueCoding` when
+/// the caller's static type says it is one (so the first key needs no dynamic cast).
+struct PredicateSubject {
+    let value: Any?
+    let keyValueCoding: KeyValueCoding?
+
+    init(_ value: Any?) {
+        self.value = value
+        keyValueCoding = nil
+    }
+
+    init(_ object: KeyValueCoding) {
+        value = object
+        keyValueCoding = object
     }
 }
 
@@ -62,9 +79,19 @@ struct CompiledKeyPath: Equatable {
         self.restPaths = restPaths
     }
 
-    func value(from start: Any?) -> Any? {
+    /// The value from the evaluated object; an object known to answer by key is asked
+    /// directly for the first key, without a dynamic cast.
+    func value(from subject: PredicateSubject) -> Any? {
+        if let object = subject.keyValueCoding, case .key(let key) = steps[0] {
+            return value(from: object.value(forKey: key), startingAt: 1)
+        }
+        return value(from: subject.value, startingAt: 0)
+    }
+
+    func value(from start: Any?, startingAt firstStep: Int = 0) -> Any? {
         var current = start
-        for (index, step) in steps.enumerated() {
+        for index in firstStep..<steps.count {
+            let step = steps[index]
             guard let value = current else { return nil }
             switch step {
             case .key(let key):
@@ -135,10 +162,10 @@ indirect enum CompiledExpression {
         }
     }
 
-    func evaluate(_ object: Any?, _ bindings: [String: Any]) -> Any? {
+    func evaluate(_ object: PredicateSubject, _ bindings: [String: Any]) -> Any? {
         switch self {
         case .constant(let value): return value
-        case .evaluatedObject: return object
+        case .evaluatedObject: return object.value
         case .keyPath(let path): return path.value(from: object)
         case .keyPathOn(let base, let path): return path.value(from: base.evaluate(object, bindings))
         case .variable(let name):
@@ -233,7 +260,7 @@ final class CompiledComparison {
         }
     }
 
-    func evaluate(_ object: Any?, _ bindings: [String: Any]) -> Bool {
+    func evaluate(_ object: PredicateSubject, _ bindings: [String: Any]) -> Bool {
         let leftValue = left.evaluate(object, bindings)
         let rightValue: Any? = if let rightConstant { rightConstant } else { right.evaluate(object, bindings) }
         switch modifier {
@@ -259,7 +286,7 @@ final class CompiledComparison {
 
     private func foldedRightString(_ rightValue: Any?) -> String? {
         if let rightFoldedString { return rightFoldedString }
-        return PredicateValues.string(PredicateValues.normalized(rightValue)).map { StringMatching.fold($0, options) }
+        return PredicateValues.string(rightValue).map { StringMatching.fold($0, options) }
     }
 
     private func order(_ leftValue: Any?, _ rightValue: Any?) -> ComparisonResult? {
@@ -288,22 +315,22 @@ final class CompiledComparison {
             let result = order(leftValue, rightValue)
             return result == .orderedDescending || result == .orderedSame
         case .beginsWith:
-            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)),
+            guard let string = PredicateValues.string(leftValue),
                   let prefix = foldedRightString(rightValue) else { return false }
             return StringMatching.hasPrefix(string, foldedPrefix: prefix, options)
         case .endsWith:
-            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)),
+            guard let string = PredicateValues.string(leftValue),
                   let suffix = foldedRightString(rightValue) else { return false }
             return StringMatching.fold(string, options).hasSuffix(suffix)
         case .like:
-            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)) else { return false }
+            guard let string = PredicateValues.string(leftValue) else { return false }
             if let likePattern { return likePattern.matches(string) }
-            guard let pattern = PredicateValues.string(PredicateValues.normalized(rightValue)) else { return false }
+            guard let pattern = PredicateValues.string(rightValue) else { return false }
             return StringMatching.LikePattern(pattern, options: options).matches(string)
         case .matches:
-            guard let string = PredicateValues.string(PredicateValues.normalized(leftValue)) else { return false }
+            guard let string = PredicateValues.string(leftValue) else { return false }
             if let regularExpression { return regularExpression.matches(string) }
-            guard let pattern = PredicateValues.string(PredicateValues.normalized(rightValue)),
+            guard let pattern = PredicateValues.string(rightValue),
                   let expression = try? StringMatching.RegularExpression(pattern, options: options) else { return false }
             return expression.matches(string)
         case .contains:
@@ -317,7 +344,7 @@ final class CompiledComparison {
         case .in:
             let container = PredicateValues.normalized(rightValue)
             if let string = PredicateValues.string(container) {
-                guard let part = PredicateValues.string(PredicateValues.normalized(leftValue)) else { return false }
+                guard let part = PredicateValues.string(leftValue) else { return false }
                 return StringMatching.fold(string, options).contains(StringMatching.fold(part, options))
             }
             guard let elements = PredicateValues.elements(container) else { return false }

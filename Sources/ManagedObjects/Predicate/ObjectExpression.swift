@@ -39,7 +39,7 @@ public struct ObjectExpression: @unchecked Sendable, CustomStringConvertible {
     /// Variables are taken from `variables`; one with no value stops the program with a
     /// message naming it, as `NSExpression` raises an exception.
     public func value(with object: Any?, variables: [String: Any] = [:]) -> Any? {
-        let value = compiled.evaluate(object, variables)
+        let value = compiled.evaluate(PredicateSubject(object), variables)
         if let fannedOut = value as? FannedOutValues { return fannedOut.predicateElements }
         return PredicateValues.normalized(value)
     }

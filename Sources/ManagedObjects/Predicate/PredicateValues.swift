@@ -147,6 +147,7 @@ enum PredicateValues {
     @inline(__always)
     static func normalized(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        if _openExistential(value, do: isPlainValue) { return value }
         if let optional = value as? OptionalValue { return normalized(optional.wrappedAny) }
         if value is NSNull { return nil }
         return value
@@ -175,7 +176,10 @@ enum PredicateValues {
         return (value as? PredicateCollection)?.predicateElements
     }
 
+    /// The value as a string (`String`, `Substring`, `NSString`), or `nil`.
     static func string(_ value: Any?) -> String? {
+        guard let value else { return nil }
+        if let string = _openExistential(value, do: stringOfOpenedValue) { return string }
         if let string = value as? String { return string }
         if let substring = value as? Substring { return String(substring) }
         if let string = normalized(value) as? NSString { return String(string) }
@@ -284,3 +288,14 @@ private func scalarOfOpenedValue<Value>(_ value: Value) -> PredicateScalar? {
 }
 
 private func isFannedOutValues<Value>(_: Value) -> Bool { Value.self == FannedOutValues.self }
+
+private func stringOfOpenedValue<Value>(_ value: Value) -> String? {
+    Value.self == String.self ? unsafeBitCast(value, to: String.self) : nil
+}
+
+/// Whether a value of this type is certainly neither `nil`, `NSNull` nor an `Optional`.
+private func isPlainValue<Value>(_: Value) -> Bool {
+    Value.self == String.self || Value.self == Int.self || Value.self == Double.self
+        || Value.self == Int16.self || Value.self == Int32.self || Value.self == Int64.self
+        || Value.self == Bool.self || Value.self == Date.self
+}
