@@ -52,8 +52,8 @@ enum PredicateScalar {
     }
 }
 
-/// Types whose values predicates compare by value. Adopting it lets a type of one's own take
-/// part in `<`, `==`, `BETWEEN` and the string operators.
+/// The types predicates compare by value (`<`, `==`, `BETWEEN`, the string operators);
+/// values of other types compare by identity or `Hashable` equality.
 protocol PredicateScalarConvertible {
     var predicateScalar: PredicateScalar { get }
 }
