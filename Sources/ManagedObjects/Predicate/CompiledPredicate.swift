@@ -95,7 +95,9 @@ struct CompiledKeyPath: Equatable {
             guard let value = current else { return nil }
             switch step {
             case .key(let key):
-                if let object = value as? KeyValueCoding {
+                if let dictionary = PredicateValues.dictionary(value) {
+                    current = dictionary[key]
+                } else if let object = value as? KeyValueCoding {
                     current = object.value(forKey: key)
                 } else if let container = value as? PredicateKeyedContainer {
                     current = container.predicateValue(forKey: key)

@@ -162,6 +162,12 @@ enum PredicateValues {
         return _openExistential(value, do: scalarOfOpenedValue)
     }
 
+    /// The value as `[String: Any]`, found without a dynamic cast.
+    @inline(__always)
+    static func dictionary(_ value: Any) -> [String: Any]? {
+        _openExistential(value, do: dictionaryOfOpenedValue)
+    }
+
     /// Whether a key path's value is the values of a to-many path (see `FannedOutValues`).
     @inline(__always)
     static func isFannedOut(_ value: Any?) -> Bool {
@@ -298,4 +304,8 @@ private func isPlainValue<Value>(_: Value) -> Bool {
     Value.self == String.self || Value.self == Int.self || Value.self == Double.self
         || Value.self == Int16.self || Value.self == Int32.self || Value.self == Int64.self
         || Value.self == Bool.self || Value.self == Date.self
+}
+
+private func dictionaryOfOpenedValue<Value>(_ value: Value) -> [String: Any]? {
+    Value.self == [String: Any].self ? unsafeBitCast(value, to: [String: Any].self) : nil
 }
