@@ -59,3 +59,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(ObjectIdentifier(entity))
     }
 }
+
+/// Predicates compare an ID with an object by identity of the stored object.
+extension ManagedObjectID: ObjectIdentifying {
+    public var objectIDValue: AnyHashable { self }
+}

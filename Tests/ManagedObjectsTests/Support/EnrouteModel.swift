@@ -1,7 +1,6 @@
 // Hand-written in the exact shape ManagedGen generates (Docs/GeneratedCode.md) for the
 // Flight/Airport/Airline model (seed 001): `_`-suffixed stored names, non-optional wrappers,
-// fetch helpers and find-or-insert by uniqueness constraint. The helpers' predicates use the
-// closure form until the format-string `ObjectPredicate("icao_ = %@", icao)` exists.
+// fetch helpers and find-or-insert by uniqueness constraint.
 import Foundation
 import ManagedObjects
 
@@ -168,10 +167,7 @@ extension Airport {
 
     /// Find-or-insert by the single-attribute uniqueness constraint on `icao_`.
     public static func withICAO(_ icao: String, in context: ManagedObjectContext) throws -> Airport {
-        let matchesICAO = ObjectPredicate { object, _ in
-            (object as? ManagedObject)?.value(forKey: Keys.icao_) as? String == icao
-        }
-        if let airport = try first(matchesICAO, in: context) { return airport }
+        if let airport = try first(ObjectPredicate("icao_ = %@", icao), in: context) { return airport }
         let airport = Airport(context: context)
         airport.icao_ = icao
         return airport
