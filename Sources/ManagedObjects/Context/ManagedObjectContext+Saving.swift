@@ -26,9 +26,12 @@ extension ManagedObjectContext {
             applyDeleteRule(of: relationship, to: object)
         }
         if wasInserted {
-            // Never saved: nothing to delete from the store.
+            // Never saved: nothing to delete from the store. An insert not yet announced is
+            // simply not announced; one already announced is announced as deleted.
             forget(object)
-            unannounced.inserted.remove(object)
+            if unannounced.inserted.remove(object) == nil {
+                unannounced.deleted.append(object)
+            }
         }
     }
 
