@@ -87,6 +87,35 @@ extension Airline {
     public func removeFromFlights_(_ values: Set<Flight>) { removeFromRelationship(values, at: 3) }
 }
 
+extension Airline {
+    public static func first(_ predicate: ObjectPredicate? = nil, sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
+                             in context: ManagedObjectContext) throws -> Airline? {
+        let request = fetchRequest()
+        request.predicate = predicate
+        request.sortDescriptors = sortDescriptors
+        request.fetchLimit = 1
+        return try context.fetch(request).first
+    }
+
+    /// Find-or-insert by the single-attribute uniqueness constraint on `code_`.
+    public static func withCode(_ code: String, in context: ManagedObjectContext) throws -> Airline {
+        if let airline = try first(ObjectPredicate("code_ = %@", code), in: context) { return airline }
+        let airline = Airline(context: context)
+        airline.code_ = code
+        return airline
+    }
+
+    public var code: String {
+        get { code_ ?? "" }
+        set { code_ = newValue }
+    }
+
+    public var flights: Set<Flight> {
+        get { flights_ }
+        set { flights_ = newValue }
+    }
+}
+
 public final class Airport: ManagedObject {
     public override class var entityName: String { "Airport" }
 
@@ -186,6 +215,30 @@ extension Airport {
     public var flightsFrom: Set<Flight> {
         get { flightsFrom_ }
         set { flightsFrom_ = newValue }
+    }
+}
+
+extension Flight {
+    public var ident: String {
+        get { ident_ ?? "" }
+        set { ident_ = newValue }
+    }
+
+    /// To-one wrapper: a clear trap naming entity and key when unset.
+    public var origin: Airport {
+        get {
+            guard let value = origin_ else { preconditionFailure("Flight.origin_ is nil") }
+            return value
+        }
+        set { origin_ = newValue }
+    }
+
+    public var destination: Airport {
+        get {
+            guard let value = destination_ else { preconditionFailure("Flight.destination_ is nil") }
+            return value
+        }
+        set { destination_ = newValue }
     }
 }
 
