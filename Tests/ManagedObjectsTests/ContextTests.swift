@@ -24,6 +24,13 @@ struct ContextTests {
                 forURIRepresentation: permanent.uriRepresentation)
             #expect(parsed == permanent)
             #expect(!tweet.hasChanges && !context.hasChanges)
+
+            // Numbers run per entity, in insertion order, as table rows do.
+            let users = [TwitterUser(context: context), TwitterUser(context: context)]
+            let second = Tweet(context: context)
+            try context.save()
+            #expect(users.map(\.objectID.storeNumber) == [1, 2])
+            #expect(second.objectID.storeNumber == 2)
         }
     }
 

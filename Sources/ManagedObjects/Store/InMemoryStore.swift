@@ -6,7 +6,12 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     // Unchecked: every mutable field is read and written only while holding `lock`.
     private let lock = NSLock()
     private var objectsByID: [ManagedObjectID: StoredObject] = [:]
-    private var nextNumber: Int64 = 1
+    /// When each object was first saved: fetches return objects in that order.
+    private var insertionOrder: [ManagedObjectID: Int] = [:]
+    private var insertions = 0
+    /// The last number given out per root entity (an entity and its sub-entities share one
+    /// sequence, like the rows of one table in Core Data's SQLite store).
+    private var lastNumbers: [String: Int64] = [:]
 
     public let identifier: String
     public var type: PersistentStoreType { .inMemory }
@@ -20,7 +25,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         lock.withLock {
             objectsByID.values
                 .filter { entityNames.contains($0.objectID.entity.name) }
-                .sorted { ($0.objectID.storeNumber ?? 0) < ($1.objectID.storeNumber ?? 0) }
+                .sorted { (insertionOrder[$0.objectID] ?? 0) < (insertionOrder[$1.objectID] ?? 0) }
         }
     }
 
@@ -30,9 +35,10 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
     public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
         lock.withLock {
-            let first = nextNumber
-            nextNumber += Int64(count)
-            return (first..<nextNumber).map {
+            let root = entity.rootEntity.name
+            let first = (lastNumbers[root] ?? 0) + 1
+            lastNumbers[root, default: 0] += Int64(count)
+            return (first..<first + Int64(count)).map {
                 ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: $0))
             }
         }
@@ -60,6 +66,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
             }
             for object in changes.inserted {
                 objectsByID[object.objectID] = object
+                insertions += 1
+                insertionOrder[object.objectID] = insertions
             }
             for var object in changes.updated {
                 object.version += 1
@@ -67,6 +75,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
             }
             for deleted in changes.deleted {
                 objectsByID[deleted.objectID] = nil
+                insertionOrder[deleted.objectID] = nil
             }
         }
     }
