@@ -13,7 +13,7 @@ struct ContextTests {
             let tweet = Tweet(context: context)
             let temporary = tweet.objectID
             #expect(temporary.uriRepresentation.absoluteString.wholeMatch(
-                of: /x-coredata:\/\/\/Tweet\/t[0-9A-F-]{36}/) != nil)
+                of: /x-coredata:\/\/\/Tweet\/t[0-9A-F-]{36}[0-9]+/) != nil)
             try context.save()
             let permanent = tweet.objectID
             #expect(!permanent.isTemporaryID && permanent != temporary)

@@ -5,9 +5,8 @@ import Foundation
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     // Unchecked: every mutable field is read and written only while holding `lock`.
     private let lock = NSLock()
-    private var objectsByID: [ManagedObjectID: StoredObject] = [:]
-    /// When each object was first saved: fetches return objects in that order.
-    private var insertionOrder: [ManagedObjectID: Int] = [:]
+    /// Each object with when it was first saved: fetches return objects in that order.
+    private var objectsByID: [ManagedObjectID: (sequence: Int, object: StoredObject)] = [:]
     private var insertions = 0
     /// The last number given out per root entity (an entity and its sub-entities share one
     /// sequence, like the rows of one table in Core Data's SQLite store).
@@ -24,13 +23,14 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     public func objects(ofEntities entityNames: Set<String>) throws -> [StoredObject] {
         lock.withLock {
             objectsByID.values
-                .filter { entityNames.contains($0.objectID.entity.name) }
-                .sorted { (insertionOrder[$0.objectID] ?? 0) < (insertionOrder[$1.objectID] ?? 0) }
+                .filter { entityNames.contains($0.object.objectID.entity.name) }
+                .sorted { $0.sequence < $1.sequence }
+                .map(\.object)
         }
     }
 
     public func object(with objectID: ManagedObjectID) throws -> StoredObject? {
-        lock.withLock { objectsByID[objectID] }
+        lock.withLock { objectsByID[objectID]?.object }
     }
 
     public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
@@ -48,8 +48,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         try lock.withLock {
             var conflicts: [ManagedObjectError] = []
             let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
-            for (objectID, version) in expected where objectsByID[objectID]?.version != version {
-                let found = objectsByID[objectID].map { "version \($0.version)" } ?? "deleted"
+            for (objectID, version) in expected where objectsByID[objectID]?.object.version != version {
+                let found = objectsByID[objectID].map { "version \($0.object.version)" } ?? "deleted"
                 conflicts.append(ManagedObjectError(
                     .mergeConflict,
                     "another context saved this object since it was read (read version \(version), store has \(found))",
@@ -60,22 +60,20 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                     ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
                     : error
             }
-            let constraintConflicts = UniquenessConstraints.conflicts(of: changes, with: objectsByID.values)
+            let constraintConflicts = UniquenessConstraints.conflicts(of: changes, with: objectsByID.values.lazy.map(\.object))
             if let error = ManagedObjectError.combining(constraintConflicts) {
                 throw error
             }
             for object in changes.inserted {
-                objectsByID[object.objectID] = object
                 insertions += 1
-                insertionOrder[object.objectID] = insertions
+                objectsByID[object.objectID] = (insertions, object)
             }
             for var object in changes.updated {
                 object.version += 1
-                objectsByID[object.objectID] = object
+                objectsByID[object.objectID]?.object = object
             }
             for deleted in changes.deleted {
                 objectsByID[deleted.objectID] = nil
-                insertionOrder[deleted.objectID] = nil
             }
         }
     }
