@@ -62,6 +62,9 @@ let package = Package(
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects"]),
+        // The seeds' generated sources (copies of their golden files, kept exact by
+        // ManagedGenCoreTests) compiled and run against the runtime.
+        .testTarget(name: "GeneratedSeedsTests", dependencies: ["ManagedObjects"]),
         .testTarget(
             name: "ManagedGenCoreTests",
             dependencies: ["ManagedGenCore"],

@@ -5,6 +5,6 @@ struct ManagedGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "managedgen",
         abstract: "Reads Core Data models and generates typed Swift managed-object code.",
-        subcommands: [ValidateCommand.self, DumpCommand.self]
+        subcommands: [GenerateCommand.self, ValidateCommand.self, DumpCommand.self]
     )
 }

@@ -1,0 +1,143 @@
+// Measures `managedgen generate` on a synthetic 1,000-entity model: reading (next to
+// `xmllint --noout` on the same file, when installed), generation, writing, and the time
+// swiftc takes to typecheck the generated code against ManagedObjects.
+//
+//   swift run -c release GenerateBenchmark [--entities 1000] [--no-typecheck]
+//
+// The typecheck needs the root package built in debug (`swift build` at the root): it uses
+// ../.build/debug/Modules.
+import DataModel
+import Foundation
+import ManagedGenCore
+
+let arguments = CommandLine.arguments
+let entityCount = arguments.firstIndex(of: "--entities").flatMap { Int(arguments[$0 + 1]) } ?? 1000
+let typecheck = !arguments.contains("--no-typecheck")
+let rootDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A model with `count` entities in a chain: each has attributes of every common type (some with
+/// the `_` wrapper convention), a uniqueness constraint, a to-one to the next entity, and the
+/// inverse to-many (every third one ordered).
+func syntheticModel(entities count: Int) -> String {
+    var xml = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" \
+        systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+
+        """
+    for index in 0..<count {
+        let next = (index + 1) % count
+        let previous = (index + count - 1) % count
+        let ordered = previous % 3 == 0 ? " ordered=\"YES\"" : ""
+        xml += """
+                <entity name="Entity\(index)" representedClassName="Entity\(index)" syncable="YES" codeGenerationType="class">
+                    <attribute name="code_" optional="YES" attributeType="String"/>
+                    <attribute name="count" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+                    <attribute name="created" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                    <attribute name="data" optional="YES" attributeType="Binary"/>
+                    <attribute name="flag" attributeType="Boolean" usesScalarValueType="YES"/>
+                    <attribute name="identifier" optional="YES" attributeType="UUID" usesScalarValueType="NO"/>
+                    <attribute name="legacy" optional="YES" attributeType="Integer 64" defaultValueString="0"/>
+                    <attribute name="name_" optional="YES" attributeType="String"/>
+                    <attribute name="price" optional="YES" attributeType="Decimal" defaultValueString="0.0"/>
+                    <attribute name="ratio" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
+                    <relationship name="next_" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Entity\(next)" inverseName="previous" inverseEntity="Entity\(next)"/>
+                    <relationship name="previous" optional="YES" toMany="YES" deletionRule="Nullify"\(ordered) destinationEntity="Entity\(previous)" inverseName="next_" inverseEntity="Entity\(previous)"/>
+                    <uniquenessConstraints>
+                        <uniquenessConstraint>
+                            <constraint value="code_"/>
+                        </uniquenessConstraint>
+                    </uniquenessConstraints>
+                </entity>
+
+            """
+    }
+    return xml + "</model>\n"
+}
+
+func measure<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = try body()
+    return (result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+}
+
+@discardableResult
+func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+func which(_ tool: String) -> String? {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        .map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("managedgen-benchmark-\(ProcessInfo.processInfo.processIdentifier)")
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: work) }
+let modelURL = work.appendingPathComponent("Synthetic.xcdatamodel")
+try FileManager.default.createDirectory(at: modelURL, withIntermediateDirectories: true)
+let contentsURL = modelURL.appendingPathComponent("contents")
+try Data(syntheticModel(entities: entityCount).utf8).write(to: contentsURL)
+let size = (try FileManager.default.attributesOfItem(atPath: contentsURL.path)[.size] as? Int) ?? 0
+print("model: \(entityCount) entities, \(size / 1024) KiB")
+
+if let xmllint = which("xmllint") {
+    let (_, seconds) = try measure { try run(xmllint, ["--noout", contentsURL.path]) }
+    print(String(format: "xmllint --noout:   %7.3f s", seconds))
+} else {
+    print("xmllint --noout:   (xmllint not installed)")
+}
+
+let (loaded, readSeconds) = measure { ModelLoader().load(at: modelURL.path) }
+guard let model = loaded.bundle?.current.model, !loaded.hasErrors else {
+    for diagnostic in loaded.diagnostics { print(diagnostic) }
+    exit(1)
+}
+print(String(format: "read + validate:   %7.3f s", readSeconds))
+
+let generator = Generator()
+var (output, generateSeconds) = measure { generator.generate(model, modelFileName: "Synthetic.xcdatamodel") }
+for _ in 0..<2 {
+    let (again, seconds) = measure { generator.generate(model, modelFileName: "Synthetic.xcdatamodel") }
+    output = again
+    generateSeconds = min(generateSeconds, seconds)
+}
+let lines = output.files.reduce(0) { $0 + $1.contents.split(separator: "\n", omittingEmptySubsequences: false).count }
+print(String(format: "generate:          %7.3f s  (%d files, %d lines; best of 3)", generateSeconds, output.files.count, lines))
+
+let outputURL = work.appendingPathComponent("Generated")
+let (_, writeSeconds) = try measure { try OutputWriter().write(output.files, toDirectory: outputURL) }
+print(String(format: "write:             %7.3f s", writeSeconds))
+
+if typecheck {
+    let modules = rootDirectory.appendingPathComponent(".build/debug/Modules")
+    guard let swiftc = which("swiftc"), FileManager.default.fileExists(atPath: modules.appendingPathComponent("ManagedObjects.swiftmodule").path) else {
+        print("typecheck:         (needs swiftc and `swift build` at \(rootDirectory.path))")
+        exit(0)
+    }
+    let files = output.files.map { outputURL.appendingPathComponent($0.name).path }
+    let (result, seconds) = try measure {
+        try run(swiftc, [
+            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", "Synthetic",
+            "-I", modules.path,
+            "-Xcc", "-fmodule-map-file=\(rootDirectory.appendingPathComponent("Sources/CLibXML2/module.modulemap").path)",
+            "-Xcc", "-I/usr/include/libxml2",
+        ] + files)
+    }
+    if result.status != 0 {
+        print(result.output.split(separator: "\n").prefix(20).joined(separator: "\n"))
+        print("typecheck:         FAILED")
+        exit(1)
+    }
+    print(String(format: "typecheck (swiftc): %6.3f s", seconds))
+}

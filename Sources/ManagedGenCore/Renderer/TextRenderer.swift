@@ -1,0 +1,207 @@
+/// Prints structured Swift as deterministic text: 4-space indentation, declarations in the order
+/// given, one blank line between members (none between consecutive one-line members without
+/// comments), `\n` line endings and a trailing newline.
+public struct TextRenderer: Sendable {
+    /// Signatures longer than this put one parameter on each line.
+    public var maximumLineLength: Int
+
+    public init(maximumLineLength: Int = 120) {
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// The text of a file.
+    public func render(_ file: SwiftFile) -> String {
+        var writer = LineWriter()
+        for comment in file.headerComments { writer.line("// \(comment)".trimmingTrailingSpaces) }
+        if !file.headerComments.isEmpty { writer.blank() }
+        for module in file.imports { writer.line("import \(module)") }
+        if !file.imports.isEmpty { writer.blank() }
+        renderMembers(file.declarations, separateAll: true, into: &writer)
+        return writer.text
+    }
+
+    private func renderMembers(_ members: [Declaration], separateAll: Bool, into writer: inout LineWriter) {
+        var previousWasCompact = false
+        for (index, member) in members.enumerated() {
+            let compact = isSingleLine(member)
+            if index > 0 && (separateAll || !(compact && previousWasCompact)) { writer.blank() }
+            render(member, into: &writer)
+            previousWasCompact = compact
+        }
+    }
+
+    /// Whether a declaration renders as exactly one line (those stay together in enums).
+    private func isSingleLine(_ declaration: Declaration) -> Bool {
+        guard declaration.documentation.isEmpty && declaration.comments.isEmpty else { return false }
+        switch declaration.kind {
+        case .enumCase:
+            return true
+        case .variable(let variable):
+            if let initializer = variable.initializer { return !initializer.utf8.contains(10) }
+            guard let getter = variable.getter else { return true }
+            return variable.setter == nil && getter.count == 1 && !getter[0].utf8.contains(10)
+        case .type(let type):
+            return type.members.isEmpty
+        case .extension(let ext):
+            return ext.members.isEmpty
+        case .function(let function):
+            return function.body.isEmpty
+        case .initializer(let initializer):
+            return initializer.body.isEmpty
+        }
+    }
+
+    private func render(_ declaration: Declaration, into writer: inout LineWriter) {
+        for line in declaration.documentation { writer.line("/// \(line)".trimmingTrailingSpaces) }
+        for line in declaration.comments { writer.line("// \(line)".trimmingTrailingSpaces) }
+        switch declaration.kind {
+        case .type(let type):
+            var head = prefix(type.access, [])
+            if type.isFinal { head += "final " }
+            head += "\(type.kind.rawValue) \(type.name)"
+            if !type.inheritance.isEmpty { head += ": " + type.inheritance.joined(separator: ", ") }
+            renderBlock(head, type.members, separateAll: type.kind != .enum, into: &writer)
+        case .extension(let ext):
+            var head = prefix(ext.access, []) + "extension \(ext.extendedType)"
+            if !ext.conformances.isEmpty { head += ": " + ext.conformances.joined(separator: ", ") }
+            renderBlock(head, ext.members, separateAll: true, into: &writer)
+        case .variable(let variable):
+            render(variable, into: &writer)
+        case .function(let function):
+            var head = prefix(function.access, function.modifiers) + "func \(function.name)"
+            head = signature(head, function.parameters, isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
+            renderBody(head, function.body, into: &writer)
+        case .initializer(let initializer):
+            let head = signature(prefix(initializer.access, []) + "init", initializer.parameters, isThrowing: false, returnType: nil, writer.indentLevel)
+            renderBody(head, initializer.body, into: &writer)
+        case .enumCase(let name):
+            writer.line("case \(name)")
+        }
+    }
+
+    private func render(_ variable: VariableDeclaration, into writer: inout LineWriter) {
+        var head = prefix(variable.access, variable.modifiers) + (variable.isLet ? "let " : "var ") + variable.name
+        if let type = variable.type { head += ": \(type)" }
+        if let initializer = variable.initializer {
+            writer.line("\(head) = \(initializer)")
+            return
+        }
+        guard let getter = variable.getter else {
+            writer.line(head)
+            return
+        }
+        guard let setter = variable.setter else {
+            if getter.count == 1 && !getter[0].utf8.contains(10) {
+                writer.line("\(head) { \(getter[0]) }")
+            } else {
+                renderBody(head, getter, into: &writer)
+            }
+            return
+        }
+        writer.line("\(head) {")
+        writer.indented { writer in
+            renderAccessor("get", getter, into: &writer)
+            renderAccessor("set", setter, into: &writer)
+        }
+        writer.line("}")
+    }
+
+    private func renderAccessor(_ keyword: String, _ body: [String], into writer: inout LineWriter) {
+        if body.count == 1 {
+            writer.line("\(keyword) { \(body[0]) }")
+        } else {
+            renderBody(keyword, body, into: &writer)
+        }
+    }
+
+    /// `head {` body `}`; a one-line body of a computed property stays on one line.
+    private func renderBody(_ head: String, _ body: [String], into writer: inout LineWriter) {
+        if body.isEmpty {
+            writer.line("\(head) {}")
+            return
+        }
+        writer.line("\(head) {")
+        writer.indented { writer in
+            for line in body { writer.line(line) }
+        }
+        writer.line("}")
+    }
+
+    private func renderBlock(_ head: String, _ members: [Declaration], separateAll: Bool, into writer: inout LineWriter) {
+        if members.isEmpty {
+            writer.line("\(head) {}")
+            return
+        }
+        writer.line("\(head) {")
+        writer.indented { writer in renderMembers(members, separateAll: separateAll, into: &writer) }
+        writer.line("}")
+    }
+
+    private func prefix(_ access: AccessModifier?, _ modifiers: [MemberModifier]) -> String {
+        var text = access.map { "\($0.rawValue) " } ?? ""
+        for modifier in modifiers { text += "\(modifier.rawValue) " }
+        return text
+    }
+
+    private func signature(_ head: String, _ parameters: [Parameter], isThrowing: Bool, returnType: String?, _ indentLevel: Int) -> String {
+        let rendered = parameters.map { parameter in
+            var text = parameter.label.map { "\($0) " } ?? ""
+            text += "\(parameter.name): \(parameter.type)"
+            if let value = parameter.defaultValue { text += " = \(value)" }
+            return text
+        }
+        var tail = isThrowing ? " throws" : ""
+        if let returnType { tail += " -> \(returnType)" }
+        let oneLine = "\(head)(\(rendered.joined(separator: ", ")))\(tail)"
+        if oneLine.utf8.count + indentLevel * 4 + 2 <= maximumLineLength || rendered.count < 2 { return oneLine }
+        let lines = rendered.map { "    " + $0 }.joined(separator: ",\n")
+        return "\(head)(\n\(lines)\n)\(tail)"
+    }
+}
+
+/// Collects indented lines. A line may contain `\n` (a wrapped signature, a multi-line
+/// literal); each of its parts is indented.
+struct LineWriter {
+    private(set) var lines: [String] = []
+    private(set) var indentLevel = 0
+    private var indent = ""
+
+    /// Adds a line; text with `\n` in it is several lines, each indented to the current level.
+    mutating func line(_ text: String) {
+        guard text.utf8.contains(10) else {
+            lines.append(text.isEmpty ? "" : indent + text)
+            return
+        }
+        for part in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+            lines.append(part.isEmpty ? "" : indent + String(Substring(part)))
+        }
+    }
+
+    mutating func blank() { lines.append("") }
+
+    mutating func indented(_ body: (inout LineWriter) -> Void) {
+        indentLevel += 1
+        indent = String(repeating: "    ", count: indentLevel)
+        body(&self)
+        indentLevel -= 1
+        indent = String(repeating: "    ", count: indentLevel)
+    }
+
+    var text: String {
+        var result = ""
+        result.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        for line in lines {
+            result += line
+            result += "\n"
+        }
+        return result
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

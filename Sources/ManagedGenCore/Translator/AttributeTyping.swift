@@ -1,0 +1,248 @@
+import DataModel
+import Foundation
+
+/// How one attribute appears in Swift: the property's type and the accessor bodies that move the
+/// value between that type and the runtime's storage type.
+struct AttributeTyping {
+    /// The property's Swift type.
+    var propertyType: String
+    /// The runtime storage type (non-optional), what `attributeValue(at:)` is asked for.
+    var storageType: String
+    var getter: [String]
+    var setter: [String]
+    /// Said above the property when the type is a fallback (`Any?` for an unknown class).
+    var comments: [String] = []
+}
+
+/// Types a transformable's `customClassName` may name and still compile everywhere (Linux
+/// Foundation has the `NS` collection and value classes). Anything else is typed `Any`.
+let knownTransformableTypes: Set<String> = [
+    "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+    "Double", "Float", "Bool", "Character", "Date", "Data", "URL", "UUID", "Decimal", "Locale",
+    "TimeZone", "Calendar", "IndexSet", "IndexPath", "DateComponents", "PersonNameComponents",
+    "NSArray", "NSMutableArray", "NSDictionary", "NSMutableDictionary", "NSSet", "NSMutableSet",
+    "NSOrderedSet", "NSMutableOrderedSet", "NSString", "NSMutableString", "NSAttributedString",
+    "NSMutableAttributedString", "NSNumber", "NSDecimalNumber", "NSData", "NSMutableData", "NSDate",
+    "NSURL", "NSUUID", "NSValue", "NSObject", "NSNull", "NSIndexSet", "NSMutableIndexSet",
+    "NSIndexPath", "NSLocale", "NSTimeZone", "NSCalendar", "NSDateComponents", "NSError",
+    "NSPersonNameComponents", "NSMeasurement", "NSUnit",
+]
+
+struct TypeMapper {
+    let index: ModelIndex
+    var types: TypeNames { index.types }
+    var options: GeneratorOptions { index.options }
+
+    /// The runtime storage type of an attribute, non-optional. `comment` explains a fallback.
+    func storageType(of attribute: Attribute) -> (type: String, comment: String?) {
+        switch attribute.type {
+        case .integer16: (types.swift("Int16"), nil)
+        case .integer32: (types.swift("Int32"), nil)
+        case .integer64: (types.swift("Int64"), nil)
+        case .decimal: (types.foundation("Decimal"), nil)
+        case .double: (types.swift("Double"), nil)
+        case .float: (types.swift("Float"), nil)
+        case .string: (types.string, nil)
+        case .boolean: (types.swift("Bool"), nil)
+        case .date: (types.foundation("Date"), nil)
+        case .binary: (types.foundation("Data"), nil)
+        case .uuid: (types.foundation("UUID"), nil)
+        case .uri: (types.foundation("URL"), nil)
+        case .objectID: (types.runtime("ManagedObjectID"), nil)
+        case .undefined: (types.any, nil)
+        case .composite:
+            if let name = attribute.composite.flatMap({ index.compositeTypeNames[$0] }) { (name, nil) } else {
+                (types.any, "Composite '\(attribute.composite ?? "")' is not defined in the model; typed Any.")
+            }
+        case .transformable: transformableType(attribute.customClassName)
+        }
+    }
+
+    /// `customClassName` as a Swift type: a trailing or leading `.` and a module prefix are
+    /// dropped; known Foundation/standard types (and arrays and dictionaries of them) are kept;
+    /// anything else (UIColor, CKRecordID, app classes) becomes `Any`, with a comment.
+    func transformableType(_ customClassName: String?) -> (type: String, comment: String?) {
+        guard var name = customClassName else { return (types.any, nil) }
+        while name.hasSuffix(".") { name.removeLast() }
+        if name.hasPrefix(".") { name.removeFirst() }
+        if let dot = name.lastIndex(of: "."), !name.contains("[") { name = String(name[name.index(after: dot)...]) }
+        if let swiftType = knownType(name) { return (swiftType, nil) }
+        if name.isEmpty || name == "Any" { return (types.any, nil) }
+        return (types.any, "Transformable class '\(customClassName!)' is not a Foundation or standard type; typed Any.")
+    }
+
+    private func knownType(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
+            let inner = String(trimmed.dropFirst().dropLast())
+            if let colon = topLevelColon(inner) {
+                guard let key = knownType(String(inner[..<colon])),
+                      let value = knownType(String(inner[inner.index(after: colon)...])) else { return nil }
+                return "[\(key): \(value)]"
+            }
+            return knownType(inner).map { "[\($0)]" }
+        }
+        guard knownTransformableTypes.contains(trimmed) else { return nil }
+        switch trimmed {
+        case "Date", "Data", "URL", "UUID", "Decimal", "Locale", "TimeZone", "Calendar", "IndexSet",
+             "IndexPath", "DateComponents", "PersonNameComponents":
+            return types.foundation(trimmed)
+        case let name where name.hasPrefix("NS"):
+            return types.foundation(name)
+        default:
+            return types.swift(trimmed)
+        }
+    }
+
+    private func topLevelColon(_ text: String) -> String.Index? {
+        var depth = 0
+        for index in text.indices {
+            switch text[index] {
+            case "[": depth += 1
+            case "]": depth -= 1
+            case ":" where depth == 0: return index
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// Whether the property is a Swift optional under the current options.
+    func isOptionalProperty(_ attribute: Attribute) -> Bool {
+        switch options.optionality {
+        case .strict:
+            return attribute.isOptional || attribute.type == .undefined || storageType(of: attribute).type == types.any
+        case .xcode:
+            if usesScalar(attribute) { return false }
+            return true
+        }
+    }
+
+    /// Xcode's rule: numbers and Booleans are scalars when `usesScalarValueType` is on; Decimal
+    /// never is.
+    func usesScalar(_ attribute: Attribute) -> Bool {
+        attribute.type.isNumeric && attribute.type != .decimal && attribute.usesScalarValueType == true
+    }
+
+    /// The `NSNumber` accessor for Xcode-parity non-scalar numbers, or `nil`.
+    private func numberAccessor(_ type: AttributeType) -> String? {
+        switch type {
+        case .integer16: "int16Value"
+        case .integer32: "int32Value"
+        case .integer64: "int64Value"
+        case .double: "doubleValue"
+        case .float: "floatValue"
+        case .boolean: "boolValue"
+        default: nil
+        }
+    }
+
+    func typing(of attribute: Attribute, at propertyIndex: Int, entityName: String) -> AttributeTyping {
+        let (storage, comment) = storageType(of: attribute)
+        let comments = comment.map { [$0] } ?? []
+        if options.optionality == .xcode, !usesScalar(attribute), let accessor = numberAccessor(attribute.type) {
+            let number = types.foundation("NSNumber")
+            return AttributeTyping(
+                propertyType: "\(number)?", storageType: storage,
+                getter: ["(attributeValue(at: \(propertyIndex)) as \(storage)?).map { \(number)(value: $0) }"],
+                setter: ["setAttributeValue(newValue?.\(accessor), at: \(propertyIndex))"])
+        }
+        if let composite = attribute.composite.flatMap({ index.compositeTypeNames[$0] }), attribute.type == .composite {
+            let optional = isOptionalProperty(attribute)
+            let read = "(attributeValue(at: \(propertyIndex)) as [\(types.string): Any]?).map(\(composite).init(dictionary:))"
+            if optional {
+                return AttributeTyping(
+                    propertyType: "\(composite)?", storageType: storage, getter: [read],
+                    setter: ["setAttributeValue(newValue?.dictionary, at: \(propertyIndex))"], comments: comments)
+            }
+            return AttributeTyping(
+                propertyType: composite, storageType: storage,
+                getter: ["\(read) ?? \(composite)()"],
+                setter: ["setAttributeValue(newValue.dictionary, at: \(propertyIndex))"], comments: comments)
+        }
+        if isOptionalProperty(attribute) {
+            return AttributeTyping(
+                propertyType: "\(storage)?", storageType: storage,
+                getter: ["attributeValue(at: \(propertyIndex))"],
+                setter: ["setAttributeValue(newValue, at: \(propertyIndex))"], comments: comments)
+        }
+        return AttributeTyping(
+            propertyType: storage, storageType: storage,
+            getter: nonOptionalRead(
+                "attributeValue(at: \(propertyIndex))", type: storage,
+                fallback: fallbackValue(for: attribute, override: nil),
+                what: "\(entityName).\(attribute.name)"),
+            setter: ["setAttributeValue(newValue, at: \(propertyIndex))"], comments: comments)
+    }
+
+    /// A getter that reads an optional and falls back to a value, or traps naming the property.
+    func nonOptionalRead(_ read: String, type: String, fallback: String?, what: String) -> [String] {
+        if let fallback { return ["\(read) ?? \(fallback)"] }
+        return [
+            "guard let value: \(type) = \(read) else {",
+            "    preconditionFailure(\(SwiftNames.stringLiteral("\(what) is nil")))",
+            "}",
+            "return value",
+        ]
+    }
+
+    /// The value a non-optional view of the attribute gives when nothing is stored: the override
+    /// (user info), else the model's default, else the type's empty value (`""`, `0`, `false`,
+    /// empty `Data`); `nil` where there is none (a date, UUID, URL, object) — then the getter traps.
+    func fallbackValue(for attribute: Attribute, override: String?) -> String? {
+        if let override, let literal = literal(override, for: attribute) { return literal }
+        if attribute.type == .date, let interval = attribute.defaultDateTimeInterval {
+            return "\(types.foundation("Date"))(timeIntervalSinceReferenceDate: \(numberLiteral(interval)))"
+        }
+        if let value = attribute.defaultValueString, let literal = literal(value, for: attribute) { return literal }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64, .double, .float, .decimal: return "0"
+        case .boolean: return "false"
+        case .string: return "\"\""
+        case .binary: return "\(types.foundation("Data"))()"
+        default: return nil
+        }
+    }
+
+    /// A Swift literal for a default written in the model, or `nil` when it does not fit the type
+    /// (real models have those; the default is then ignored here).
+    func literal(_ text: String, for attribute: Attribute) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            guard let value = Int64(trimmed) else { return nil }
+            let bits = attribute.type == .integer16 ? 16 : attribute.type == .integer32 ? 32 : 64
+            guard bits == 64 || (value >= -(1 << (bits - 1)) && value < (1 << (bits - 1))) else { return nil }
+            return String(value)
+        case .double, .float:
+            guard let value = Double(trimmed), value.isFinite else { return nil }
+            return numberLiteral(value)
+        case .decimal:
+            guard Decimal(string: trimmed) != nil, Double(trimmed) != nil else { return nil }
+            return "\(types.foundation("Decimal"))(string: \(SwiftNames.stringLiteral(trimmed)))!"
+        case .boolean:
+            switch trimmed.lowercased() {
+            case "yes", "true", "1": return "true"
+            case "no", "false", "0": return "false"
+            default: return nil
+            }
+        case .string:
+            return SwiftNames.stringLiteral(text)
+        case .uuid:
+            guard UUID(uuidString: trimmed) != nil else { return nil }
+            return "\(types.foundation("UUID"))(uuidString: \(SwiftNames.stringLiteral(trimmed)))!"
+        case .uri:
+            guard !trimmed.isEmpty, URL(string: trimmed) != nil else { return nil }
+            return "\(types.foundation("URL"))(string: \(SwiftNames.stringLiteral(trimmed)))!"
+        default:
+            return nil
+        }
+    }
+
+    /// A number as Swift source: integral values without a fraction (`2`), others as Swift prints
+    /// them (shortest round-trip form, so it is the same on every machine).
+    func numberLiteral(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}

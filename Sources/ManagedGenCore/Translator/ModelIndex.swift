@@ -1,0 +1,222 @@
+import DataModel
+
+/// What the translator decides once per model: each entity's Swift class name, whether code is
+/// generated for it, the Swift name of every property and wrapper, and the type names in scope.
+/// Entity translation only reads it, so every file sees the same decisions.
+struct ModelIndex {
+    struct EntityPlan {
+        var entity: Entity
+        /// The Swift class name (unescaped).
+        var className: String
+        /// `class`: the class and its properties; `category`: the properties only.
+        var codeGeneration: Entity.CodeGeneration
+        /// Whether some entity inherits from this one.
+        var hasSubentities: Bool
+        /// The stored properties, inherited first: the position is the property index.
+        var storedProperties: [PropertyDeclaration]
+        /// Model property name → Swift property name (unescaped), for the whole inheritance chain.
+        var swiftNames: [String: String]
+        /// Own property model name → wrapper Swift name.
+        var wrapperNames: [String: String]
+
+        var generatesCode: Bool { codeGeneration != .manual }
+        /// Whether a Swift class stands for the entity: a generated one, or one the user
+        /// writes ("Category/Extension", or Manual/None with a `representedClassName`).
+        var hasClass: Bool {
+            generatesCode || entity.representedClassName.map(ModelIndex.isCustomClass) == true
+        }
+
+        func propertyIndex(of name: String) -> Int? {
+            storedProperties.firstIndex { $0.name == name }
+        }
+    }
+
+    let model: Model
+    let options: GeneratorOptions
+    private(set) var plans: [String: EntityPlan] = [:]
+    private(set) var diagnostics: [Diagnostic] = []
+    /// The names of the composites' generated structs, by composite name.
+    private(set) var compositeTypeNames: [String: String] = [:]
+    /// The model's name (the file name without extension), e.g. `DogWalk`.
+    let modelName: String
+    let modelTypeName: String
+    private(set) var types = TypeNames(declaredNames: [])
+
+    init(model: Model, modelName: String, options: GeneratorOptions) {
+        self.model = model
+        self.options = options
+        self.modelName = modelName
+        modelTypeName = options.modelTypeName ?? SwiftNames.sanitized(SwiftNames.uppercasingFirst(modelName)) + "Model"
+
+        var classOwners: [String: String] = [:]
+        for entity in model.entities {
+            var codeGeneration = entity.codeGeneration
+            if codeGeneration == .manual && options.manualCodegen == .class { codeGeneration = .class }
+            var className = Self.className(of: entity, diagnostics: &diagnostics)
+            if codeGeneration != .manual {
+                if let owner = classOwners[className] {
+                    diagnostics.append(.warning(
+                        "entity '\(entity.name)' uses class name '\(className)' already used by entity '\(owner)'; "
+                            + "its class is named '\(entity.name)Object' instead",
+                        at: entity.location))
+                    className = SwiftNames.sanitized(entity.name) + "Object"
+                }
+                classOwners[className] = entity.name
+            }
+            plans[entity.name] = EntityPlan(
+                entity: entity, className: className, codeGeneration: codeGeneration,
+                hasSubentities: !model.subentities(of: entity).isEmpty,
+                storedProperties: model.storedProperties(of: entity), swiftNames: [:], wrapperNames: [:])
+        }
+        for entity in model.entities {
+            let names = swiftNames(of: entity)
+            plans[entity.name]?.swiftNames = names
+        }
+        // Ancestors first: a sub-entity's wrappers must avoid the ones it inherits.
+        let byDepth = model.entities.enumerated().sorted {
+            (model.inheritanceChain(of: $0.element).count, $0.offset) < (model.inheritanceChain(of: $1.element).count, $1.offset)
+        }
+        for (_, entity) in byDepth {
+            let names = wrapperNames(of: entity)
+            plans[entity.name]?.wrapperNames = names
+        }
+
+        if let owner = classOwners[modelTypeName] {
+            diagnostics.append(.error(
+                "the model type '\(modelTypeName)' has the name of entity '\(owner)''s class; set the option modelTypeName",
+                at: model.location))
+        }
+        var declared = Set(classOwners.keys)
+        declared.formUnion(classOwners.keys.map { $0 + "Fetching" })
+        declared.insert(modelTypeName)
+        declared.insert("Keys")
+        for composite in model.composites {
+            var name = SwiftNames.sanitized(SwiftNames.uppercasingFirst(composite.name))
+            if declared.contains(name) { name += "Composite" }
+            compositeTypeNames[composite.name] = name
+            declared.insert(name)
+        }
+        for plan in plans.values {
+            declared.formUnion(plan.swiftNames.values)
+            declared.formUnion(plan.wrapperNames.values)
+        }
+        types = TypeNames(declaredNames: declared)
+    }
+
+    func plan(for entity: Entity) -> EntityPlan { plans[entity.name]! }
+
+    func plan(named name: String?) -> EntityPlan? { name.flatMap { plans[$0] } }
+
+    /// The Swift type a relationship to `entityName` holds: its generated class; the class the
+    /// user writes (`representedClassName`) when ManagedGen generates none; else ManagedObject.
+    func classReference(for entityName: String?) -> String {
+        guard let plan = plan(named: entityName), plan.hasClass else { return types.managedObject }
+        return plan.className
+    }
+
+    /// The superclass of an entity's generated class.
+    func superclass(of plan: EntityPlan) -> String {
+        plan.entity.parentEntity.map(classReference(for:)) ?? types.managedObject
+    }
+
+    static func isCustomClass(_ name: String) -> Bool {
+        let stripped = name.hasPrefix(".") ? String(name.dropFirst()) : name
+        return !stripped.isEmpty && stripped != "NSManagedObject"
+    }
+
+    /// `representedClassName` made a Swift class name: a leading `.` (current module) is dropped,
+    /// `Module.Foo` becomes `Foo` (generated code lives in one module), absent or
+    /// `NSManagedObject` means the entity name.
+    static func className(of entity: Entity, diagnostics: inout [Diagnostic]) -> String {
+        var name = entity.representedClassName ?? ""
+        if name.hasPrefix(".") { name.removeFirst() }
+        if let lastDot = name.lastIndex(of: ".") {
+            let last = String(name[name.index(after: lastDot)...])
+            if entity.codeGeneration != .manual {
+                diagnostics.append(.note(
+                    "class name '\(name)' of entity '\(entity.name)' names a module; the generated class is '\(last)'",
+                    at: entity.location))
+            }
+            name = last
+        }
+        if name.isEmpty || name == "NSManagedObject" { name = entity.name }
+        return SwiftNames.sanitized(name)
+    }
+
+    /// Swift names for the properties of the entity and its ancestors, in chain order, so a parent
+    /// and child agree. Names clashing with ManagedObject members, or `Type`/`Protocol` (which
+    /// cannot follow a dot), get `_` appended until unique.
+    private func swiftNames(of entity: Entity) -> [String: String] {
+        var names: [String: String] = [:]
+        var used: Set<String> = []
+        for ancestor in model.inheritanceChain(of: entity) {
+            for property in ancestor.propertyNames where names[property] == nil {
+                var name = SwiftNames.sanitized(property)
+                while SwiftNames.managedObjectMembers.contains(name) || name == "Type" || name == "Protocol"
+                    || used.contains(name) {
+                    name += "_"
+                }
+                names[property] = name
+                used.insert(name)
+            }
+        }
+        return names
+    }
+
+    /// Everything declared as a property in the classes an entity's wrappers would share a
+    /// namespace with: its ancestors and all its descendants.
+    private func namesInHierarchy(of entity: Entity) -> Set<String> {
+        var names = Set(plans[entity.name]?.swiftNames.values.map { $0 } ?? [])
+        var pending = model.subentities(of: entity)
+        var seen: Set<String> = [entity.name]
+        while let sub = pending.popLast() {
+            guard seen.insert(sub.name).inserted else { continue }
+            names.formUnion(plans[sub.name]?.swiftNames.values.map { $0 } ?? [])
+            pending += model.subentities(of: sub)
+        }
+        return names
+    }
+
+    private mutating func wrapperNames(of entity: Entity) -> [String: String] {
+        let suffix = options.wrapperSuffix
+        var taken = namesInHierarchy(of: entity)
+        // Wrappers of ancestors are inherited too.
+        for ancestor in model.inheritanceChain(of: entity).dropLast() {
+            taken.formUnion(plans[ancestor.name]?.wrapperNames.values.map { $0 } ?? [])
+        }
+        var result: [String: String] = [:]
+        let properties = entity.attributes.map { ($0.name, $0.userInfo, $0.location) }
+            + entity.relationships.map { ($0.name, $0.userInfo, $0.location) }
+        for (name, userInfo, location) in properties {
+            let optIn = userInfo[UserInfoKeys.wrapper].map(Self.isYes)
+            if optIn == false { continue }
+            var wrapper = userInfo[UserInfoKeys.wrapperName]
+            if wrapper == nil, !suffix.isEmpty, name.hasSuffix(suffix), name.count > suffix.count {
+                wrapper = String(name.dropLast(suffix.count))
+            }
+            guard let wrapper else {
+                if optIn == true {
+                    diagnostics.append(.warning(
+                        "'\(entity.name).\(name)' asks for a wrapper but its name has no '\(suffix)' suffix; set '\(UserInfoKeys.wrapperName)'",
+                        at: location))
+                }
+                continue
+            }
+            let swiftName = SwiftNames.sanitized(wrapper)
+            if taken.contains(swiftName) || SwiftNames.managedObjectMembers.contains(swiftName)
+                || swiftName == "Type" || swiftName == "Protocol" {
+                diagnostics.append(.note(
+                    "no wrapper '\(swiftName)' for '\(entity.name).\(name)': the name is already taken",
+                    at: location))
+                continue
+            }
+            taken.insert(swiftName)
+            result[name] = swiftName
+        }
+        return result
+    }
+
+    static func isYes(_ value: String) -> Bool {
+        ["yes", "true", "1"].contains(value.lowercased())
+    }
+}

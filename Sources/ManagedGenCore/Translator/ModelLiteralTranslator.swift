@@ -1,0 +1,212 @@
+import DataModel
+
+/// Writes a `Model` as a Swift expression that rebuilds it: every value that differs from its
+/// initializer's default, nothing else, and no source locations (so the text does not depend on
+/// where the model file was).
+struct ModelLiteralTranslator {
+    let types: TypeNames
+    let mapper: TypeMapper
+
+    /// The model; with `entityReferences`, the entities are those names (of constants holding
+    /// `literal(entity)`), which keeps each expression small for the type checker.
+    func literal(_ model: Model, entityReferences: [String]? = nil) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = []
+        if let entityReferences, !entityReferences.isEmpty {
+            arguments.append(("entities", .array(entityReferences.map(SwiftLiteral.atom))))
+        } else if !model.entities.isEmpty {
+            arguments.append(("entities", .array(model.entities.map(literal))))
+        }
+        if !model.composites.isEmpty { arguments.append(("composites", .array(model.composites.map(literal)))) }
+        if !model.fetchRequests.isEmpty { arguments.append(("fetchRequests", .array(model.fetchRequests.map(literal)))) }
+        if !model.configurations.isEmpty { arguments.append(("configurations", .array(model.configurations.map(literal)))) }
+        add(&arguments, "userInfo", model.userInfo)
+        let metadata = literal(model.metadata)
+        if case .call(_, let metadataArguments) = metadata, !metadataArguments.isEmpty {
+            arguments.append(("metadata", metadata))
+        }
+        return call("Model", arguments)
+    }
+
+    private func call(_ type: String, _ arguments: [(String?, SwiftLiteral)]) -> SwiftLiteral {
+        .call(types.dataModel(type), arguments.map { LiteralArgument(label: $0.0, value: $0.1) })
+    }
+
+    private func add(_ arguments: inout [(String?, SwiftLiteral)], _ label: String, _ value: String?) {
+        if let value { arguments.append((label, .string(value))) }
+    }
+
+    private func add(_ arguments: inout [(String?, SwiftLiteral)], _ label: String, _ value: Bool, default defaultValue: Bool = false) {
+        if value != defaultValue { arguments.append((label, .atom(value ? "true" : "false"))) }
+    }
+
+    private func add(_ arguments: inout [(String?, SwiftLiteral)], _ label: String, _ value: Bool?) {
+        if let value { arguments.append((label, .atom(value ? "true" : "false"))) }
+    }
+
+    private func add(_ arguments: inout [(String?, SwiftLiteral)], _ label: String, _ value: Int?) {
+        if let value { arguments.append((label, .atom(String(value)))) }
+    }
+
+    private func add(_ arguments: inout [(String?, SwiftLiteral)], _ label: String, _ value: Double?) {
+        if let value { arguments.append((label, .atom(mapper.numberLiteral(value)))) }
+    }
+
+    private func add(_ arguments: inout [(String?, SwiftLiteral)], _ label: String, _ userInfo: [UserInfoEntry]) {
+        guard !userInfo.isEmpty else { return }
+        arguments.append((label, .array(userInfo.map {
+            call("UserInfoEntry", [("key", .string($0.key)), ("value", .string($0.value))])
+        })))
+    }
+
+    private func add(_ arguments: inout [(String?, SwiftLiteral)], _ label: String, _ lists: [[String]]) {
+        guard !lists.isEmpty else { return }
+        arguments.append((label, .array(lists.map { .array($0.map(SwiftLiteral.string)) })))
+    }
+
+    func literal(_ entity: Entity) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [("name", .string(entity.name))]
+        add(&arguments, "representedClassName", entity.representedClassName)
+        add(&arguments, "parentEntity", entity.parentEntity)
+        add(&arguments, "isAbstract", entity.isAbstract)
+        if entity.codeGeneration != .manual { arguments.append(("codeGeneration", .atom("." + SwiftNames.escaped(entity.codeGeneration.rawValue)))) }
+        add(&arguments, "renamingIdentifier", entity.renamingIdentifier)
+        add(&arguments, "versionHashModifier", entity.versionHashModifier)
+        add(&arguments, "syncable", entity.syncable)
+        if !entity.attributes.isEmpty { arguments.append(("attributes", .array(entity.attributes.map(literal)))) }
+        if !entity.relationships.isEmpty { arguments.append(("relationships", .array(entity.relationships.map(literal)))) }
+        if !entity.fetchedProperties.isEmpty {
+            arguments.append(("fetchedProperties", .array(entity.fetchedProperties.map(literal))))
+        }
+        add(&arguments, "uniquenessConstraints", entity.uniquenessConstraints)
+        if !entity.fetchIndexes.isEmpty { arguments.append(("fetchIndexes", .array(entity.fetchIndexes.map(literal)))) }
+        add(&arguments, "compoundIndexes", entity.compoundIndexes)
+        add(&arguments, "userInfo", entity.userInfo)
+        return call("Entity", arguments)
+    }
+
+    private func literal(_ attribute: Attribute) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [
+            ("name", .string(attribute.name)), ("type", .atom(".\(attribute.type)")),
+        ]
+        add(&arguments, "isOptional", attribute.isOptional)
+        add(&arguments, "isTransient", attribute.isTransient)
+        add(&arguments, "isIndexed", attribute.isIndexed)
+        add(&arguments, "usesScalarValueType", attribute.usesScalarValueType)
+        add(&arguments, "defaultValueString", attribute.defaultValueString)
+        add(&arguments, "defaultDateTimeInterval", attribute.defaultDateTimeInterval)
+        add(&arguments, "minValueString", attribute.minValueString)
+        add(&arguments, "maxValueString", attribute.maxValueString)
+        add(&arguments, "minDateTimeInterval", attribute.minDateTimeInterval)
+        add(&arguments, "maxDateTimeInterval", attribute.maxDateTimeInterval)
+        add(&arguments, "regularExpressionString", attribute.regularExpressionString)
+        add(&arguments, "customClassName", attribute.customClassName)
+        add(&arguments, "valueTransformerName", attribute.valueTransformerName)
+        add(&arguments, "allowsExternalBinaryDataStorage", attribute.allowsExternalBinaryDataStorage)
+        add(&arguments, "allowsCloudEncryption", attribute.allowsCloudEncryption)
+        add(&arguments, "isDerived", attribute.isDerived)
+        add(&arguments, "derivationExpression", attribute.derivationExpression)
+        add(&arguments, "preserveAfterDeletion", attribute.preserveAfterDeletion)
+        add(&arguments, "spotlightIndexingEnabled", attribute.spotlightIndexingEnabled)
+        add(&arguments, "storedInTruthFile", attribute.storedInTruthFile)
+        add(&arguments, "composite", attribute.composite)
+        add(&arguments, "renamingIdentifier", attribute.renamingIdentifier)
+        add(&arguments, "versionHashModifier", attribute.versionHashModifier)
+        add(&arguments, "syncable", attribute.syncable)
+        add(&arguments, "userInfo", attribute.userInfo)
+        return call("Attribute", arguments)
+    }
+
+    private func literal(_ relationship: Relationship) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [
+            ("name", .string(relationship.name)),
+            ("destinationEntity", relationship.destinationEntity.map(SwiftLiteral.string) ?? .atom("nil")),
+        ]
+        add(&arguments, "inverseName", relationship.inverseName)
+        add(&arguments, "inverseEntity", relationship.inverseEntity)
+        add(&arguments, "isToMany", relationship.isToMany)
+        add(&arguments, "isOrdered", relationship.isOrdered)
+        add(&arguments, "isOptional", relationship.isOptional)
+        add(&arguments, "isTransient", relationship.isTransient)
+        add(&arguments, "isIndexed", relationship.isIndexed)
+        if relationship.deleteRule != .nullify { arguments.append(("deleteRule", .atom(".\(relationship.deleteRule)"))) }
+        add(&arguments, "minCount", relationship.minCount)
+        add(&arguments, "maxCount", relationship.maxCount)
+        add(&arguments, "spotlightIndexingEnabled", relationship.spotlightIndexingEnabled)
+        add(&arguments, "renamingIdentifier", relationship.renamingIdentifier)
+        add(&arguments, "versionHashModifier", relationship.versionHashModifier)
+        add(&arguments, "syncable", relationship.syncable)
+        add(&arguments, "userInfo", relationship.userInfo)
+        return call("Relationship", arguments)
+    }
+
+    private func literal(_ property: FetchedProperty) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [("name", .string(property.name))]
+        add(&arguments, "isOptional", property.isOptional, default: true)
+        arguments.append(("fetchRequest", literal(property.fetchRequest)))
+        add(&arguments, "syncable", property.syncable)
+        add(&arguments, "userInfo", property.userInfo)
+        return call("FetchedProperty", arguments)
+    }
+
+    private func literal(_ request: FetchRequestTemplate) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [("name", .string(request.name)), ("entity", .string(request.entity))]
+        add(&arguments, "predicateString", request.predicateString)
+        add(&arguments, "fetchLimit", request.fetchLimit)
+        add(&arguments, "fetchBatchSize", request.fetchBatchSize)
+        if request.resultType != .managedObject { arguments.append(("resultType", .atom(".\(request.resultType)"))) }
+        add(&arguments, "includesSubentities", request.includesSubentities)
+        add(&arguments, "includesPropertyValues", request.includesPropertyValues)
+        add(&arguments, "includesPendingChanges", request.includesPendingChanges)
+        add(&arguments, "returnsObjectsAsFaults", request.returnsObjectsAsFaults)
+        add(&arguments, "returnsDistinctResults", request.returnsDistinctResults)
+        return call("FetchRequestTemplate", arguments)
+    }
+
+    private func literal(_ configuration: Configuration) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [("name", .string(configuration.name))]
+        add(&arguments, "usedWithCloudKit", configuration.usedWithCloudKit)
+        if !configuration.memberEntities.isEmpty {
+            arguments.append(("memberEntities", .array(configuration.memberEntities.map(SwiftLiteral.string))))
+        }
+        return call("Configuration", arguments)
+    }
+
+    private func literal(_ composite: Composite) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [("name", .string(composite.name))]
+        if !composite.attributes.isEmpty { arguments.append(("attributes", .array(composite.attributes.map(literal)))) }
+        return call("Composite", arguments)
+    }
+
+    private func literal(_ fetchIndex: FetchIndex) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = [("name", .string(fetchIndex.name))]
+        if !fetchIndex.elements.isEmpty {
+            arguments.append(("elements", .array(fetchIndex.elements.map { element in
+                var elementArguments: [(String?, SwiftLiteral)] = []
+                add(&elementArguments, "property", element.property)
+                add(&elementArguments, "expression", element.expression)
+                add(&elementArguments, "expressionType", element.expressionType)
+                if element.type != "Binary" { elementArguments.append(("type", .string(element.type))) }
+                add(&elementArguments, "ascending", element.ascending, default: true)
+                return .call(types.dataModel("FetchIndex") + ".Element", elementArguments.map { LiteralArgument(label: $0.0, value: $0.1) })
+            })))
+        }
+        return call("FetchIndex", arguments)
+    }
+
+    private func literal(_ metadata: ModelMetadata) -> SwiftLiteral {
+        var arguments: [(String?, SwiftLiteral)] = []
+        add(&arguments, "name", metadata.name)
+        add(&arguments, "userDefinedModelVersionIdentifier", metadata.userDefinedModelVersionIdentifier)
+        add(&arguments, "type", metadata.type)
+        add(&arguments, "documentVersion", metadata.documentVersion)
+        add(&arguments, "lastSavedToolsVersion", metadata.lastSavedToolsVersion)
+        add(&arguments, "systemVersion", metadata.systemVersion)
+        add(&arguments, "minimumToolsVersion", metadata.minimumToolsVersion)
+        add(&arguments, "sourceLanguage", metadata.sourceLanguage)
+        add(&arguments, "macOSVersion", metadata.macOSVersion)
+        add(&arguments, "iOSVersion", metadata.iOSVersion)
+        add(&arguments, "usedWithCloudKit", metadata.usedWithCloudKit)
+        add(&arguments, "usedWithSwiftData", metadata.usedWithSwiftData)
+        return call("ModelMetadata", arguments)
+    }
+}

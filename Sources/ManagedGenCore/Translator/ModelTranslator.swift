@@ -1,0 +1,116 @@
+import DataModel
+
+/// Translates a whole model: the model enum (the model as Swift values and the entity → class
+/// registry), the composite value types, and each entity's declarations.
+struct ModelTranslator {
+    let index: ModelIndex
+    var types: TypeNames { index.types }
+    var access: AccessModifier { index.options.accessLevel.modifier }
+
+    /// The declarations of each entity that gets code, keyed by class name, in model order.
+    func entityDeclarations() -> [(className: String, declarations: [Declaration])] {
+        index.model.entities.compactMap { entity in
+            let plan = index.plan(for: entity)
+            guard plan.generatesCode else { return nil }
+            return (plan.className, EntityTranslator(index: index, plan: plan).declarations())
+        }
+    }
+
+    /// The model enum and the composite structs.
+    func modelDeclarations() -> [Declaration] {
+        let literals = ModelLiteralTranslator(types: types, mapper: TypeMapper(index: index))
+        // One constant per entity: a single expression holding a large model takes the Swift
+        // type checker minutes and gigabytes; many small ones take it no time.
+        var constantNames: [String] = []
+        var usedNames: Set<String> = []
+        for entity in index.model.entities {
+            var name = SwiftNames.lowercasingFirst(SwiftNames.sanitized(entity.name)) + "Entity"
+            if !usedNames.insert(name).inserted {
+                name += "\(constantNames.count)"
+                usedNames.insert(name)
+            }
+            constantNames.append(name)
+        }
+        let literal = literals.literal(index.model, entityReferences: constantNames)
+        let classes = index.model.entities.compactMap { entity -> String? in
+            let plan = index.plan(for: entity)
+            guard plan.hasClass else { return nil }
+            return "\(SwiftNames.stringLiteral(entity.name)): \(SwiftNames.escaped(plan.className)).self"
+        }
+        // A typed constant: a large untyped dictionary literal defeats the type checker.
+        let registry = classes.isEmpty ? "[:]" : "[\n" + classes.map { "    \($0)," }.joined(separator: "\n") + "\n]"
+        let registryType = "[\(types.string): \(types.managedObject).Type]"
+        var result: [Declaration] = [
+            .type(TypeDeclaration(
+                .enum, access: access, name: SwiftNames.escaped(index.modelTypeName),
+                members: [
+                    .variable(
+                        VariableDeclaration(
+                            access: access, modifiers: [.static], isLet: true, name: "model", type: nil,
+                            initializer: literal.rendered()),
+                        documentation: ["The model as Swift values: an app needs no model file at run time."]),
+                    .variable(
+                        VariableDeclaration(
+                            access: access, modifiers: [.static], isLet: true, name: "managedObjectModel", type: nil,
+                            initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: classes)"),
+                        documentation: ["The runtime model, with each entity bound to its generated class."]),
+                ] + FetchRequestTranslator(index: index).templateFunctions() + [
+                    .variable(VariableDeclaration(
+                        access: .private, modifiers: [.static], isLet: true, name: "classes", type: registryType,
+                        initializer: registry)),
+                ] + zip(constantNames, index.model.entities).map { name, entity in
+                    .variable(VariableDeclaration(
+                        access: .private, modifiers: [.static], isLet: true, name: SwiftNames.escaped(name),
+                        type: types.dataModel("Entity"), initializer: literals.literal(entity).rendered()))
+                }),
+                documentation: ["The model `\(index.modelName)`."]),
+        ]
+        result += index.model.composites.map(compositeDeclaration)
+        return result
+    }
+
+    /// A value type for a `<composite>`: one optional property per element, and conversions
+    /// from and to the dictionary the runtime stores a composite value as.
+    private func compositeDeclaration(_ composite: Composite) -> Declaration {
+        let mapper = TypeMapper(index: index)
+        let name = index.compositeTypeNames[composite.name]!
+        let dictionaryType = "[\(types.string): Any]"
+        var members: [Declaration] = []
+        var parameters: [Parameter] = []
+        var fromDictionary: [String] = []
+        var toDictionary: [String] = ["var dictionary: \(dictionaryType) = [:]"]
+        for attribute in composite.attributes {
+            let propertyName = SwiftNames.escaped(SwiftNames.sanitized(attribute.name))
+            let bareName = SwiftNames.sanitized(attribute.name)
+            let key = SwiftNames.stringLiteral(attribute.name)
+            let nested = attribute.type == .composite ? attribute.composite.flatMap { index.compositeTypeNames[$0] } : nil
+            let type = nested ?? mapper.storageType(of: attribute).type
+            members.append(.variable(VariableDeclaration(access: access, name: propertyName, type: "\(type)?")))
+            parameters.append(Parameter(name: propertyName, type: "\(type)?", defaultValue: "nil"))
+            if let nested {
+                fromDictionary.append("self.\(bareName) = (dictionary[\(key)] as? \(dictionaryType)).map(\(nested).init(dictionary:))")
+                toDictionary.append("if let \(propertyName) { dictionary[\(key)] = \(propertyName).dictionary }")
+            } else if type == "Any" {
+                fromDictionary.append("self.\(bareName) = dictionary[\(key)] as Any?")
+                toDictionary.append("if let \(propertyName) { dictionary[\(key)] = \(propertyName) }")
+            } else {
+                fromDictionary.append("self.\(bareName) = dictionary[\(key)] as? \(type)")
+                toDictionary.append("if let \(propertyName) { dictionary[\(key)] = \(propertyName) }")
+            }
+        }
+        toDictionary.append("return dictionary")
+        members.append(.initializer(InitializerDeclaration(
+            access: access, parameters: parameters,
+            body: composite.attributes.map { "self.\(SwiftNames.sanitized($0.name)) = \(SwiftNames.escaped(SwiftNames.sanitized($0.name)))" })))
+        members.append(.initializer(
+            InitializerDeclaration(
+                access: access, parameters: [Parameter(name: "dictionary", type: dictionaryType)], body: fromDictionary),
+            documentation: ["Reads the dictionary the runtime stores the composite as."]))
+        members.append(.variable(
+            VariableDeclaration(access: access, name: "dictionary", type: dictionaryType, getter: toDictionary),
+            documentation: ["The composite as the runtime stores it."]))
+        return .type(
+            TypeDeclaration(.struct, access: access, name: SwiftNames.escaped(name), members: members),
+            documentation: ["The composite attribute type `\(composite.name)`."])
+    }
+}

@@ -1,0 +1,28 @@
+/// The names of the library types generated code uses, module-qualified only where the model
+/// would shadow them (a class named `Set`, an attribute named `Date`), so ordinary models get
+/// ordinary-looking code and clashing ones still compile.
+struct TypeNames: Sendable {
+    /// Every name the generated code declares: classes, properties, nested types, the model enum.
+    let declaredNames: Set<String>
+
+    func qualified(_ name: String, in module: String) -> String {
+        declaredNames.contains(name) ? "\(module).\(name)" : name
+    }
+
+    func swift(_ name: String) -> String { qualified(name, in: "Swift") }
+    func foundation(_ name: String) -> String { qualified(name, in: "Foundation") }
+    func runtime(_ name: String) -> String { qualified(name, in: "ManagedObjects") }
+    func dataModel(_ name: String) -> String { qualified(name, in: "DataModel") }
+
+    var string: String { swift("String") }
+    var int: String { swift("Int") }
+    var any: String { "Any" }
+    func set(of element: String) -> String { "\(swift("Set"))<\(element)>" }
+    func orderedSet(of element: String) -> String { "\(runtime("OrderedSet"))<\(element)>" }
+    var indexSet: String { foundation("IndexSet") }
+    var context: String { runtime("ManagedObjectContext") }
+    var predicate: String { runtime("ObjectPredicate") }
+    var sortDescriptor: String { runtime("ObjectSortDescriptor") }
+    func fetchRequest(of result: String) -> String { "\(runtime("FetchRequest"))<\(result)>" }
+    var managedObject: String { runtime("ManagedObject") }
+}

@@ -1,0 +1,155 @@
+import DataModel
+import Foundation
+import ManagedGenCore
+import Testing
+
+/// Typechecks generated code against the built `ManagedObjects` module with
+/// `swiftc -typecheck -swift-version 6 -warnings-as-errors`, one module per model (class names
+/// repeat across models). Needs the package built first (`swift build --build-tests` does it).
+///
+/// The fixtures always run. The corpus (every model root in ../shared/corpus, generated with
+/// `manualCodegen: class` so every entity gets a class) runs when `MANAGEDGEN_CORPUS=1`:
+/// `Scripts/compile-generated.sh` sets it.
+@Suite struct CompileTests {
+    static let packageRoot = GoldenFiles.testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+    static let corpusDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    /// Broken on purpose (see the corpus README): they must fail with an error instead.
+    static let brokenCorpusModels: Set<String> = [
+        "NijiDigital__gyro/spec/fixtures/xcdatamodel/error_relationship.xcdatamodel",
+        "NijiDigital__gyro/spec/fixtures/xcdatamodel/error_undefined_type.xcdatamodel",
+    ]
+
+    @Test(arguments: GoldenCase.all)
+    func fixtureCompiles(_ golden: GoldenCase) throws {
+        let (model, output) = try golden.generate()
+        let human = Generator(options: golden.options).humanFiles(for: model, modelFileName: golden.fixture)
+        let result = try Typechecker.shared().typecheck(output.files + human, moduleName: "Fixture")
+        #expect(result.succeeded, "\(golden.expected):\n\(result.output.prefix(4000))")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["MANAGEDGEN_CORPUS"] == "1"))
+    func corpusCompiles() throws {
+        let roots = Self.corpusRoots()
+        #expect(roots.count > 200)
+        let typechecker = try Typechecker.shared()
+        let failures = Failures()
+        let started = Date()
+        // Two swiftc processes at a time: the machine has two cores.
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            for (offset, root) in roots.enumerated() where offset % 2 == worker {
+                let path = Self.corpusDirectory.appendingPathComponent(root).path
+                let loaded = ModelLoader().load(at: path)
+                if Self.brokenCorpusModels.contains(root) {
+                    if !loaded.hasErrors { failures.withLock { $0.append("\(root): expected a model error") } }
+                    continue
+                }
+                guard let model = loaded.bundle?.current.model, !loaded.hasErrors else {
+                    failures.withLock { $0.append("\(root): read failed: \(loaded.diagnostics.filter { $0.severity == .error })") }
+                    continue
+                }
+                let fileName = URL(fileURLWithPath: root).lastPathComponent
+                let generator = Generator(options: GeneratorOptions(manualCodegen: .class))
+                let output = generator.generate(model, modelFileName: fileName)
+                if output.diagnostics.hasErrors {
+                    failures.withLock { $0.append("\(root): \(output.diagnostics.filter { $0.severity == .error })") }
+                    continue
+                }
+                let files = output.files + generator.humanFiles(for: model, modelFileName: fileName)
+                do {
+                    let result = try typechecker.typecheck(files, moduleName: "Corpus\(offset)")
+                    if !result.succeeded {
+                        failures.withLock { $0.append("\(root):\n\(result.output.prefix(3000))") }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(root): \(error)") }
+                }
+            }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        print("typechecked \(roots.count) corpus models in \(String(format: "%.1f", elapsed)) s")
+        let all = failures.withLock { $0 }
+        #expect(all.isEmpty, "\(all.count) corpus model(s) failed:\n\(all.joined(separator: "\n\n"))")
+    }
+
+    /// Model roots: `.xcdatamodeld` bundles, and `.xcdatamodel` folders not inside one.
+    static func corpusRoots() -> [String] {
+        let base = corpusDirectory.standardizedFileURL.path
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+        var roots: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasSuffix(".xcdatamodeld") || relative.hasSuffix(".xcdatamodel") {
+                roots.append(relative)
+                enumerator.skipDescendants()
+            }
+        }
+        return roots.sorted()
+    }
+}
+
+/// Runs `swiftc -typecheck` on generated files against the package's build products.
+struct Typechecker: Sendable {
+    let swiftc: String
+    let modules: String
+    let moduleMap: String
+
+    struct Result: Sendable {
+        var succeeded: Bool
+        var output: String
+    }
+
+    static func shared() throws -> Typechecker {
+        let root = CompileTests.packageRoot
+        let candidates = [".build/debug/Modules", ".build/x86_64-unknown-linux-gnu/debug/Modules", ".build/aarch64-unknown-linux-gnu/debug/Modules", ".build/arm64-apple-macosx/debug/Modules"]
+        guard let modules = candidates.map({ root.appendingPathComponent($0).path })
+            .first(where: { FileManager.default.fileExists(atPath: "\($0)/ManagedObjects.swiftmodule") }) else {
+            throw TypecheckError(description: "ManagedObjects.swiftmodule not found under \(root.path)/.build; run `swift build --build-tests` first")
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        guard let swiftc = path.split(separator: ":").map({ "\($0)/swiftc" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw TypecheckError(description: "swiftc not found in PATH")
+        }
+        return Typechecker(swiftc: swiftc, modules: modules, moduleMap: root.appendingPathComponent("Sources/CLibXML2/module.modulemap").path)
+    }
+
+    func typecheck(_ files: [GeneratedFile], moduleName: String) throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("managedgen-typecheck-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for file in files {
+            let url = directory.appendingPathComponent(file.name)
+            try Data(file.contents.utf8).write(to: url)
+            paths.append(url.path)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = [
+            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", moduleName,
+            "-I", modules, "-Xcc", "-fmodule-map-file=\(moduleMap)", "-Xcc", "-I/usr/include/libxml2",
+        ] + paths
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(succeeded: process.terminationStatus == 0, output: String(decoding: data, as: UTF8.self))
+    }
+}
+
+struct TypecheckError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Failure messages collected from parallel workers.
+final class Failures: @unchecked Sendable {
+    // Unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    func withLock<T>(_ body: (inout [String]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&messages)
+    }
+}
