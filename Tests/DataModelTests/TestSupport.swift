@@ -1,7 +1,7 @@
 @testable import DataModel
 
 /// Paths the tests read, computed from this file's location so they work from any directory.
-enum TestPaths {
+enum ReaderTestPaths {
     /// The package root: three levels above `Tests/DataModelTests/TestSupport.swift`.
     static let packageRoot: String = {
         var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)

@@ -111,6 +111,34 @@ struct ConcurrencyTests {
         #expect(name == "Joe (edited in background)")
     }
 
+    @Test("a merged delete takes the object out of the other context and its relationships",
+          .timeLimit(.minutes(1)))
+    func mergedDelete() async throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let viewer = container.newBackgroundContext()
+        let (userID, tweetID) = try await viewer.perform {
+            viewer.automaticallyMergesChangesFromParent = true
+            let joe = TwitterUser(context: viewer)
+            let tweet = Tweet(context: viewer)
+            tweet.tweeter = joe
+            try viewer.save()
+            return (joe.objectID, tweet.objectID)
+        }
+        let heard = viewer.notifications(named: [.objectsDidChange])
+        try await container.performBackgroundTask { context in
+            context.delete(try context.existingObject(with: tweetID))
+            try context.save()
+        }
+        var iterator = heard.makeAsyncIterator()
+        let merged = try #require(await iterator.next())
+        #expect(merged.deletedObjectIDs == [tweetID])
+        let (registered, tweets, changed) = await viewer.perform {
+            let joe = viewer.object(with: userID) as! TwitterUser
+            return (viewer.registeredObject(for: tweetID) != nil, joe.tweets.count, viewer.hasChanges)
+        }
+        #expect(!registered && tweets == 0 && !changed)
+    }
+
     @Test("an SQLite store is reported as not supported yet, naming the file")
     func sqliteNotSupported() throws {
         let container = PersistentContainer(name: "Tweets", managedObjectModel: TwitterModel.managedObjectModel)

@@ -13,7 +13,7 @@ struct ContextTests {
             let tweet = Tweet(context: context)
             let temporary = tweet.objectID
             #expect(temporary.uriRepresentation.absoluteString.wholeMatch(
-                of: /x-coredata:\/\/\/Tweet\/t[0-9A-F-]{36}/) != nil)
+                of: /x-coredata:\/\/\/Tweet\/t[0-9A-F-]{36}[0-9]+/) != nil)
             try context.save()
             let permanent = tweet.objectID
             #expect(!permanent.isTemporaryID && permanent != temporary)
@@ -24,6 +24,13 @@ struct ContextTests {
                 forURIRepresentation: permanent.uriRepresentation)
             #expect(parsed == permanent)
             #expect(!tweet.hasChanges && !context.hasChanges)
+
+            // Numbers run per entity, in insertion order, as table rows do.
+            let users = [TwitterUser(context: context), TwitterUser(context: context)]
+            let second = Tweet(context: context)
+            try context.save()
+            #expect(users.map(\.objectID.storeNumber) == [1, 2])
+            #expect(second.objectID.storeNumber == 2)
         }
     }
 

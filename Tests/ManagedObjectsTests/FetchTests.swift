@@ -188,4 +188,44 @@ struct FetchTests {
             #expect(try Airport.count(in: context) == 3)
         }
     }
+
+    @Test("the seeds' predicates select what Core Data would")
+    func seedPredicates() throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws in
+            let day: TimeInterval = 86_400
+            let yesterday = Date(timeIntervalSinceReferenceDate: 10 * day)
+            let joe = TwitterUser(context: context)
+            joe.screenName = "CS193p"
+            let ann = TwitterUser(context: context)
+            ann.screenName = "ann"
+            for (index, user) in [(1, joe), (11, joe), (12, ann), (2, ann), (13, joe)] {
+                let tweet = Tweet(context: context)
+                tweet.text = index.isMultiple(of: 2) ? "Hello Core Data \(index)" : "tweet \(index)"
+                tweet.created = Date(timeIntervalSinceReferenceDate: Double(index) * day)
+                tweet.tweeter = user
+            }
+            try context.save()
+
+            func texts(_ predicate: ObjectPredicate) throws -> [String] {
+                let request = Tweet.fetchRequest()
+                request.predicate = predicate
+                request.sortDescriptors = [ObjectSortDescriptor(key: "created")]
+                return try context.fetch(request).compactMap(\.text)
+            }
+            #expect(try texts(ObjectPredicate("tweeter = %@ && created > %@", joe, yesterday)) == ["tweet 11", "tweet 13"])
+            #expect(try texts(ObjectPredicate("tweeter = %@", joe.objectID)).count == 3, "an object ID matches its object")
+            #expect(try texts(ObjectPredicate("tweeter.screenName = %@", "CS193p")).count == 3)
+            #expect(try texts(ObjectPredicate("text contains[c] %@", "core data")) == ["Hello Core Data 2", "Hello Core Data 12"])
+
+            let users = TwitterUser.fetchRequest()
+            users.predicate = ObjectPredicate("any tweets.created > %@", Date(timeIntervalSinceReferenceDate: 12.5 * day))
+            #expect(try context.fetch(users) == [joe])
+            users.predicate = ObjectPredicate("tweets.@count > 2")
+            #expect(try context.fetch(users) == [joe])
+            users.predicate = ObjectPredicate("tweets.@count > 5")
+            #expect(try context.fetch(users).isEmpty)
+        }
+    }
 }

@@ -116,12 +116,23 @@ private struct SyntaxWalker {
         } else {
             walk(comparison.left)
         }
+        let collectionOnRight = comparison.operatorType == .in || comparison.operatorType == .between
         if let (name, member) = variableSide(comparison.right) {
-            let collectionOnRight = comparison.operatorType == .in || comparison.operatorType == .between
             variableUses.append(PredicateVariableUse(
                 name: name, comparedKeyPath: plainKeyPath(comparison.left), memberKeyPath: member,
                 operatorType: comparison.operatorType, modifier: comparison.modifier,
                 isCollection: member == nil && collectionOnRight))
+        } else if collectionOnRight, case .aggregate(let items) = comparison.right {
+            // `date BETWEEN {$START, $END}`, `kind IN {$A, $B}`: each is one value of the key path's type.
+            for item in items {
+                if let (name, member) = variableSide(item) {
+                    variableUses.append(PredicateVariableUse(
+                        name: name, comparedKeyPath: plainKeyPath(comparison.left), memberKeyPath: member,
+                        operatorType: comparison.operatorType, modifier: comparison.modifier))
+                } else {
+                    walk(item)
+                }
+            }
         } else {
             walk(comparison.right)
         }

@@ -8,7 +8,7 @@
 struct ModelDocumentReader {
     private(set) var diagnostics: [Diagnostic] = []
 
-    mutating func readModel(_ element: XMLElement) -> Model {
+    mutating func readModel(_ element: XMLTree.Element) -> Model {
         var model = Model(location: element.location)
         for (name, value) in element.attributes {
             switch name {
@@ -44,7 +44,7 @@ struct ModelDocumentReader {
 
     // MARK: - Entities
 
-    private mutating func readEntity(_ element: XMLElement) -> Entity? {
+    private mutating func readEntity(_ element: XMLTree.Element) -> Entity? {
         var entity = Entity(name: "", location: element.location)
         var hasName = false
         var nonStandardRenamingIdentifier: String?
@@ -55,7 +55,7 @@ struct ModelDocumentReader {
             case "parentEntity": entity.parentEntity = value
             case "isAbstract": entity.isAbstract = bool(value, name, element)
             case "codeGenerationType":
-                if let mode = Entity.CodeGeneration(rawValue: value), mode != .manual {
+                if let mode = Entity.CodeGeneration(rawValue: value) {
                     entity.codeGeneration = mode
                 } else {
                     warning("unknown codeGenerationType '\(value)'; expected 'class' or 'category'", element)
@@ -92,7 +92,7 @@ struct ModelDocumentReader {
 
     // MARK: - Properties
 
-    private mutating func readAttribute(_ element: XMLElement) -> Attribute? {
+    private mutating func readAttribute(_ element: XMLTree.Element) -> Attribute? {
         var attribute = Attribute(name: "", type: .undefined, location: element.location)
         var hasName = false
         var nonStandardRenamingIdentifier: String?
@@ -142,7 +142,7 @@ struct ModelDocumentReader {
         return attribute
     }
 
-    private mutating func readRelationship(_ element: XMLElement) -> Relationship? {
+    private mutating func readRelationship(_ element: XMLTree.Element) -> Relationship? {
         var relationship = Relationship(name: "", destinationEntity: nil, location: element.location)
         var hasName = false
         var nonStandardRenamingIdentifier: String?
@@ -182,7 +182,7 @@ struct ModelDocumentReader {
     }
 
     /// The children of an attribute or relationship: only `<userInfo>` is defined.
-    private mutating func readPropertyChildren(_ element: XMLElement) -> [UserInfoEntry] {
+    private mutating func readPropertyChildren(_ element: XMLTree.Element) -> [UserInfoEntry] {
         var userInfo: [UserInfoEntry] = []
         for child in element.children {
             if child.name == "userInfo" {
@@ -194,7 +194,7 @@ struct ModelDocumentReader {
         return userInfo
     }
 
-    private mutating func readFetchedProperty(_ element: XMLElement) -> FetchedProperty? {
+    private mutating func readFetchedProperty(_ element: XMLTree.Element) -> FetchedProperty? {
         var name = ""
         var hasName = false
         var isOptional = false
@@ -233,7 +233,7 @@ struct ModelDocumentReader {
 
     // MARK: - Fetch requests, configurations, composites
 
-    private mutating func readFetchRequest(_ element: XMLElement) -> FetchRequestTemplate? {
+    private mutating func readFetchRequest(_ element: XMLTree.Element) -> FetchRequestTemplate? {
         var request = FetchRequestTemplate(name: "", entity: "", location: element.location)
         var hasName = false
         var hasEntity = false
@@ -269,7 +269,7 @@ struct ModelDocumentReader {
         return request
     }
 
-    private mutating func readConfiguration(_ element: XMLElement) -> Configuration? {
+    private mutating func readConfiguration(_ element: XMLTree.Element) -> Configuration? {
         var configuration = Configuration(name: "", location: element.location)
         var hasName = false
         for (name, value) in element.attributes {
@@ -292,7 +292,7 @@ struct ModelDocumentReader {
         return configuration
     }
 
-    private mutating func readComposite(_ element: XMLElement) -> Composite? {
+    private mutating func readComposite(_ element: XMLTree.Element) -> Composite? {
         var composite = Composite(name: "", location: element.location)
         var hasName = false
         for (name, value) in element.attributes {
@@ -316,7 +316,7 @@ struct ModelDocumentReader {
 
     // MARK: - Indexes, constraints, user info
 
-    private mutating func readFetchIndex(_ element: XMLElement) -> FetchIndex? {
+    private mutating func readFetchIndex(_ element: XMLTree.Element) -> FetchIndex? {
         var index = FetchIndex(name: "", location: element.location)
         var hasName = false
         for (name, value) in element.attributes {
@@ -360,7 +360,7 @@ struct ModelDocumentReader {
 
     /// `<uniquenessConstraints>` and `<compoundIndexes>` share a shape: a list of lists of
     /// `<item value="…"/>`.
-    private mutating func readValueLists(_ element: XMLElement, list: String, item: String) -> [[String]] {
+    private mutating func readValueLists(_ element: XMLTree.Element, list: String, item: String) -> [[String]] {
         for (name, _) in element.attributes { unknownAttribute(name, element) }
         var lists: [[String]] = []
         for listElement in element.children {
@@ -386,7 +386,7 @@ struct ModelDocumentReader {
         return lists
     }
 
-    private mutating func readUserInfo(_ element: XMLElement) -> [UserInfoEntry] {
+    private mutating func readUserInfo(_ element: XMLTree.Element) -> [UserInfoEntry] {
         for (name, _) in element.attributes { unknownAttribute(name, element) }
         var entries: [UserInfoEntry] = []
         for child in element.children {
@@ -414,7 +414,7 @@ struct ModelDocumentReader {
     }
 
     /// An element such as `<memberEntity name="…"/>` or `<constraint value="…"/>`.
-    private mutating func readSingleValue(_ element: XMLElement, attribute: String) -> String? {
+    private mutating func readSingleValue(_ element: XMLTree.Element, attribute: String) -> String? {
         var result: String?
         for (name, value) in element.attributes {
             if name == attribute { result = value } else { unknownAttribute(name, element) }
@@ -426,7 +426,7 @@ struct ModelDocumentReader {
 
     // MARK: - Values and diagnostics
 
-    private mutating func requireName(_ hasName: Bool, _ name: String, _ element: XMLElement) -> Bool {
+    private mutating func requireName(_ hasName: Bool, _ name: String, _ element: XMLTree.Element) -> Bool {
         if !hasName || name.isEmpty {
             error("<\(element.name)> has no name", element)
             return false
@@ -435,7 +435,7 @@ struct ModelDocumentReader {
     }
 
     /// Xcode writes `YES`; `NO`, `true`, `false`, `1` and `0` occur in hand-written files.
-    private mutating func bool(_ value: String, _ name: String, _ element: XMLElement) -> Bool {
+    private mutating func bool(_ value: String, _ name: String, _ element: XMLTree.Element) -> Bool {
         switch value.lowercased() {
         case "yes", "true", "1": return true
         case "no", "false", "0", "": return false
@@ -445,31 +445,31 @@ struct ModelDocumentReader {
         }
     }
 
-    private mutating func integer(_ value: String, _ name: String, _ element: XMLElement) -> Int? {
+    private mutating func integer(_ value: String, _ name: String, _ element: XMLTree.Element) -> Int? {
         if let number = Int(value.trimmingSpaces) { return number }
         warning("'\(name)' should be an integer, not '\(value)'; ignored", element)
         return nil
     }
 
-    private mutating func double(_ value: String, _ name: String, _ element: XMLElement) -> Double? {
+    private mutating func double(_ value: String, _ name: String, _ element: XMLTree.Element) -> Double? {
         if let number = Double(value.trimmingSpaces), number.isFinite { return number }
         warning("'\(name)' should be a number, not '\(value)'; ignored", element)
         return nil
     }
 
-    private mutating func unknownAttribute(_ name: String, _ element: XMLElement) {
+    private mutating func unknownAttribute(_ name: String, _ element: XMLTree.Element) {
         warning("unknown attribute '\(name)' on <\(element.name)> ignored", element)
     }
 
-    private mutating func unknownElement(_ element: XMLElement, in parent: XMLElement) {
+    private mutating func unknownElement(_ element: XMLTree.Element, in parent: XMLTree.Element) {
         warning("unknown element <\(element.name)> in <\(parent.name)> ignored", element)
     }
 
-    private mutating func warning(_ message: String, _ element: XMLElement) {
+    private mutating func warning(_ message: String, _ element: XMLTree.Element) {
         diagnostics.append(.warning(message, at: element.location))
     }
 
-    private mutating func error(_ message: String, _ element: XMLElement) {
+    private mutating func error(_ message: String, _ element: XMLTree.Element) {
         diagnostics.append(.error(message, at: element.location))
     }
 }

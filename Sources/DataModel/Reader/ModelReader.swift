@@ -84,10 +84,17 @@ public struct ModelReader: Sendable {
                 bundle = nil
             }
         }
+        if let bundle, let versionName, !path.hasSuffix(".xcdatamodeld"),
+           versionName != bundle.currentVersionName, versionName != bundle.currentVersionName + ".xcdatamodel" {
+            diagnostics.append(.error(
+                "there is no version '\(versionName)': this is a single model version, '\(bundle.currentVersionName)'",
+                at: SourceLocation(file: path)))
+        }
         return ModelReadResult(bundle: bundle, diagnostics: diagnostics.sortedByLocation())
     }
 
-    /// Reads one `contents` document held in memory. `path` names it in diagnostics.
+    /// Reads one `contents` document held in memory. `path` names it in diagnostics, which
+    /// come sorted by line and column.
     public func readModel(xml bytes: [UInt8], path: String) -> (model: Model?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         if bytes.starts(with: Self.binaryPropertyListMagic) {

@@ -25,19 +25,7 @@ public struct ReaderLimits: Hashable, Sendable {
 /// when several threads reach it together. Parsing itself uses one parser context per document.
 private let libXMLInitialization: Void = xmlInitParser()
 
-/// One element of a parsed document: its name, attributes, child elements and (if asked for)
-/// text, and where its start tag begins.
-struct XMLElement {
-    let name: String
-    /// In document order, with entity and character references resolved.
-    let attributes: [(name: String, value: String)]
-    fileprivate(set) var children: [XMLElement] = []
-    /// The element's own text (not its children's); kept only when parsing asks for it.
-    fileprivate(set) var text = ""
-    let location: SourceLocation
-}
-
-/// Parses XML with libxml2, locked down for untrusted input, into `XMLElement`s:
+/// Parses XML with libxml2, locked down for untrusted input, into elements:
 ///
 /// - no network access (`XML_PARSE_NONET`), no DTD loading, no entity substitution; a document
 ///   that declares any entity is refused as soon as the declaration is seen, so entity
@@ -52,6 +40,18 @@ struct XMLElement {
 /// The elements are built straight from libxml2's SAX events: libxml2 never builds its own
 /// tree, which would cost several allocations per attribute only to be copied and freed.
 enum XMLTree {
+    /// One element of a parsed document: its name, attributes, child elements and (if asked
+    /// for) text, and where its start tag begins.
+    struct Element {
+        let name: String
+        /// In document order, with entity and character references resolved.
+        let attributes: [(name: String, value: String)]
+        fileprivate(set) var children: [Element] = []
+        /// The element's own text (not its children's); kept only when parsing asks for it.
+        fileprivate(set) var text = ""
+        let location: SourceLocation
+    }
+
     /// Parses `bytes` as XML. `path` names the file in diagnostics.
     /// - Parameter keepsText: whether element text is kept; model files have none worth
     ///   reading, property lists do.
@@ -62,7 +62,7 @@ enum XMLTree {
         limits: ReaderLimits,
         keepsText: Bool,
         diagnostics: inout [Diagnostic]
-    ) -> XMLElement? {
+    ) -> XMLTree.Element? {
         _ = libXMLInitialization
         let fileLocation = SourceLocation(file: path)
         if bytes.isEmpty {
@@ -115,8 +115,8 @@ private final class ParseState {
     let limits: ReaderLimits
     var diagnostics: [Diagnostic] = []
     /// The elements whose start tag has been read and whose end tag has not, outermost first.
-    var open: [XMLElement] = []
-    var root: XMLElement?
+    var open: [XMLTree.Element] = []
+    var root: XMLTree.Element?
     var nodeCount = 0
     var parserErrorCount = 0
 
@@ -218,7 +218,7 @@ private final class ParseState {
             }
         }
         let (line, column) = startTagPosition(context)
-        open.append(XMLElement(
+        open.append(XMLTree.Element(
             name: name, attributes: pairs,
             location: SourceLocation(file: path, line: line, column: column)))
     }

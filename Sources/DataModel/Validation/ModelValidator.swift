@@ -8,10 +8,9 @@
 /// composite, fetch request or configuration names; a property that redeclares an inherited
 /// one; an inverse that is not a relationship of the destination, does not lead back to the
 /// source entity (or one related to it by inheritance), or names another relationship as its
-/// own inverse; a composite attribute
-/// naming no or an unknown composite, or composites that contain themselves; a fetch request
-/// or configuration naming an unknown entity; a uniqueness constraint or index naming an
-/// unknown property.
+/// own inverse; a composite attribute naming no or an unknown composite, or composites that
+/// contain themselves; a fetch request or configuration naming an unknown entity; a
+/// uniqueness constraint or index naming an unknown property.
 ///
 /// Warnings: a relationship without an inverse (as in Xcode); an optional attribute without a
 /// type that is not transient (it can only be nil) and a relationship without a destination

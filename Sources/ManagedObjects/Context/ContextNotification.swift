@@ -108,16 +108,3 @@ extension ManagedObjectContext {
         }
     }
 }
-
-/// A value guarded by a lock, for the few context settings read from other threads.
-final class LockedValue<Value>: @unchecked Sendable {
-    // Unchecked: `value` is used only while holding `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 extension ManagedObjectContext {
     // MARK: Delete
@@ -26,9 +27,12 @@ extension ManagedObjectContext {
             applyDeleteRule(of: relationship, to: object)
         }
         if wasInserted {
-            // Never saved: nothing to delete from the store.
+            // Never saved: nothing to delete from the store. An insert not yet announced is
+            // simply not announced; one already announced is announced as deleted.
             forget(object)
-            unannounced.inserted.remove(object)
+            if unannounced.inserted.remove(object) == nil {
+                unannounced.deleted.append(object)
+            }
         }
     }
 
@@ -70,7 +74,10 @@ extension ManagedObjectContext {
 
         let store = try persistentStoreCoordinator.store()
         var permanentIDs: [ObjectIdentifier: ManagedObjectID] = [:]
-        for group in Dictionary(grouping: inserted, by: { ObjectIdentifier($0.entity) }).values {
+        // Per entity, in order of insertion, so numbers follow the order objects were made.
+        var groups: OrderedDictionary<ObjectIdentifier, [ManagedObject]> = [:]
+        for object in inserted { groups[ObjectIdentifier(object.entity), default: []].append(object) }
+        for group in groups.values {
             let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
             for (object, id) in zip(group, ids) { permanentIDs[ObjectIdentifier(object)] = id }
         }

@@ -323,9 +323,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 guard let inverse = relationship.inverseRelationship else { continue }
                 let wasUpdated = related.isUpdated
                 if inverse.isToMany {
-                    var objects = related.resolvedToMany(at: inverse.index)
-                    objects.remove(object)
-                    related.values[inverse.index] = objects
+                    related.modifyToMany(at: inverse.index) { _ = $0.remove(object) }
                 } else if related.resolvedToOne(at: inverse.index) === object {
                     related.values[inverse.index] = nil
                 }

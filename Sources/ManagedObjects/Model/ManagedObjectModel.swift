@@ -37,6 +37,17 @@ public final class ManagedObjectModel: @unchecked Sendable {
         self.init(model, classes: classes)
     }
 
+    /// Reads a model file at run time: a `.xcdatamodeld` bundle (its current version, or
+    /// `versionName`), a `.xcdatamodel` folder or a `contents` file. Generated code does not need
+    /// this (it carries the model as Swift values). Throws `DiagnosticError` with every problem
+    /// (`path:line:col: error: …`) when the model cannot be read or is not valid.
+    public convenience init(
+        contentsOf url: URL, versionName: String? = nil, classes: [String: ManagedObject.Type] = [:]
+    ) throws(DiagnosticError) {
+        let bundle = try ModelLoader().load(at: url.path, versionName: versionName).requireBundle()
+        self.init(bundle.current.model, classes: classes)
+    }
+
     public subscript(entityName: String) -> EntityDescription? { entitiesByName[entityName] }
 
     /// The entity a class stands for: the one whose name is the class's `entityName`.

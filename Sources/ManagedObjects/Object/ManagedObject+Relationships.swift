@@ -204,11 +204,9 @@ extension ManagedObject {
     private func attach(_ object: ManagedObject, via relationship: RelationshipDescription) {
         let index = relationship.index
         if relationship.isToMany {
-            var objects = resolvedToMany(at: index)
-            guard !objects.contains(object) else { return }
+            guard !resolvedToMany(at: index).contains(object) else { return }
             willChangeValue(at: index)
-            objects.append(object)
-            values[index] = objects
+            modifyToMany(at: index) { $0.append(object) }
         } else {
             let current = resolvedToOne(at: index)
             guard current !== object else { return }
@@ -229,15 +227,22 @@ extension ManagedObject {
     private func detach(_ object: ManagedObject, via relationship: RelationshipDescription) {
         let index = relationship.index
         if relationship.isToMany {
-            var objects = resolvedToMany(at: index)
-            guard objects.contains(object) else { return }
+            guard resolvedToMany(at: index).contains(object) else { return }
             willChangeValue(at: index)
-            objects.remove(object)
-            values[index] = objects
+            modifyToMany(at: index) { _ = $0.remove(object) }
         } else {
             guard resolvedToOne(at: index) === object else { return }
             willChangeValue(at: index)
             values[index] = nil
         }
+    }
+
+    /// Changes a resolved to-many in place. The set is taken out of `values` first so that it
+    /// is uniquely referenced: adding one object to a large set does not copy it.
+    func modifyToMany(at index: Int, _ change: (inout OrderedSet<ManagedObject>) -> Void) {
+        var objects = resolvedToMany(at: index)
+        values[index] = nil
+        change(&objects)
+        values[index] = objects
     }
 }

@@ -320,6 +320,12 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     }
 }
 
+/// Predicates compare objects by object ID, so `tweeter = %@` matches with the user or its ID,
+/// and objects of different contexts that stand for the same stored object match.
+extension ManagedObject: ObjectIdentifying {
+    public var objectIDValue: AnyHashable { objectID }
+}
+
 /// Related objects named by ID, as read from the store, not yet turned into objects.
 struct PendingRelationship {
     var ids: [ManagedObjectID]

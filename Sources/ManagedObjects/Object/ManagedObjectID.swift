@@ -2,12 +2,13 @@ import Foundation
 
 /// The identity of an object across contexts and stores. Core Data's `NSManagedObjectID`.
 ///
-/// A newly inserted object has a temporary ID (`x-coredata:///Dog/t<UUID>`); saving replaces it
+/// A newly inserted object has a temporary ID (`x-coredata:///Dog/t<UUID><N>`: one UUID per
+/// process, a number per object, as Core Data writes them); saving replaces it
 /// with a permanent one assigned by the store (`x-coredata://<store-uuid>/Dog/p<N>`). A
 /// temporary ID is never equal to the permanent ID that replaces it.
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     enum Key: Hashable, Sendable {
-        case temporary(UUID)
+        case temporary(UInt64)
         case permanent(storeIdentifier: String, number: Int64)
     }
 
@@ -19,8 +20,17 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         self.key = key
     }
 
+    /// Temporary IDs are a process-wide UUID and a counter: cheaper than a random UUID each
+    /// (which reads the system's random source) and as unique within the process.
+    private static let temporaryPrefix = UUID().uuidString
+    private static let temporaryCounter = LockedValue<UInt64>(0)
+
     static func temporary(for entity: EntityDescription) -> ManagedObjectID {
-        ManagedObjectID(entity: entity, key: .temporary(UUID()))
+        let number = temporaryCounter.withLock { counter in
+            counter += 1
+            return counter
+        }
+        return ManagedObjectID(entity: entity, key: .temporary(number))
     }
 
     public var isTemporaryID: Bool {
@@ -41,8 +51,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// reads it back.
     public var uriRepresentation: URL {
         switch key {
-        case .temporary(let uuid):
-            URL(string: "x-coredata:///\(entity.name)/t\(uuid.uuidString)")!
+        case .temporary(let number):
+            URL(string: "x-coredata:///\(entity.name)/t\(Self.temporaryPrefix)\(number)")!
         case .permanent(let store, let number):
             URL(string: "x-coredata://\(store)/\(entity.name)/p\(number)")!
         }
@@ -58,4 +68,9 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(key)
         hasher.combine(ObjectIdentifier(entity))
     }
+}
+
+/// Predicates compare an ID with an object by identity of the stored object.
+extension ManagedObjectID: ObjectIdentifying {
+    public var objectIDValue: AnyHashable { self }
 }

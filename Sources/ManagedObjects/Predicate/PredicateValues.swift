@@ -52,8 +52,8 @@ enum PredicateScalar {
     }
 }
 
-/// Types whose values predicates compare by value. Adopting it lets a type of one's own take
-/// part in `<`, `==`, `BETWEEN` and the string operators.
+/// The types predicates compare by value (`<`, `==`, `BETWEEN`, the string operators);
+/// values of other types compare by identity or `Hashable` equality.
 protocol PredicateScalarConvertible {
     var predicateScalar: PredicateScalar { get }
 }
@@ -147,6 +147,7 @@ enum PredicateValues {
     @inline(__always)
     static func normalized(_ value: Any?) -> Any? {
         guard let value else { return nil }
+        if _openExistential(value, do: isPlainValue) { return value }
         if let optional = value as? OptionalValue { return normalized(optional.wrappedAny) }
         if value is NSNull { return nil }
         return value
@@ -159,6 +160,12 @@ enum PredicateValues {
         // Opening the existential makes the common types a metadata comparison; a protocol
         // cast from `Any` costs a conformance look-up, several times the whole comparison.
         return _openExistential(value, do: scalarOfOpenedValue)
+    }
+
+    /// The value as `[String: Any]`, found without a dynamic cast.
+    @inline(__always)
+    static func dictionary(_ value: Any) -> [String: Any]? {
+        _openExistential(value, do: dictionaryOfOpenedValue)
     }
 
     /// Whether a key path's value is the values of a to-many path (see `FannedOutValues`).
@@ -175,7 +182,10 @@ enum PredicateValues {
         return (value as? PredicateCollection)?.predicateElements
     }
 
+    /// The value as a string (`String`, `Substring`, `NSString`), or `nil`.
     static func string(_ value: Any?) -> String? {
+        guard let value else { return nil }
+        if let string = _openExistential(value, do: stringOfOpenedValue) { return string }
         if let string = value as? String { return string }
         if let substring = value as? Substring { return String(substring) }
         if let string = normalized(value) as? NSString { return String(string) }
@@ -284,3 +294,18 @@ private func scalarOfOpenedValue<Value>(_ value: Value) -> PredicateScalar? {
 }
 
 private func isFannedOutValues<Value>(_: Value) -> Bool { Value.self == FannedOutValues.self }
+
+private func stringOfOpenedValue<Value>(_ value: Value) -> String? {
+    Value.self == String.self ? unsafeBitCast(value, to: String.self) : nil
+}
+
+/// Whether a value of this type is certainly neither `nil`, `NSNull` nor an `Optional`.
+private func isPlainValue<Value>(_: Value) -> Bool {
+    Value.self == String.self || Value.self == Int.self || Value.self == Double.self
+        || Value.self == Int16.self || Value.self == Int32.self || Value.self == Int64.self
+        || Value.self == Bool.self || Value.self == Date.self
+}
+
+private func dictionaryOfOpenedValue<Value>(_ value: Value) -> [String: Any]? {
+    Value.self == [String: Any].self ? unsafeBitCast(value, to: [String: Any].self) : nil
+}

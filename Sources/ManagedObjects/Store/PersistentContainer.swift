@@ -27,23 +27,25 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
 /// The whole stack in one object: model, coordinator, stores, a main-queue `viewContext` and
 /// background contexts. Core Data's `NSPersistentContainer`.
 ///
-/// Configure `persistentStoreDescriptions` before `loadPersistentStores`, on one thread.
-public final class PersistentContainer: @unchecked Sendable {
-    // Unchecked: `persistentStoreDescriptions` is set while configuring, before the container
-    // is shared, as with Core Data's; everything else is immutable or a Sendable class.
+/// Configure `persistentStoreDescriptions` before `loadPersistentStores`.
+public final class PersistentContainer: Sendable {
     public let name: String
     public let managedObjectModel: ManagedObjectModel
     public let persistentStoreCoordinator: PersistentStoreCoordinator
-    /// The stores `loadPersistentStores` adds: one in-memory store unless changed.
-    public var persistentStoreDescriptions: [PersistentStoreDescription]
     /// The main-queue context, for the user interface and the main thread.
     public let viewContext: ManagedObjectContext
+    private let descriptions = LockedValue([PersistentStoreDescription()])
+
+    /// The stores `loadPersistentStores` adds: one in-memory store unless changed.
+    public var persistentStoreDescriptions: [PersistentStoreDescription] {
+        get { descriptions.withLock { $0 } }
+        set { descriptions.withLock { $0 = newValue } }
+    }
 
     public init(name: String, managedObjectModel: ManagedObjectModel) {
         self.name = name
         self.managedObjectModel = managedObjectModel
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
-        self.persistentStoreDescriptions = [PersistentStoreDescription()]
         self.viewContext = ManagedObjectContext(concurrencyType: .mainQueue,
                                                 persistentStoreCoordinator: persistentStoreCoordinator)
         viewContext.name = "viewContext"

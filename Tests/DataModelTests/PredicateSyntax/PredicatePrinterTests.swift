@@ -87,6 +87,15 @@ struct PredicateAnalysisTests {
         ])
     }
 
+    @Test func variablesInsideLiteralCollections() throws {
+        let syntax = try PredicateSyntax(parsing: "created BETWEEN {$START, $END} AND kind IN {$A, 'fixed'}")
+        #expect(syntax.variableUses == [
+            PredicateVariableUse(name: "START", comparedKeyPath: "created", operatorType: .between),
+            PredicateVariableUse(name: "END", comparedKeyPath: "created", operatorType: .between),
+            PredicateVariableUse(name: "A", comparedKeyPath: "kind", operatorType: .in),
+        ])
+    }
+
     @Test func fetchSourceIsSpecial() throws {
         let syntax = try PredicateSyntax(parsing: "$FETCH_SOURCE.id == mangaId AND (history == nil OR history.completed == false)")
         let uses = syntax.variableUses

@@ -9,7 +9,7 @@ struct AllFeaturesTests {
     let model: Model
 
     init() throws {
-        result = ModelLoader().load(at: TestPaths.fixture("AllFeatures.xcdatamodel"))
+        result = ModelLoader().load(at: ReaderTestPaths.fixture("AllFeatures.xcdatamodel"))
         model = try #require(result.bundle).current.model.withoutSourceLocations()
     }
 
@@ -215,7 +215,7 @@ struct AllFeaturesTests {
 
     @Test func everyValueCarriesItsSourceLocation() throws {
         let model = try #require(result.bundle).current.model
-        let file = TestPaths.fixture("AllFeatures.xcdatamodel/contents")
+        let file = ReaderTestPaths.fixture("AllFeatures.xcdatamodel/contents")
         func at(_ line: Int, _ column: Int) -> DataModel.SourceLocation { DataModel.SourceLocation(file: file, line: line, column: column) }
         #expect(model.location == at(2, 1))
         let book = try #require(model.entity(named: "Book"))

@@ -6,7 +6,7 @@ import Testing
 @Suite("Model bundles and versions")
 struct BundleTests {
     private func load(_ name: String, versionName: String? = nil) -> ModelReadResult {
-        ModelLoader().load(at: TestPaths.fixture("Bundles/" + name), versionName: versionName)
+        ModelLoader().load(at: ReaderTestPaths.fixture("Bundles/" + name), versionName: versionName)
     }
 
     @Test func currentVersionNamedByXCCurrentVersion() throws {
@@ -23,6 +23,11 @@ struct BundleTests {
     @Test func versionChosenExplicitly() throws {
         let result = load("Named.xcdatamodeld", versionName: "Named 3.xcdatamodel")
         #expect(try #require(result.bundle).current.model.entities.map(\.name) == ["Three"])
+        let single = ModelLoader().load(at: ReaderTestPaths.fixture("AllFeatures.xcdatamodel"), versionName: "Other")
+        #expect(single.diagnostics.errors.messages == [
+            "there is no version 'Other': this is a single model version, 'AllFeatures'"
+        ])
+        #expect(ModelLoader().load(at: ReaderTestPaths.fixture("AllFeatures.xcdatamodel"), versionName: "AllFeatures").diagnostics.isEmpty)
         let missing = load("Named.xcdatamodeld", versionName: "Named 7")
         #expect(missing.bundle == nil)
         #expect(missing.diagnostics.errors.messages == [
@@ -38,7 +43,7 @@ struct BundleTests {
         #expect(bundle.current.model.entities.map(\.name) == ["EntityV10"])
         // Foreign files (EntityPositions.json, Parent+Mapping.h) are ignored.
         #expect(result.diagnostics.map(\.description) == [
-            TestPaths.fixture("Bundles/Unnamed.xcdatamodeld")
+            ReaderTestPaths.fixture("Bundles/Unnamed.xcdatamodeld")
                 + ": warning: the bundle has 3 versions and no current version in .xccurrentversion; using 'Model 10', the last in natural order"
         ])
     }
@@ -57,6 +62,15 @@ struct BundleTests {
             #expect(try #require(result.bundle).versions.count == 1)
         }
         #expect(try #require(load("Single.xcdatamodeld").bundle).currentVersionName == "Whatever 3")
+    }
+
+    @Test func unreadableXCCurrentVersionIsAWarning() throws {
+        let result = load("BadPlist.xcdatamodeld")
+        #expect(!result.hasErrors)
+        #expect(try #require(result.bundle).currentVersionName == "BadPlist")
+        #expect(result.diagnostics.warnings.contains {
+            $0.message.hasPrefix("cannot read .xccurrentversion") && $0.location?.file.hasSuffix("BadPlist.xcdatamodeld/.xccurrentversion") == true
+        })
     }
 
     @Test func bundleWithoutVersionsIsAnError() {
@@ -95,25 +109,25 @@ struct BundleTests {
     }
 
     @Test func folderContentsFileAndLooseXMLFile() throws {
-        let folder = try #require(ModelLoader().load(at: TestPaths.fixture("Seeds/Tweets.xcdatamodeld/Tweets.xcdatamodel")).bundle)
+        let folder = try #require(ModelLoader().load(at: ReaderTestPaths.fixture("Seeds/Tweets.xcdatamodeld/Tweets.xcdatamodel")).bundle)
         #expect(folder.name == "Tweets")
         #expect(folder.currentVersionName == "Tweets")
-        let contents = try #require(ModelLoader().load(at: TestPaths.fixture("Seeds/Tweets.xcdatamodeld/Tweets.xcdatamodel/contents")).bundle)
+        let contents = try #require(ModelLoader().load(at: ReaderTestPaths.fixture("Seeds/Tweets.xcdatamodeld/Tweets.xcdatamodel/contents")).bundle)
         #expect(contents.name == "Tweets")
         #expect(contents.current.model == folder.current.model)
-        let loose = try #require(ModelLoader().load(at: TestPaths.fixture("Bundles/model.xml")).bundle)
+        let loose = try #require(ModelLoader().load(at: ReaderTestPaths.fixture("Bundles/model.xml")).bundle)
         #expect(loose.name == "model")
         #expect(loose.current.model.entities.map(\.name) == ["Loose"])
         // A trailing slash, as shell completion adds, changes nothing.
-        let slashed = ModelLoader().load(at: TestPaths.fixture("Seeds/Tweets.xcdatamodeld") + "/")
+        let slashed = ModelLoader().load(at: ReaderTestPaths.fixture("Seeds/Tweets.xcdatamodeld") + "/")
         #expect(slashed.bundle?.name == "Tweets")
     }
 
     @Test func missingPathAndNonModelFolder() {
-        let missing = ModelLoader().load(at: TestPaths.fixture("Bundles/Nothing.xcdatamodeld"))
+        let missing = ModelLoader().load(at: ReaderTestPaths.fixture("Bundles/Nothing.xcdatamodeld"))
         #expect(missing.bundle == nil)
         #expect(missing.diagnostics.errors.messages == ["no such file or directory"])
-        let folder = ModelLoader().load(at: TestPaths.fixture("Bundles"))
+        let folder = ModelLoader().load(at: ReaderTestPaths.fixture("Bundles"))
         #expect(folder.bundle == nil)
         #expect(folder.diagnostics.errors.first?.message.hasPrefix("not a Core Data model") == true)
     }

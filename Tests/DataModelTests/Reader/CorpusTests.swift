@@ -16,7 +16,7 @@ struct CorpusTests {
 
     /// Model roots: `.xcdatamodeld` bundles, and `.xcdatamodel` folders outside a bundle.
     static func modelRoots() throws -> [String] {
-        let corpus = TestPaths.corpus
+        let corpus = ReaderTestPaths.corpus
         guard let walker = FileManager.default.enumerator(atPath: corpus) else { return [] }
         var roots: [String] = []
         while let relative = walker.nextObject() as? String {
@@ -33,10 +33,10 @@ struct CorpusTests {
 
     @Test func everyModelRootReadsAndOnlyTheBrokenOnesFail() throws {
         let roots = try Self.modelRoots()
-        try #require(roots.count >= 241, "the corpus is expected beside the checkout at \(TestPaths.corpus)")
+        try #require(roots.count >= 241, "the corpus is expected beside the checkout at \(ReaderTestPaths.corpus)")
         var versionCount = 0
         for root in roots {
-            let result = ModelLoader().load(at: TestPaths.corpus + "/" + root)
+            let result = ModelLoader().load(at: ReaderTestPaths.corpus + "/" + root)
             if let expected = Self.broken[root] {
                 #expect(result.diagnostics.errors.count == 1, "\(root)")
                 let error = try #require(result.diagnostics.errors.first)
@@ -50,7 +50,7 @@ struct CorpusTests {
             versionCount += bundle.versions.count
             // Every version folder of a bundle is read (none in the corpus is binary).
             if root.hasSuffix(".xcdatamodeld") {
-                let folders = try FileManager.default.contentsOfDirectory(atPath: TestPaths.corpus + "/" + root)
+                let folders = try FileManager.default.contentsOfDirectory(atPath: ReaderTestPaths.corpus + "/" + root)
                     .filter { $0.hasSuffix(".xcdatamodel") }
                 #expect(bundle.versions.count == folders.count, "\(root)")
             }
@@ -60,7 +60,7 @@ struct CorpusTests {
 
     @Test func theMixedBundleOfTheCorpusUsesItsCurrentVersion() throws {
         let bundle = try #require(
-            ModelLoader().load(at: TestPaths.corpus + "/Automattic__simplenote-ios/Simplenote/Simplenote.xcdatamodeld").bundle)
+            ModelLoader().load(at: ReaderTestPaths.corpus + "/Automattic__simplenote-ios/Simplenote/Simplenote.xcdatamodeld").bundle)
         #expect(bundle.versions.count == 6)
         #expect(bundle.currentVersionName == "Simplenote 7")
     }

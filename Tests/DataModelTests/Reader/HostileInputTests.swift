@@ -36,7 +36,7 @@ struct HostileInputTests {
 
     @Test func truncatedFile() throws {
         let contents = try String(
-            contentsOfFile: TestPaths.fixture("AllFeatures.xcdatamodel/contents"), encoding: .utf8)
+            contentsOfFile: ReaderTestPaths.fixture("AllFeatures.xcdatamodel/contents"), encoding: .utf8)
         let truncated = String(contents.prefix(contents.count / 2))
         let result = readModel(truncated)
         #expect(result.model == nil)
@@ -50,8 +50,14 @@ struct HostileInputTests {
     }
 
     @Test func binaryJunk() {
-        var generator = SystemRandomNumberGenerator()
-        let junk = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // The same pseudo-random bytes on every run (xorshift).
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let junk = (0..<4096).map { _ -> UInt8 in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
         let result = ModelReader().readModel(xml: junk, path: "junk")
         #expect(result.model == nil)
         #expect(result.diagnostics.hasErrors)
@@ -133,14 +139,14 @@ struct HostileInputTests {
 
     @Test func filesOverTheSizeLimitAreRefusedBeforeParsing() {
         let reader = ModelReader(limits: ReaderLimits(maxFileSize: 1_000))
-        let result = reader.read(at: TestPaths.fixture("AllFeatures.xcdatamodel"))
+        let result = reader.read(at: ReaderTestPaths.fixture("AllFeatures.xcdatamodel"))
         #expect(result.bundle == nil)
         #expect(result.diagnostics.errors.first?.message.hasSuffix("more than the limit of 1000 bytes") == true)
     }
 
     @Test func documentsWithTooManyNodesAreRefused() {
         let reader = ModelReader(limits: ReaderLimits(maxNodes: 50))
-        let result = reader.read(at: TestPaths.fixture("AllFeatures.xcdatamodel"))
+        let result = reader.read(at: ReaderTestPaths.fixture("AllFeatures.xcdatamodel"))
         #expect(result.bundle == nil)
         #expect(result.diagnostics.errors.first?.message == "the document has more than 50 elements and attributes")
     }

@@ -6,7 +6,7 @@ import Testing
 @Suite("Seed models")
 struct SeedModelTests {
     private func currentModel(_ bundle: String) throws -> Model {
-        let result = ModelLoader().load(at: TestPaths.fixture("Seeds/\(bundle).xcdatamodeld"))
+        let result = ModelLoader().load(at: ReaderTestPaths.fixture("Seeds/\(bundle).xcdatamodeld"))
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let loaded = try #require(result.bundle)
         #expect(loaded.name == bundle)

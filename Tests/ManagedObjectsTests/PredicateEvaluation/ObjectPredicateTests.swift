@@ -41,6 +41,17 @@ struct ObjectPredicateTests {
         #expect(ObjectPredicate("x == %@", nil as Any?).predicateFormat == "x == nil")
     }
 
+    /// GNUstep Tests/base/NSPredicate/basic.m: the format is kept, and substitution writes
+    /// the values as literals.
+    @Test func formatSurvivesSubstitution() {
+        let predicate = ObjectPredicate("%K like %@+$b+$c", "$single", "b\"")
+        #expect(predicate.predicateFormat == #"$single LIKE ("b\"" + $b) + $c"#)
+        let substituted = predicate.withSubstitutionVariables([
+            "single": "val_for_single_string", "b": "val_for_$b", "c": "val_for_$c",
+        ])
+        #expect(substituted.predicateFormat == #"$single LIKE ("b\"" + "val_for_$b") + "val_for_$c""#)
+    }
+
     @Test func substitutionVariables() {
         let template = ObjectPredicate("name == $NAME AND age >= $MIN")
         let filled = template.withSubstitutionVariables(["NAME": "Alice", "MIN": 18])

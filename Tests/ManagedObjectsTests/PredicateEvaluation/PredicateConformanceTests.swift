@@ -26,6 +26,10 @@ struct PredicateConformanceTests {
                         predicate = predicate.withSubstitutionVariables(testCase.variables)
                     }
                     #expect(predicate.evaluate(with: testCase.object) == expected, "\(label)")
+                    if let record = testCase.object as? PredicateTestRecord {
+                        // The typed entry point skips a cast; it must answer the same.
+                        #expect(predicate.evaluate(with: record) == expected, "\(label) (typed)")
+                    }
                 } catch {
                     Issue.record("\(label): \(error)")
                 }

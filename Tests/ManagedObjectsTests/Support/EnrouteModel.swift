@@ -1,7 +1,6 @@
 // Hand-written in the exact shape ManagedGen generates (Docs/GeneratedCode.md) for the
 // Flight/Airport/Airline model (seed 001): `_`-suffixed stored names, non-optional wrappers,
-// fetch helpers and find-or-insert by uniqueness constraint. The helpers' predicates use the
-// closure form until the format-string `ObjectPredicate("icao_ = %@", icao)` exists.
+// fetch helpers and find-or-insert by uniqueness constraint.
 import Foundation
 import ManagedObjects
 
@@ -88,6 +87,35 @@ extension Airline {
     public func removeFromFlights_(_ values: Set<Flight>) { removeFromRelationship(values, at: 3) }
 }
 
+extension Airline {
+    public static func first(_ predicate: ObjectPredicate? = nil, sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
+                             in context: ManagedObjectContext) throws -> Airline? {
+        let request = fetchRequest()
+        request.predicate = predicate
+        request.sortDescriptors = sortDescriptors
+        request.fetchLimit = 1
+        return try context.fetch(request).first
+    }
+
+    /// Find-or-insert by the single-attribute uniqueness constraint on `code_`.
+    public static func withCode(_ code: String, in context: ManagedObjectContext) throws -> Airline {
+        if let airline = try first(ObjectPredicate("code_ = %@", code), in: context) { return airline }
+        let airline = Airline(context: context)
+        airline.code_ = code
+        return airline
+    }
+
+    public var code: String {
+        get { code_ ?? "" }
+        set { code_ = newValue }
+    }
+
+    public var flights: Set<Flight> {
+        get { flights_ }
+        set { flights_ = newValue }
+    }
+}
+
 public final class Airport: ManagedObject {
     public override class var entityName: String { "Airport" }
 
@@ -168,10 +196,7 @@ extension Airport {
 
     /// Find-or-insert by the single-attribute uniqueness constraint on `icao_`.
     public static func withICAO(_ icao: String, in context: ManagedObjectContext) throws -> Airport {
-        let matchesICAO = ObjectPredicate { object, _ in
-            (object as? ManagedObject)?.value(forKey: Keys.icao_) as? String == icao
-        }
-        if let airport = try first(matchesICAO, in: context) { return airport }
+        if let airport = try first(ObjectPredicate("icao_ = %@", icao), in: context) { return airport }
         let airport = Airport(context: context)
         airport.icao_ = icao
         return airport
@@ -190,6 +215,30 @@ extension Airport {
     public var flightsFrom: Set<Flight> {
         get { flightsFrom_ }
         set { flightsFrom_ = newValue }
+    }
+}
+
+extension Flight {
+    public var ident: String {
+        get { ident_ ?? "" }
+        set { ident_ = newValue }
+    }
+
+    /// To-one wrapper: a clear trap naming entity and key when unset.
+    public var origin: Airport {
+        get {
+            guard let value = origin_ else { preconditionFailure("Flight.origin_ is nil") }
+            return value
+        }
+        set { origin_ = newValue }
+    }
+
+    public var destination: Airport {
+        get {
+            guard let value = destination_ else { preconditionFailure("Flight.destination_ is nil") }
+            return value
+        }
+        set { destination_ = newValue }
     }
 }
 

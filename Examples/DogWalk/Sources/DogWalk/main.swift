@@ -1,0 +1,66 @@
+// The DogWalk chapter's app without its table view: find or create the dog "Fido", record
+// walks in the ordered to-many `walks`, delete one, and show that the order holds.
+import Foundation
+import ManagedObjects
+
+let container = PersistentContainer(name: "DogWalk", managedObjectModel: DogWalkModel.managedObjectModel)
+try container.loadPersistentStores()
+let context = container.viewContext
+
+/// The chapter's fetch-or-create: fetch the dog by name, insert it if there is none.
+func currentDog(named name: String) throws -> Dog {
+    let request = Dog.fetchRequest()
+    request.predicate = ObjectPredicate("%K == %@", Dog.Keys.name, name)
+    if let dog = try context.fetch(request).first {
+        return dog
+    }
+    let dog = Dog(context: context)
+    dog.name = name
+    return dog
+}
+
+let formatter = DateFormatter()
+formatter.dateFormat = "yyyy-MM-dd HH:mm"
+formatter.timeZone = TimeZone(identifier: "UTC")
+func show(_ dog: Dog) {
+    print("\(dog.name ?? "?") has \(dog.walks.count) walks:")
+    for walk in dog.walks {
+        print("  - \(walk.date.map(formatter.string(from:)) ?? "?")")
+    }
+}
+
+let fido = try currentDog(named: "Fido")
+print("Created Fido (inserted: \(fido.isInserted))")
+
+// Tapping "+" three times: each walk is appended to the ordered relationship.
+let start = Date(timeIntervalSinceReferenceDate: 780_000_000)
+for hour in 0..<3 {
+    let walk = Walk(context: context)
+    walk.date = start.addingTimeInterval(Double(hour) * 3600)
+    fido.addToWalks(walk)
+}
+try context.save()
+show(fido)
+
+// The generated ordered accessors: an earlier walk goes first, the last is replaced.
+let early = Walk(context: context)
+early.date = start.addingTimeInterval(-3600)
+fido.insertIntoWalks(early, at: 0)
+let replacement = Walk(context: context)
+replacement.date = start.addingTimeInterval(5 * 3600)
+fido.replaceWalks(at: fido.walks.count - 1, with: replacement)
+try context.save()
+print("After inserting at 0 and replacing the last:")
+show(fido)
+
+// Swipe to delete: remove the second walk from the dog and delete it.
+let deleted = fido.walks[1]
+context.delete(deleted)
+try context.save()
+print("After deleting the second walk (walk.dog is nil: \(deleted.dog == nil)):")
+show(fido)
+
+// A second launch finds the same dog instead of creating another.
+let again = try currentDog(named: "Fido")
+print("Fetched Fido again: same object: \(again === fido); dogs stored: \(try Dog.count(in: context))")
+print("Walks stored: \(try Walk.count(in: context))")

@@ -1,0 +1,19 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Flights",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "ManagedGen", path: "../.."),
+    ],
+    targets: [
+        // The model sits in the target; ManagedGenPlugin generates its classes at build time.
+        .executableTarget(
+            name: "Flights",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
+            resources: [.copy("flights.json")],
+            plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+        ),
+    ]
+)
