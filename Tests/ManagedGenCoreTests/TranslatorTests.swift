@@ -65,6 +65,12 @@ import Testing
         #expect(human[4].contents.contains("public final class Echo: ManagedObject {"))
     }
 
+    @Test func classesCannotBeNamedSelfOrAny() {
+        let output = Generator().generate(Model(entities: [entity("Self"), entity("Any")]), modelFileName: "M.xcdatamodel")
+        #expect(output.files.map(\.name) == ["MModel+ManagedGen.swift", "SelfEntity+ManagedGen.swift", "AnyEntity+ManagedGen.swift"])
+        #expect(output.files[1].contents.contains("public final class SelfEntity: ManagedObject {"))
+    }
+
     @Test func manualCodegenOptionGeneratesClasses() {
         let model = Model(entities: [entity("E", codegen: .manual)])
         #expect(generate(model).keys.sorted() == ["TestModel+ManagedGen.swift"])

@@ -143,7 +143,13 @@ struct ModelIndex {
             name = last
         }
         if name.isEmpty || name == "NSManagedObject" { name = entity.name }
-        return SwiftNames.sanitized(name)
+        name = SwiftNames.sanitized(name)
+        // `Self` and `Any` cannot name a type, even in backticks.
+        if name == "Self" || name == "Any" {
+            diagnostics.append(.note("entity '\(entity.name)': a class cannot be named '\(name)'; it is '\(name)Entity'", at: entity.location))
+            name += "Entity"
+        }
+        return name
     }
 
     /// Swift names for the properties of the entity and its ancestors, in chain order, so a parent
