@@ -235,3 +235,56 @@ import Testing
         }
     }
 }
+
+@Suite struct FetchRequestTemplateTests {
+    let model = Model(entities: [
+        Entity(name: "Base", codeGeneration: .class, attributes: [Attribute(name: "name", type: .string, isOptional: true)]),
+        Entity(name: "Leaf", parentEntity: "Base", codeGeneration: .class, relationships: [
+            Relationship(name: "owner", destinationEntity: "Owner", isOptional: true),
+        ]),
+        Entity(name: "Owner", codeGeneration: .class, attributes: [
+            Attribute(name: "title", type: .string, isOptional: true),
+            Attribute(name: "rank", type: .integer32, usesScalarValueType: true),
+        ], relationships: [Relationship(name: "leaves", destinationEntity: "Leaf", isToMany: true, isOptional: true)]),
+    ], fetchRequests: [
+        FetchRequestTemplate(
+            name: "Search", entity: "Leaf",
+            predicateString: "name == $NAME AND owner.title BEGINSWITH $title_prefix AND owner.rank IN $RANKS AND owner.leaves.@count > $MIN_COUNT AND owner == $OWNER AND $UNTYPED == 1"),
+        FetchRequestTemplate(name: "Broken", entity: "Leaf", predicateString: "name == == $X"),
+    ])
+
+    func text() -> (String, [Diagnostic]) {
+        let output = Generator().generate(model, modelFileName: "T.xcdatamodel")
+        return (output.files.first { $0.name == "TModel+ManagedGen.swift" }!.contents, output.diagnostics)
+    }
+
+    @Test func variablesAreTypedThroughRelationshipsAndParents() {
+        let (text, _) = text()
+        #expect(text.contains("""
+                public static func searchRequest(
+                    name: String,
+                    titlePrefix: String,
+                    ranks: [Int32],
+                    minCount: Int,
+                    owner: Owner,
+                    untyped: Any
+                ) -> FetchRequest<Leaf> {
+            """))
+        #expect(text.contains(#".withSubstitutionVariables(["NAME": name, "title_prefix": titlePrefix, "RANKS": ranks, "MIN_COUNT": minCount, "OWNER": owner, "UNTYPED": untyped])"#))
+        #expect(text.contains("The type of `$UNTYPED` could not be inferred from the predicate."))
+    }
+
+    @Test func unparseablePredicatesAreWarnedAboutAndLeftOut() {
+        let (text, diagnostics) = text()
+        #expect(!text.contains("brokenRequest"))
+        #expect(diagnostics.contains { $0.severity == .warning && $0.message.hasPrefix("fetch request 'Broken':") })
+    }
+
+    @Test func parameterNamesAreSwiftStyle() {
+        #expect(FetchRequestTranslator.parameterName("FROM_YEAR") == "fromYear")
+        #expect(FetchRequestTranslator.parameterName("UUID") == "uuid")
+        #expect(FetchRequestTranslator.parameterName("humanName") == "humanName")
+        #expect(FetchRequestTranslator.parameterName("p1") == "p1")
+        #expect(FetchRequestTranslator.parameterName("title_prefix") == "titlePrefix")
+    }
+}

@@ -131,14 +131,14 @@ struct FetchRequestTranslator {
         return result
     }
 
-    /// `FROM_YEAR` → `fromYear`, `NAME` → `name`, `humanName` stays.
+    /// `FROM_YEAR` → `fromYear`, `NAME` → `name`, `title_prefix` → `titlePrefix`, `humanName`
+    /// stays.
     static func parameterName(_ variable: String) -> String {
         let sanitized = SwiftNames.sanitized(variable)
         let isScreaming = sanitized.unicodeScalars.allSatisfy { !$0.properties.isLowercase }
-        guard isScreaming else { return SwiftNames.lowercasingFirst(sanitized) }
-        let words = sanitized.split(separator: "_").map { $0.lowercased() }
+        let words = sanitized.split(separator: "_").map { isScreaming ? $0.lowercased() : String($0) }
         guard let first = words.first else { return "value" }
-        let camel = first + words.dropFirst().map(SwiftNames.uppercasingFirst).joined()
+        let camel = SwiftNames.lowercasingFirst(first) + words.dropFirst().map(SwiftNames.uppercasingFirst).joined()
         return camel.first?.isNumber == true ? "_" + camel : camel
     }
 

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// `managedgen generate` as a process: exit status, diagnostics on standard error, what is
+/// written (and that nothing is on errors). Runs the `managedgen` built next to the tests.
+@Suite struct CommandLineTests {
+    struct Run {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    static func managedgen() throws -> URL {
+        let root = CompileTests.packageRoot.appendingPathComponent(".build")
+        let candidates = ["debug/managedgen", "x86_64-unknown-linux-gnu/debug/managedgen", "aarch64-unknown-linux-gnu/debug/managedgen", "arm64-apple-macosx/debug/managedgen"]
+        guard let url = candidates.map(root.appendingPathComponent).first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw TypecheckError(description: "managedgen not built; run `swift build --build-tests` first")
+        }
+        return url
+    }
+
+    func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = try Self.managedgen()
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                   standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("managedgen-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    var dogWalk: String { GoldenFiles.fixturesDirectory.appendingPathComponent("DogWalk.xcdatamodeld").path }
+
+    @Test func generatesTheExpectedFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try run(["generate", dogWalk, "--output", directory.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let expected = GoldenFiles.expectedDirectory.appendingPathComponent("DogWalk")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == (try FileManager.default.contentsOfDirectory(atPath: expected.path).sorted()))
+        for name in names {
+            #expect(FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+                == FileManager.default.contents(atPath: expected.appendingPathComponent(name).path))
+        }
+    }
+
+    @Test func listOutputsWritesNothing() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("out")
+        let result = try run(["generate", dogWalk, "--output", output.path, "--list-outputs"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == ["DogWalkModel", "Dog", "Walk"].map { output.appendingPathComponent("\($0)+ManagedGen.swift").path + "\n" }.joined())
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func modelErrorsExitWithStatusOneAndWriteNothing() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("Broken.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Card" representedClassName="Card" codeGenerationType="class">
+                    <relationship name="user" maxCount="1" deletionRule="Nullify"/>
+                </entity>
+            </model>
+
+            """.utf8).write(to: model.appendingPathComponent("contents"))
+        let output = directory.appendingPathComponent("out")
+        let result = try run(["generate", model.path, "--output", output.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("Broken.xcdatamodel/contents:4:"))
+        #expect(result.standardError.contains(": error: "))
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func optionsComeFromTheConfigFileAndFlagsOverrideThem() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("managedgen.json")
+        try Data(#"{"singleFile": true, "accessLevel": "internal", "modelTypeName": "Walks"}"#.utf8).write(to: config)
+        let output = directory.appendingPathComponent("out")
+        let result = try run(["generate", dogWalk, "--output", output.path, "--config", config.path, "--access-level", "package"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path) == ["Walks+ManagedGen.swift"])
+        let text = String(decoding: FileManager.default.contents(atPath: output.appendingPathComponent("Walks+ManagedGen.swift").path)!, as: UTF8.self)
+        #expect(text.contains("package final class Dog: ManagedObject {"))
+
+        try Data(#"{"singelFile": true}"#.utf8).write(to: config)
+        let bad = try run(["generate", dogWalk, "--output", output.path, "--config", config.path])
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("managedgen.json: error: invalid configuration: 'singelFile': unknown option"))
+    }
+
+    @Test func outputFileWritesOneFileAtThatPath() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("gen/DogWalk+ManagedGen.swift")
+        let result = try run(["generate", dogWalk, "--output-file", file.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = String(decoding: FileManager.default.contents(atPath: file.path) ?? Data(), as: UTF8.self)
+        #expect(text.hasPrefix("// Generated by ManagedGen from DogWalk.xcdatamodeld. Do not edit.\n"))
+        #expect(text.contains("public final class Dog: ManagedObject {") && text.contains("public enum DogWalkModel {"))
+    }
+}
