@@ -24,7 +24,7 @@ struct ManagedGenCommandPlugin: CommandPlugin {
         var generatedAny = false
         for target in targets {
             let configuration = ModelSource.configurationFile(in: target.sourceFiles)
-            for model in ModelSource.models(in: target.sourceFiles) {
+            for model in ModelSource.models(inDirectory: target.directoryURL) {
                 generatedAny = true
                 var arguments = [
                     "generate", model.root.path(percentEncoded: false),

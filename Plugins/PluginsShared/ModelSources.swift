@@ -28,6 +28,22 @@ struct ModelSource {
             .map { ModelSource(root: $0, files: filesInside($0)) }
     }
 
+    /// The models in a folder and its subfolders, whether or not the target lists them: a team
+    /// that commits generated code excludes its models from the target.
+    static func models(inDirectory directory: URL) -> [ModelSource] {
+        guard let enumerator = FileManager.default.enumerator(
+            at: directory, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]
+        ) else { return [] }
+        var roots: [URL] = []
+        for case let url as URL in enumerator where modelExtensions.contains(url.pathExtension) {
+            roots.append(url)
+            enumerator.skipDescendants()   // a bundle's versions are part of the bundle
+        }
+        return roots
+            .sorted { $0.path < $1.path }
+            .map { ModelSource(root: $0, files: filesInside($0)) }
+    }
+
     /// The target's configuration file, if it has one.
     static func configurationFile(in sourceFiles: FileList) -> URL? {
         sourceFiles.map(\.url).first { $0.lastPathComponent == configurationFileName }
