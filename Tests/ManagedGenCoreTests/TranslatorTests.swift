@@ -150,6 +150,16 @@ import Testing
         #expect(text.contains("public var items: Swift.Set<Set> {"))
     }
 
+    @Test func aPropertyNamedLikeItsClassIsRenamed() {
+        let model = Model(entities: [
+            entity("Person", attributes: [Attribute(name: "Person", type: .string, isOptional: true)], unique: [["Person"]]),
+        ])
+        let text = generate(model)["Person+ManagedGen.swift"]!
+        #expect(text.contains("public var Person_: String? {"))
+        #expect(text.contains("public static let Person_ = \"Person\""))
+        #expect(text.contains("let inserted = Person(context: context)"))
+    }
+
     @Test func wrappersFollowTheSuffixUserInfoAndSkipClashes() {
         let model = Model(entities: [
             entity("Flight", attributes: [

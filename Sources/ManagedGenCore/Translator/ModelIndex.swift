@@ -159,10 +159,13 @@ struct ModelIndex {
         var names: [String: String] = [:]
         var used: Set<String> = []
         for ancestor in model.inheritanceChain(of: entity) {
+            // A property named like its class would hide the class in the class's static
+            // methods (`Person(context:)` in find-or-insert).
+            let className = plans[ancestor.name]?.className
             for property in ancestor.propertyNames where names[property] == nil {
                 var name = SwiftNames.sanitized(property)
                 while SwiftNames.managedObjectMembers.contains(name) || name == "Type" || name == "Protocol"
-                    || used.contains(name) {
+                    || used.contains(name) || name == className {
                     name += "_"
                 }
                 names[property] = name
@@ -189,6 +192,7 @@ struct ModelIndex {
     private mutating func wrapperNames(of entity: Entity) -> [String: String] {
         let suffix = options.wrapperSuffix
         var taken = namesInHierarchy(of: entity)
+        if let className = plans[entity.name]?.className { taken.insert(className) }
         // Wrappers of ancestors are inherited too.
         for ancestor in model.inheritanceChain(of: entity).dropLast() {
             taken.formUnion(plans[ancestor.name]?.wrapperNames.values.map { $0 } ?? [])

@@ -17,7 +17,7 @@ public enum SwiftNames {
     /// The members every generated class inherits from `ManagedObject` or declares itself (plus
     /// the nested `Keys` enum). A model property with one of these names gets a Swift property
     /// named with a trailing `_` appended (`description` → `description_`); its key stays the
-    /// model's name.
+    /// model's name. So does a property named like its own class.
     public static let managedObjectMembers: Set<String> = [
         "entity", "objectID", "managedObjectContext", "isInserted", "isUpdated", "isDeleted",
         "isFault", "hasChanges", "hasPersistentChangedValues", "changedValues", "committedValues",
