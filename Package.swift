@@ -62,9 +62,13 @@ let package = Package(
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
         .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects"]),
-        // The seeds' generated sources (copies of their golden files, kept exact by
-        // ManagedGenCoreTests) compiled and run against the runtime.
-        .testTarget(name: "GeneratedSeedsTests", dependencies: ["ManagedObjects"]),
+        // A consumer of the build plugin: the seeds' models in Models/ are generated at build
+        // time, and the tests run the seeds' scenarios on the generated classes.
+        .testTarget(
+            name: "GeneratedSeedsTests",
+            dependencies: ["ManagedObjects"],
+            plugins: ["ManagedGenPlugin"]
+        ),
         .testTarget(
             name: "ManagedGenCoreTests",
             dependencies: ["ManagedGenCore"],

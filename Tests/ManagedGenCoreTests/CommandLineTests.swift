@@ -41,7 +41,7 @@ import Testing
         return url
     }
 
-    var dogWalk: String { GoldenFiles.fixturesDirectory.appendingPathComponent("DogWalk.xcdatamodeld").path }
+    var dogWalk: String { GoldenFiles.pluginTargetModelsDirectory.appendingPathComponent("DogWalk.xcdatamodeld").path }
 
     @Test func generatesTheExpectedFiles() throws {
         let directory = try temporaryDirectory()

@@ -10,8 +10,9 @@ enum GoldenFiles {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let fixturesDirectory = testsDirectory.appendingPathComponent("Fixtures")
     static let expectedDirectory = testsDirectory.appendingPathComponent("Expected")
-    /// The seeds' generated sources, committed into the `GeneratedSeedsTests` target.
-    static let generatedSeedsDirectory = testsDirectory.deletingLastPathComponent().appendingPathComponent("GeneratedSeedsTests/Generated")
+    /// The seeds' models (and FetchRequests) live in the `GeneratedSeedsTests` target, where the build plugin
+    /// generates their classes and the tests run them: one copy serves both.
+    static let pluginTargetModelsDirectory = testsDirectory.deletingLastPathComponent().appendingPathComponent("GeneratedSeedsTests/Models")
     static var isRecording: Bool { ProcessInfo.processInfo.environment["MANAGEDGEN_RECORD"] == "1" }
 
     static func verify(
