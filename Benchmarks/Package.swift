@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Benchmarks live in their own package so the main package's build and tests stay lean.
-// Run with: swift run -c release ReadBenchmark
+// Run with: swift run -c release ReadBenchmark (or GenerateBenchmark, PredicateBenchmark)
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v13)],
@@ -13,6 +13,17 @@ let package = Package(
         .executableTarget(
             name: "ReadBenchmark",
             dependencies: [.product(name: "DataModel", package: "ManagedGen")]
+        ),
+        .executableTarget(
+            name: "GenerateBenchmark",
+            dependencies: [
+                .product(name: "DataModel", package: "ManagedGen"),
+                .product(name: "ManagedGenCore", package: "ManagedGen"),
+            ]
+        ),
+        .executableTarget(
+            name: "PredicateBenchmark",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
         ),
     ]
 )
