@@ -100,12 +100,21 @@ struct GenerateCommand: ParsableCommand {
             if let outputFile {
                 try writer.write(generated.files[0].contents, toFile: URL(fileURLWithPath: outputFile))
             } else if let output {
-                try writer.write(generated.files, toDirectory: URL(fileURLWithPath: output))
+                let report = try writer.write(generated.files, toDirectory: URL(fileURLWithPath: output))
+                // The build plugin writes with --output-file and stays silent; a person running
+                // the CLI is told what happened.
+                if !diagnosticOptions.quiet {
+                    print("Generated \(generated.files.count) file(s) for \(modelFileName) in \(output): "
+                        + "\(report.written.count) written, \(report.unchanged.count) unchanged, \(report.removed.count) removed")
+                }
             }
             if let humanOutput {
-                try writer.writeIfAbsent(
+                let created = try writer.writeIfAbsent(
                     generator.humanFiles(for: bundle.current.model, modelFileName: modelFileName),
                     toDirectory: URL(fileURLWithPath: humanOutput))
+                if !diagnosticOptions.quiet && !created.isEmpty {
+                    print("Created \(created.joined(separator: ", ")) in \(humanOutput) for your code")
+                }
             }
         } catch {
             printError("error: \(error.localizedDescription)")
