@@ -88,8 +88,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// `nil` until `performFetch()`.
     public private(set) var sections: [FetchedResultsSection<Result>]?
 
-    /// Each fetched object's section name, as last read.
-    private var sectionNames: [ObjectIdentifier: String] = [:]
+    /// Where each fetched object is, and its section name as last read.
+    private var places: [ObjectIdentifier: Place] = [:]
     private var observation: ContextObservation?
     /// How many changes were applied by fetching again rather than in place (tests read it).
     private(set) var refetchCount = 0
@@ -110,7 +110,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     public func performFetch() throws {
         try checkSortDescriptors()
         let objects = try managedObjectContext.fetch(fetchRequest)
-        sectionNames = [:]
+        places = [:]
         install(objects, changed: [])
         if observation == nil {
             observation = managedObjectContext.addObserver(for: [.objectsDidChange]) { [weak self] notification in
@@ -130,10 +130,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// Where an object is in the results, if it is there.
     public func indexPath(forObject object: Result) -> IndexPath? {
-        guard let sections, let name = sectionNames[ObjectIdentifier(object)],
-              let sectionIndex = sections.firstIndex(where: { $0.name == name }),
-              let item = sections[sectionIndex].objects.firstIndex(where: { $0 === object }) else { return nil }
-        return IndexPath(indexes: [sectionIndex, item])
+        places[ObjectIdentifier(object)]?.indexPath
     }
 
     /// The distinct index titles of the sections, in section order.
@@ -166,25 +163,53 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
     }
 
+    /// An object's place in the results.
+    private struct Place {
+        var sectionName: String
+        var section: Int
+        var item: Int
+        /// The position in `fetchedObjects`.
+        var index: Int
+        var indexPath: IndexPath { IndexPath(indexes: [section, item]) }
+    }
+
     /// Makes `objects` (in sort order) the results, reading the section names of new and
     /// `changed` objects and keeping the others' names.
     private func install(_ objects: [Result], changed: Set<ObjectIdentifier>) {
-        var names: [ObjectIdentifier: String] = [:]
-        names.reserveCapacity(objects.count)
-        var order: [String] = []
+        var sectionOrder: [String] = []
         var members: [String: [Result]] = [:]
+        // Sections come in runs (the order starts with the section key): a run is added at once.
+        var run: (name: String, objects: [Result])?
+        func endRun() {
+            guard let run else { return }
+            if members[run.name] == nil { sectionOrder.append(run.name) }
+            members[run.name, default: []] += run.objects
+        }
         for object in objects {
             let key = ObjectIdentifier(object)
-            let name = changed.contains(key) ? nil : sectionNames[key]
-            let sectionName = name ?? sectionNameKeyPath.map { Self.sectionName(object.value(forKeyPath: $0)) } ?? ""
-            names[key] = sectionName
-            if members[sectionName] == nil { order.append(sectionName) }
-            members[sectionName, default: []].append(object)
+            let known = changed.contains(key) ? nil : places[key]?.sectionName
+            let name = known ?? sectionNameKeyPath.map { Self.sectionName(object.value(forKeyPath: $0)) } ?? ""
+            if run?.name == name {
+                run?.objects.append(object)
+            } else {
+                endRun()
+                run = (name, [object])
+            }
         }
-        sectionNames = names
-        let sections = order.map { name in
-            FetchedResultsSection(name: name, indexTitle: indexTitle(for: name), objects: members[name] ?? [])
+        endRun()
+        var newPlaces: [ObjectIdentifier: Place] = [:]
+        newPlaces.reserveCapacity(objects.count)
+        var sections: [FetchedResultsSection<Result>] = []
+        var index = 0
+        for (sectionIndex, name) in sectionOrder.enumerated() {
+            let objects = members[name] ?? []
+            for (item, object) in objects.enumerated() {
+                newPlaces[ObjectIdentifier(object)] = Place(sectionName: name, section: sectionIndex, item: item, index: index)
+                index += 1
+            }
+            sections.append(FetchedResultsSection(name: name, indexTitle: indexTitle(for: name), objects: objects))
         }
+        places = newPlaces
         self.sections = sections
         fetchedObjects = sections.flatMap(\.objects)
     }
@@ -212,6 +237,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
                 .compactMap { context.registeredObject(for: $0) })
         let changed = Set(changedObjects.map(ObjectIdentifier.init))
         let deletedIDs = Set(notification.deletedObjectIDs)
+        let oldPlaces = places
 
         let newObjects: [Result]
         if canUpdateInPlace(changedObjects: changedObjects, deletedIDs: deletedIDs) {
@@ -221,12 +247,13 @@ public final class FetchedResultsController<Result: ManagedObject> {
             guard let fetched = try? context.fetch(fetchRequest) else { return }
             newObjects = fetched
             // Section key paths may cross relationships: every name is read again.
-            sectionNames = [:]
+            places = [:]
         }
         install(newObjects, changed: changed)
         let updated = Set((notification.updatedObjectIDs + notification.refreshedObjectIDs)
             .compactMap { context.registeredObject(for: $0).map(ObjectIdentifier.init) })
-        report(from: oldSections, to: sections ?? [], changed: changed, updated: updated, to: delegate)
+        report(from: (oldSections, oldPlaces), to: (sections ?? [], places), changed: changed, updated: updated,
+               to: delegate)
     }
 
     /// Whether putting the changed objects in place gives what a new fetch would: no object
@@ -319,43 +346,52 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// both, the fewest are reported as moves, preferring `changed` ones, so that the others
     /// keep their order; an object also moves when its section does.
     private func report(
-        from old: [FetchedResultsSection<Result>], to new: [FetchedResultsSection<Result>],
+        from old: (sections: [FetchedResultsSection<Result>], places: [ObjectIdentifier: Place]),
+        to new: (sections: [FetchedResultsSection<Result>], places: [ObjectIdentifier: Place]),
         changed: Set<ObjectIdentifier>, updated: Set<ObjectIdentifier>, to delegate: FetchedResultsControllerDelegate
     ) {
-        let oldPositions = Self.positions(old)
-        let newPositions = Self.positions(new)
-        let oldNames = Set(old.map(\.name))
-        let newNames = Set(new.map(\.name))
-
+        let oldNames = Set(old.sections.map(\.name))
+        let newNames = Set(new.sections.map(\.name))
         var sectionChanges: [(name: String, index: Int, type: FetchedResultsChangeType)] = []
-        for (index, section) in old.enumerated() where !newNames.contains(section.name) {
+        for (index, section) in old.sections.enumerated() where !newNames.contains(section.name) {
             sectionChanges.append((section.name, index, .delete))
         }
-        for (index, section) in new.enumerated() where !oldNames.contains(section.name) {
+        for (index, section) in new.sections.enumerated() where !oldNames.contains(section.name) {
             sectionChanges.append((section.name, index, .insert))
         }
 
         var objectChanges: [(object: Result, old: IndexPath?, type: FetchedResultsChangeType, new: IndexPath?)] = []
-        let oldObjects = old.flatMap(\.objects)
-        let newObjects = new.flatMap(\.objects)
-        for object in oldObjects where newPositions[ObjectIdentifier(object)] == nil {
-            objectChanges.append((object, oldPositions[ObjectIdentifier(object)], .delete, nil))
-        }
-        let staying = newObjects.filter { oldPositions[ObjectIdentifier($0)] != nil }
-        let moved = Self.objectsOutOfOrder(staying, oldRank: Self.ranks(oldObjects, among: newPositions), changed: changed)
-        for object in newObjects {
-            let key = ObjectIdentifier(object)
-            switch (oldPositions[key], newPositions[key]) {
-            case (nil, let newPath?):
-                objectChanges.append((object, nil, .insert, newPath))
-            case (let oldPath?, let newPath?)
-                where moved.contains(key) || old[oldPath[0]].name != new[newPath[0]].name:
-                objectChanges.append((object, oldPath, .move, newPath))
-            case (let oldPath?, let newPath?) where updated.contains(key):
-                objectChanges.append((object, oldPath, .update, newPath))
-            default:
-                break
+        for section in old.sections {
+            for object in section.objects where new.places[ObjectIdentifier(object)] == nil {
+                objectChanges.append((object, old.places[ObjectIdentifier(object)]?.indexPath, .delete, nil))
             }
+        }
+        // Every object in new order with its old place, if it had one.
+        var current: [(object: Result, old: Place?, new: Place)] = []
+        current.reserveCapacity(new.places.count)
+        var staying: [(oldIndex: Int, isChanged: Bool)] = []
+        for (sectionIndex, section) in new.sections.enumerated() {
+            for (item, object) in section.objects.enumerated() {
+                let key = ObjectIdentifier(object)
+                let oldPlace = old.places[key]
+                let newPlace = Place(sectionName: section.name, section: sectionIndex, item: item, index: current.count)
+                current.append((object, oldPlace, newPlace))
+                if let oldPlace { staying.append((oldPlace.index, changed.contains(key))) }
+            }
+        }
+        let moved = Self.outOfOrder(staying.map(\.oldIndex), changed: staying.map(\.isChanged))
+        var stayingIndex = 0
+        for (object, oldPlace, newPlace) in current {
+            guard let oldPlace else {
+                objectChanges.append((object, nil, .insert, newPlace.indexPath))
+                continue
+            }
+            if moved[stayingIndex] || oldPlace.sectionName != newPlace.sectionName {
+                objectChanges.append((object, oldPlace.indexPath, .move, newPlace.indexPath))
+            } else if updated.contains(ObjectIdentifier(object)) {
+                objectChanges.append((object, oldPlace.indexPath, .update, newPlace.indexPath))
+            }
+            stayingIndex += 1
         }
         guard !sectionChanges.isEmpty || !objectChanges.isEmpty else { return }
         delegate.controllerWillChangeContent(self)
@@ -368,65 +404,56 @@ public final class FetchedResultsController<Result: ManagedObject> {
         delegate.controllerDidChangeContent(self)
     }
 
-    private static func positions(_ sections: [FetchedResultsSection<Result>]) -> [ObjectIdentifier: IndexPath] {
-        var positions: [ObjectIdentifier: IndexPath] = [:]
-        for (sectionIndex, section) in sections.enumerated() {
-            for (item, object) in section.objects.enumerated() {
-                positions[ObjectIdentifier(object)] = IndexPath(indexes: [sectionIndex, item])
-            }
+    /// Which elements to report as moved, given the old positions of the staying objects in
+    /// their new order: all but a heaviest subsequence whose old positions increase. An
+    /// unchanged object outweighs all changed ones together, so changed objects are the ones
+    /// that move whenever that explains the new order.
+    private static func outOfOrder(_ oldPositions: [Int], changed: [Bool]) -> [Bool] {
+        let count = oldPositions.count
+        var moved = [Bool](repeating: false, count: count)
+        // Leading and trailing elements below (above) everything after (before) them fit in
+        // any increasing subsequence: only the middle needs the search.
+        var suffixMinimum = [Int](repeating: Int.max, count: count + 1)
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            suffixMinimum[index] = min(oldPositions[index], suffixMinimum[index + 1])
         }
-        return positions
-    }
+        var start = 0
+        while start < count && oldPositions[start] < suffixMinimum[start + 1] { start += 1 }
+        var end = count
+        var maximumBefore = [Int](repeating: Int.min, count: count + 1)
+        for index in 0..<count { maximumBefore[index + 1] = max(maximumBefore[index], oldPositions[index]) }
+        while end > start && oldPositions[end - 1] > maximumBefore[end - 1] { end -= 1 }
+        guard end - start > 1 else { return moved }
 
-    /// The place of each object of `objects` that is also in `kept`, counting only those.
-    private static func ranks(_ objects: [Result], among kept: [ObjectIdentifier: IndexPath]) -> [ObjectIdentifier: Int] {
-        var ranks: [ObjectIdentifier: Int] = [:]
-        for object in objects where kept[ObjectIdentifier(object)] != nil {
-            ranks[ObjectIdentifier(object)] = ranks.count
-        }
-        return ranks
-    }
-
-    /// The objects to report as moved: all but a heaviest subsequence of `staying` (new order)
-    /// whose old ranks increase. An unchanged object outweighs all changed ones together, so
-    /// changed objects are the ones that move whenever that explains the new order.
-    private static func objectsOutOfOrder(
-        _ staying: [Result], oldRank: [ObjectIdentifier: Int], changed: Set<ObjectIdentifier>
-    ) -> Set<ObjectIdentifier> {
-        let count = staying.count
-        guard count > 1 else { return [] }
+        // The heaviest increasing run over the middle; a Fenwick tree over the middle's ranks
+        // gives the heaviest run ending below a rank in O(log n).
+        let middle = Array(start..<end)
+        let rankOf = Dictionary(uniqueKeysWithValues: middle.map { oldPositions[$0] }.sorted().enumerated().map { ($1, $0) })
         let heavy = count + 1
-        // best[i]: the weight of the heaviest increasing run ending at staying[i]; a Fenwick
-        // tree over old ranks gives the heaviest run ending below a rank in O(log n).
-        var tree = [(weight: Int, index: Int)](repeating: (0, -1), count: count + 1)
+        var tree = [(weight: Int, element: Int)](repeating: (0, -1), count: middle.count + 1)
         var previous = [Int](repeating: -1, count: count)
         var best = [Int](repeating: 0, count: count)
-        for (index, object) in staying.enumerated() {
-            let key = ObjectIdentifier(object)
-            let rank = oldRank[key] ?? 0
-            var heaviest = (weight: 0, index: -1)
+        for element in middle {
+            let rank = rankOf[oldPositions[element]] ?? 0
+            var heaviest = (weight: 0, element: -1)
             var position = rank
             while position > 0 {
                 if tree[position].weight > heaviest.weight { heaviest = tree[position] }
                 position -= position & -position
             }
-            best[index] = heaviest.weight + (changed.contains(key) ? 1 : heavy)
-            previous[index] = heaviest.index
+            best[element] = heaviest.weight + (changed[element] ? 1 : heavy)
+            previous[element] = heaviest.element
             position = rank + 1
-            while position <= count {
-                if best[index] > tree[position].weight { tree[position] = (best[index], index) }
+            while position <= middle.count {
+                if best[element] > tree[position].weight { tree[position] = (best[element], element) }
                 position += position & -position
             }
         }
-        var kept = Set<Int>()
-        var index = best.indices.max { best[$0] < best[$1] } ?? -1
-        while index >= 0 {
-            kept.insert(index)
-            index = previous[index]
-        }
-        var moved = Set<ObjectIdentifier>()
-        for (index, object) in staying.enumerated() where !kept.contains(index) {
-            moved.insert(ObjectIdentifier(object))
+        for element in middle { moved[element] = true }
+        var element = middle.max { best[$0] < best[$1] } ?? -1
+        while element >= 0 {
+            moved[element] = false
+            element = previous[element]
         }
         return moved
     }
