@@ -212,6 +212,55 @@ struct FetchedResultsControllerTests {
         }
     }
 
+    @Test("another context's saves, merged, are reported as updates and moves")
+    func mergedChanges() throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let reader = container.newBackgroundContext()
+        reader.automaticallyMergesChangesFromParent = true
+        let writer = container.newBackgroundContext()
+        let (controller, table) = try reader.performAndWait { () throws in
+            Self.user("ann", "a1", in: reader)
+            Self.user("ann", "a5", in: reader)
+            try reader.save()
+            return try Self.follow(reader)
+        }
+        try writer.performAndWait { () throws in
+            let users = try writer.fetch(TwitterUser.fetchRequest())
+            try #require(users.first { $0.screenName == "a1" }).screenName = "a9"
+            try writer.save()
+        }
+        // The merge was queued on the reader's queue by the save: this block runs after it.
+        reader.performAndWait {
+            #expect(table.takeEvents() == ["move a9 0.0>0.1"])
+            #expect(controller.fetchedObjects?.map(\.screenName) == ["a5", "a9"])
+            #expect(controller.refetchCount == 0)
+        }
+    }
+
+    @Test("with a fetch limit, changes fetch again and the limit holds")
+    func fetchLimit() throws {
+        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+            Self.user("ann", "a2", in: context)
+            Self.user("ann", "a3", in: context)
+            try context.save()
+            let request = TwitterUser.fetchRequest()
+            request.sortDescriptors = [ObjectSortDescriptor(key: "screenName")]
+            request.fetchLimit = 2
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
+            let table = FetchedResultsTable(describe: Self.describe)
+            controller.delegate = table
+            try controller.performFetch()
+            table.load(controller.sections ?? [])
+
+            Self.user("ann", "a1", in: context)
+            context.processPendingChanges()
+            #expect(table.takeEvents() == ["delete a3 0.1>-", "insert a1 ->0.0"])
+            #expect(table.matches(controller.sections))
+            #expect(controller.fetchedObjects?.map(\.screenName) == ["a1", "a2"])
+            #expect(controller.refetchCount == 1)
+        }
+    }
+
     /// The runtime announces no change to an object inserted and not yet saved once its insert
     /// has been announced (`ManagedObjectContext.objectWillChange` skips inserted objects), so
     /// the controller cannot hear of it. Core Data announces such changes as updates.
