@@ -34,15 +34,9 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         let (bundle, failed) = ModelLoading.loadReporting(path, versionName: versionName, options: diagnosticOptions)
         if let bundle {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            let json: Data
-            if allVersions {
-                json = try encoder.encode(locations ? bundle : bundle.withoutSourceLocations())
-            } else {
-                let model = bundle.current.model
-                json = try encoder.encode(locations ? model : model.withoutSourceLocations())
-            }
+            let json = allVersions
+                ? try bundle.jsonRepresentation(includingLocations: locations)
+                : try bundle.current.model.jsonRepresentation(includingLocations: locations)
             FileHandle.standardOutput.write(json + Data("\n".utf8))
         }
         if failed { throw ExitCode.failure }
