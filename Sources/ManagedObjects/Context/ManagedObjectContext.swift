@@ -200,8 +200,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Records a change to a registered object (called by the object before each change).
     func objectWillChange(_ object: ManagedObject) {
-        guard !object.isInserted, !object.isDeleted, registered[object.objectID] === object else { return }
-        if !object.isUpdated {
+        guard !object.isDeleted, registered[object.objectID] === object else { return }
+        // An unsaved insert is not "updated", but once its insert has been announced, later
+        // changes are announced as updates, as Core Data does (processPendingChanges leaves out
+        // objects whose insert is still unannounced).
+        if !object.isInserted && !object.isUpdated {
             object.isUpdated = true
             updated.append(object)
         }
