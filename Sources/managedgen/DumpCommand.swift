@@ -32,7 +32,7 @@ struct DumpCommand: ParsableCommand {
     @OptionGroup var diagnosticOptions: DiagnosticOptions
 
     func run() throws {
-        let (bundle, failed) = ModelLoading.loadReporting(path, versionName: versionName, options: diagnosticOptions)
+        let (bundle, failed, _) = ModelLoading.loadReporting(path, versionName: versionName, options: diagnosticOptions)
         if let bundle {
             let json = allVersions
                 ? try bundle.jsonRepresentation(includingLocations: locations)

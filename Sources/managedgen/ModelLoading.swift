@@ -19,22 +19,24 @@ enum ModelLoading {
     /// - Returns: the bundle, and whether there were errors (after `--warnings-as-errors`).
     static func loadReporting(
         _ path: String, versionName: String? = nil, options: DiagnosticOptions
-    ) -> (bundle: ModelBundle?, failed: Bool) {
+    ) -> (bundle: ModelBundle?, failed: Bool, diagnostics: [Diagnostic]) {
         let result = ModelLoader().load(at: path, versionName: versionName)
         var failed = result.bundle == nil
+        var reported: [Diagnostic] = []
         for var diagnostic in result.diagnostics {
             if options.warningsAsErrors && diagnostic.severity == .warning { diagnostic.severity = .error }
             if diagnostic.severity == .error { failed = true }
+            reported.append(diagnostic)
             if options.quiet && diagnostic.severity != .error { continue }
             printToStandardError(diagnostic.description)
         }
-        return (result.bundle, failed)
+        return (result.bundle, failed, reported)
     }
 
     /// Loads the model at `path`, prints its diagnostics and returns it; exits with status 1
     /// when there were errors.
     static func load(_ path: String, versionName: String? = nil, options: DiagnosticOptions) throws -> ModelBundle {
-        let (bundle, failed) = loadReporting(path, versionName: versionName, options: options)
+        let (bundle, failed, _) = loadReporting(path, versionName: versionName, options: options)
         guard let bundle, !failed else { throw ExitCode.failure }
         return bundle
     }

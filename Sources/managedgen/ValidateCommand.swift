@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataModel
 
 /// `managedgen validate <paths…>`: reads and checks models, printing compiler-style
 /// diagnostics; exits with status 1 if any model has an error.
@@ -21,8 +22,26 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         var anyFailed = false
         for path in paths {
-            if ModelLoading.loadReporting(path, options: diagnosticOptions).failed { anyFailed = true }
+            let (bundle, failed, diagnostics) = ModelLoading.loadReporting(path, options: diagnosticOptions)
+            if failed { anyFailed = true }
+            if !diagnosticOptions.quiet {
+                print(Self.summary(of: path, bundle: bundle, failed: failed, diagnostics: diagnostics))
+            }
         }
         if anyFailed { throw ExitCode.failure }
+    }
+
+    /// One line a model on standard output: `path: valid (1 version, 2 entities, 0 warnings)`,
+    /// or `path: 2 errors, 1 warning`.
+    static func summary(of path: String, bundle: ModelBundle?, failed: Bool, diagnostics: [Diagnostic]) -> String {
+        func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+            "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
+        }
+        let warnings = count(diagnostics.filter { $0.severity == .warning }.count, "warning")
+        guard !failed, let bundle else {
+            return "\(path): \(count(diagnostics.filter { $0.severity == .error }.count, "error")), \(warnings)"
+        }
+        let entities = count(bundle.current.model.entities.count, "entity", plural: "entities")
+        return "\(path): valid (\(count(bundle.versions.count, "version")), \(entities) in the current one, \(warnings))"
     }
 }
