@@ -141,7 +141,7 @@ import Testing
 
         let both = try run(["validate", dogWalk, broken.path])
         #expect(both.status == 1)
-        #expect(both.standardOutput.hasSuffix("\(broken.path): 2 errors, 0 warnings\n"))
+        #expect(both.standardOutput.hasSuffix("\(broken.path): 1 error, 0 warnings\n"))
         #expect(both.standardError.contains("\(broken.path):1:"))
     }
 }

@@ -20,8 +20,13 @@ public struct ModelLoader: Sendable {
     public func load(at path: String, versionName: String? = nil) -> ModelReadResult {
         var result = reader.read(at: path, versionName: versionName)
         if let bundle = result.bundle {
+            // Where the reader already reported an error (say an unknown attributeType), a
+            // validation finding at the same spot only restates it ("has no type"): leave it out.
+            let readerErrorLocations = Set(result.diagnostics.filter { $0.severity == .error }.compactMap(\.location))
             for version in bundle.versions {
-                result.diagnostics += validator.validate(version.model)
+                result.diagnostics += validator.validate(version.model).filter {
+                    $0.location.map { !readerErrorLocations.contains($0) } ?? true
+                }
             }
             result.diagnostics = result.diagnostics.sortedByLocation()
         }
