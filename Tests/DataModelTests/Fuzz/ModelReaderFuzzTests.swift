@@ -9,7 +9,7 @@ import Testing
 struct ModelReaderFuzzTests {
     static let seed: UInt64 = 0x5EED_0001
     static let sampledFiles = 48
-    static let mutationsPerFile = 60
+    static let mutationsPerFile = 45
     /// Reading a mutated file of a few kilobytes takes milliseconds; this much is a hang.
     static let slowInputLimit: TimeInterval = 1
 

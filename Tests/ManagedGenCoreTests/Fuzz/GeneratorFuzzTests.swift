@@ -11,7 +11,7 @@ import Testing
 struct GeneratorFuzzTests {
     static let seed: UInt64 = 0x5EED_0003
     static let modelCount = 400
-    static let typecheckedSample = 5
+    static let typecheckedSample = 10
 
     @Test func randomModelsGenerateDeterministically() {
         var random = SeededRandom(seed: Self.seed)
@@ -43,7 +43,8 @@ struct GeneratorFuzzTests {
     @Test func sampleOfRandomModelsTypechecks() throws {
         let typechecker = try Typechecker.shared()
         var random = SeededRandom(seed: Self.seed)
-        var checked = 0
+        var checked = 0, entities = 0
+        let started = Date()
         for round in 0..<Self.modelCount where checked < Self.typecheckedSample {
             let model = RandomModelBuilder().model(using: &random)
             guard !ModelValidator().validate(model).hasErrors else { continue }
@@ -53,10 +54,12 @@ struct GeneratorFuzzTests {
             let output = generator.generate(model, modelFileName: fileName)
             guard !output.diagnostics.hasErrors else { continue }
             checked += 1
+            entities += model.entities.count
             let files = output.files + generator.humanFiles(for: model, modelFileName: fileName)
             let result = try typechecker.typecheck(files, moduleName: "Fuzz\(round)")
             #expect(result.succeeded, "model \(round) (\(model.entities.map(\.name))):\n\(result.output.prefix(4000))")
         }
+        print("generator fuzz: typechecked \(checked) random models (\(entities) entities) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         #expect(checked == Self.typecheckedSample)
     }
 }
