@@ -17,7 +17,7 @@ struct PredicateEvaluationFuzzTests {
         switch random.int(0..<(depth > 1 ? 9 : 12)) {
         case 0: return random.int(-5...5)
         case 1: return Double(random.int(-100...100)) / 4
-        case 2: return random.pick(["", "a b", "Dog", "dog*", "é", "e\u{301}", "名前", "🐕", "x?y"])
+        case 2: return random.pick(["", "a b", "Dog", "dog*", "é", "e\u{301}", "名前", "🐕", "x?y", "?at", "(", "[a-"])
         case 3: return random.chance(50)
         case 4: return Date(timeIntervalSinceReferenceDate: Double(random.int(-1000...1000)))
         case 5: return Decimal(random.int(-50...50)) / 4
