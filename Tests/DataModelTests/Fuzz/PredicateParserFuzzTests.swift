@@ -86,10 +86,19 @@ struct PredicateParserFuzzTests {
         "", " ", "(", ")", "\"\\", "'", "%", "$", "#", "a ==", "== a", "NOT", "ANY", "{", "a[", "a IN {1,",
         "SUBQUERY(", "TERNARY(a == 1,", "\u{301}", "é == é", String(repeating: "(", count: 500) + "TRUEPREDICATE",
         String(repeating: "NOT ", count: 500) + "TRUEPREDICATE", String(repeating: "-", count: 500) + "1 == a",
+        // Found by the fuzz tests: an infinite literal printed as `(1.0 / 0.0)`, which reads
+        // back as arithmetic.
+        "ANY 1e999 ENDSWITH sum:(items.@sum.price)", "-1e999 <= name", "a BETWEEN {1e999, -1e999}",
     ]
 
     @Test func edgeInputsParseOrFailAtAColumn() {
         for format in Self.edgeInputs { check(format) }
+    }
+
+    @Test func infiniteLiteralsRoundTrip() throws {
+        let tree = try PredicateSyntax(parsing: "a < 1e999 AND b > -1e999")
+        #expect(tree.format == "a < 1e999 AND b > -1e999")
+        #expect(try PredicateSyntax(parsing: tree.format) == tree)
     }
 
     enum Outcome { case parsed, refused }

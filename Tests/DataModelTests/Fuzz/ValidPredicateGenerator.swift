@@ -56,7 +56,7 @@ struct ValidPredicateGenerator {
         case 2: return random.pick(["NULL", "NIL", "TRUE", "FALSE", "YES", "NO"])
         case 3: return "\"\(random.pick(["", "a b", "é", "名前", "it's", "back\\\\slash", "q\\\"uote", "🐕"]))\""
         case 4: return "'\(random.pick(["x", "\\n", "dog*", "?at"]))'"
-        case 5: return random.pick(["0x1F", "0b101", "0o17", "1e3", "2.5e-3", String(Int.max), String(Int.min)])
+        case 5: return random.pick(["0x1F", "0b101", "0o17", "1e3", "2.5e-3", "1e999", "-1e999", String(Int.max), String(Int.min)])
         case 6: return "%@"
         default: return random.pick(Self.variables)
         }

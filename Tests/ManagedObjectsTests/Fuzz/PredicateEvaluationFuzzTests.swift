@@ -70,4 +70,14 @@ struct PredicateEvaluationFuzzTests {
         #expect(compiled > 1000)
         #expect(trueResults > 0 && trueResults < evaluations)
     }
+
+    /// Found by this fuzz test: a Decimal met an infinite double (`1e999`) in arithmetic and
+    /// `Decimal(_: Double)` trapped; compared, the two now order as doubles do.
+    @Test func decimalsMeetInfinity() {
+        let object: [String: Any] = ["price": Decimal(5)]
+        #expect(ObjectPredicate("price * 1e999 > 0").evaluate(with: object))
+        #expect(ObjectPredicate("price < 1e999").evaluate(with: object))
+        #expect(ObjectPredicate("price > -1e999").evaluate(with: object))
+        #expect(!ObjectPredicate("price == 1e999").evaluate(with: object))
+    }
 }
