@@ -64,6 +64,31 @@ struct GeneratorFuzzTests {
     }
 }
 
+extension GeneratorFuzzTests {
+    /// Found by the typecheck sample: with entities `Swift` and `Set`, the class `Swift` hid the
+    /// module, and `Swift.Set<…>` (qualified because of the class `Set`) no longer compiled.
+    @Test func classNamedLikeAModuleIsRenamed() throws {
+        let model = Model(entities: [
+            Entity(name: "Swift", codeGeneration: .class, relationships: [
+                Relationship(name: "sets", destinationEntity: "Set", inverseName: "owner", inverseEntity: "Set", isToMany: true, isOptional: true),
+            ]),
+            Entity(name: "Set", codeGeneration: .class, relationships: [
+                Relationship(name: "owner", destinationEntity: "Swift", inverseName: "sets", inverseEntity: "Swift", isOptional: true),
+            ]),
+            Entity(name: "Foundation", codeGeneration: .class, attributes: [Attribute(name: "date", type: .date, isOptional: true)]),
+            Entity(name: "Date", codeGeneration: .class),
+        ])
+        let generator = Generator()
+        let output = generator.generate(model, modelFileName: "Modules.xcdatamodeld")
+        #expect(!output.diagnostics.hasErrors, "\(output.diagnostics)")
+        #expect(output.diagnostics.filter { $0.severity == .warning }.map(\.message).filter { $0.contains("hides the module") }.count == 2)
+        #expect(output.files.map(\.name).contains("SwiftObject+ManagedGen.swift"))
+        let result = try Typechecker.shared().typecheck(
+            output.files + generator.humanFiles(for: model, modelFileName: "Modules.xcdatamodeld"), moduleName: "Modules")
+        #expect(result.succeeded, "\(result.output.prefix(4000))")
+    }
+}
+
 /// Builds random models the way Xcode allows them to be written: names of letters, digits and
 /// underscores starting with a letter (entities upper case, properties lower case).
 struct RandomModelBuilder {
