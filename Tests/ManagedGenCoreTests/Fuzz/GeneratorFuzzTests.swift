@@ -15,12 +15,14 @@ struct GeneratorFuzzTests {
 
     @Test func randomModelsGenerateDeterministically() {
         var random = SeededRandom(seed: Self.seed)
-        var valid = 0, generated = 0, refused = 0
+        var valid = 0, generated = 0, refused = 0, templates = 0, fetchedProperties = 0
         let started = Date()
         for round in 0..<Self.modelCount {
             let model = RandomModelBuilder().model(using: &random)
             guard !ModelValidator().validate(model).hasErrors else { continue }
             valid += 1
+            templates += model.fetchRequests.count
+            fetchedProperties += model.entities.map(\.fetchedProperties.count).reduce(0, +)
             let options = RandomModelBuilder.options(round)
             let first = Generator(options: options).generate(model, modelFileName: "Fuzz\(round).xcdatamodeld")
             let second = Generator(options: options).generate(model, modelFileName: "Fuzz\(round).xcdatamodeld")
@@ -35,7 +37,7 @@ struct GeneratorFuzzTests {
             }
         }
         let duration = Date().timeIntervalSince(started)
-        print("generator fuzz: \(Self.modelCount) random models, \(valid) valid, \(generated) generated, \(refused) refused by the generator, in \(String(format: "%.2f", duration)) s")
+        print("generator fuzz: \(Self.modelCount) random models, \(valid) valid (with \(templates) fetch request templates, \(fetchedProperties) fetched properties), \(generated) generated, \(refused) refused by the generator, in \(String(format: "%.2f", duration)) s")
         #expect(generated > Self.modelCount / 4, "too few random models generated to test anything")
     }
 
@@ -176,7 +178,43 @@ struct RandomModelBuilder {
                     isOptional: random.chance(70), deleteRule: random.pick(DeleteRule.allCases)))
             }
         }
-        return Model(entities: entities)
+        var fetchRequests: [FetchRequestTemplate] = []
+        for _ in 0..<random.int(0...3) {
+            let entity = random.pick(entities)
+            let templateName = name(capitalized: random.chance(30), from: Self.propertyNames, using: &random)
+            guard !fetchRequests.contains(where: { $0.name == templateName }) else { continue }
+            fetchRequests.append(FetchRequestTemplate(
+                name: templateName, entity: entity.name, predicateString: predicate(over: entity, using: &random),
+                fetchLimit: random.chance(20) ? random.int(0...10) : nil,
+                resultType: random.pick([.managedObject, .managedObjectID, .dictionary, .count])))
+        }
+        for index in entities.indices where random.chance(20) {
+            guard let fetchedName = freshPropertyName(&random) else { continue }
+            let destination = random.pick(entities)
+            let source = entities[index].attributes.first.map { "\($0.name) == $FETCH_SOURCE.\($0.name)" }
+            let own = predicate(over: destination, using: &random)
+            entities[index].fetchedProperties.append(FetchedProperty(
+                name: fetchedName,
+                fetchRequest: FetchRequestTemplate(
+                    name: fetchedName, entity: destination.name,
+                    predicateString: random.chance(50) ? (source ?? own) : own)))
+        }
+        return Model(entities: entities, fetchRequests: fetchRequests)
+    }
+
+    static let variableNames = ["NAME", "X_1", "class", "self", "value", "limit", "Set", "String", "FETCH_SOURCE"]
+
+    /// A template predicate over an entity's attributes: comparisons with `$VARIABLES` and
+    /// literals joined by AND/OR; nil (fetch everything) for an entity without attributes.
+    func predicate(over entity: Entity, using random: inout SeededRandom) -> String? {
+        guard !entity.attributes.isEmpty, random.chance(85) else { return nil }
+        let clauses = (0..<random.int(1...3)).map { _ -> String in
+            let attribute = random.pick(entity.attributes)
+            let right = random.chance(70) ? "$" + random.pick(Self.variableNames) : random.pick(["nil", "1", "'a'", "YES", "2.5"])
+            let op = random.pick(["==", "!=", "<", ">=", "CONTAINS[cd]", "BEGINSWITH", "IN", "LIKE"])
+            return random.chance(10) ? "NOT \(attribute.name) \(op) \(right)" : "\(attribute.name) \(op) \(right)"
+        }
+        return clauses.joined(separator: random.chance(50) ? " AND " : " OR ")
     }
 
     func attribute(_ name: String, using random: inout SeededRandom) -> Attribute {
