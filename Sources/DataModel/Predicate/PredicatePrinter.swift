@@ -126,8 +126,10 @@ public struct PredicatePrinter {
         case .bool(let value): return value ? "TRUE" : "FALSE"
         case .integer(let value): return String(value)
         case .double(let value):
-            // Swift writes 2.0 and 1e-05, both of which read back as doubles.
-            return value.isFinite ? "\(value)" : (value.isNaN ? "(0.0 / 0.0)" : (value < 0 ? "(-1.0 / 0.0)" : "(1.0 / 0.0)"))
+            // Swift writes 2.0 and 1e-05, both of which read back as doubles. An infinity is
+            // written as a number too large for a double, which reads back as the same literal
+            // (`1.0 / 0.0` would read back as arithmetic); no format string reads as NaN.
+            return value.isFinite ? "\(value)" : (value.isNaN ? "(0.0 / 0.0)" : (value < 0 ? "-1e999" : "1e999"))
         case .string(let text): return quoted(text)
         }
     }

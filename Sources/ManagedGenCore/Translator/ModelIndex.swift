@@ -57,6 +57,13 @@ struct ModelIndex {
             if codeGeneration == .manual && options.manualCodegen == .class { codeGeneration = .class }
             var className = Self.className(of: entity, diagnostics: &diagnostics)
             if codeGeneration != .manual {
+                if TypeNames.qualifyingModules.contains(className) {
+                    diagnostics.append(.warning(
+                        "entity '\(entity.name)' would have a class named '\(className)', which hides the module "
+                            + "'\(className)' the generated code names; its class is named '\(entity.name)Object' instead",
+                        at: entity.location))
+                    className = SwiftNames.sanitized(entity.name) + "Object"
+                }
                 if let owner = classOwners[className] {
                     diagnostics.append(.warning(
                         "entity '\(entity.name)' uses class name '\(className)' already used by entity '\(owner)'; "

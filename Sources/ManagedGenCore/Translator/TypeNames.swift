@@ -5,6 +5,9 @@ struct TypeNames: Sendable {
     /// Every name the generated code declares: classes, properties, nested types, the model enum.
     let declaredNames: Set<String>
 
+    /// The modules generated code qualifies names with: a class may not take one of these names.
+    static let qualifyingModules: Set<String> = ["Swift", "Foundation", "ManagedObjects", "DataModel"]
+
     func qualified(_ name: String, in module: String) -> String {
         declaredNames.contains(name) ? "\(module).\(name)" : name
     }

@@ -45,7 +45,8 @@ enum PredicateScalar {
     var decimalValue: Decimal? {
         switch self {
         case .int(let value): Decimal(value)
-        case .double(let value): Decimal(value)
+        // Decimal(_: Double) traps on an infinity or NaN.
+        case .double(let value): value.isFinite ? Decimal(value) : nil
         case .decimal(let value): value
         default: nil
         }
@@ -220,7 +221,11 @@ enum PredicateValues {
         case (.date(let a), .date(let b)):
             return a.compare(b)
         case (.decimal, _) where right.isNumber, (_, .decimal) where left.isNumber:
-            guard let a = left.decimalValue, let b = right.decimalValue else { return nil }
+            guard let a = left.decimalValue, let b = right.decimalValue else {
+                // An infinite double has no Decimal: compare as doubles.
+                guard let a = left.doubleValue, let b = right.doubleValue else { return nil }
+                return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+            }
             return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
         case (.int, .double), (.double, .int), (.double, .double),
              // A date against a number: the number is seconds since 2001-01-01, as a Core Data

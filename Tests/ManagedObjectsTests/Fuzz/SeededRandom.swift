@@ -1,0 +1,1 @@
+../../DataModelTests/Fuzz/SeededRandom.swift

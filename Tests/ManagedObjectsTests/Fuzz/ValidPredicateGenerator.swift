@@ -1,0 +1,1 @@
+../../DataModelTests/Fuzz/ValidPredicateGenerator.swift
