@@ -46,11 +46,10 @@ struct ModelDocumentReader {
 
     private mutating func readEntity(_ element: XMLTree.Element) -> Entity? {
         var entity = Entity(name: "", location: element.location)
-        var hasName = false
         var nonStandardRenamingIdentifier: String?
         for (name, value) in element.attributes {
             switch name {
-            case "name": entity.name = value; hasName = true
+            case "name": entity.name = value
             case "representedClassName": entity.representedClassName = value
             case "parentEntity": entity.parentEntity = value
             case "isAbstract": entity.isAbstract = bool(value, name, element)
@@ -68,7 +67,7 @@ struct ModelDocumentReader {
             }
         }
         if entity.renamingIdentifier == nil { entity.renamingIdentifier = nonStandardRenamingIdentifier }
-        guard requireName(hasName, entity.name, element) else { return nil }
+        guard requireName(entity.name, element) else { return nil }
 
         for child in element.children {
             switch child.name {
@@ -94,11 +93,10 @@ struct ModelDocumentReader {
 
     private mutating func readAttribute(_ element: XMLTree.Element) -> Attribute? {
         var attribute = Attribute(name: "", type: .undefined, location: element.location)
-        var hasName = false
         var nonStandardRenamingIdentifier: String?
         for (name, value) in element.attributes {
             switch name {
-            case "name": attribute.name = value; hasName = true
+            case "name": attribute.name = value
             case "attributeType":
                 if let type = AttributeType(rawValue: value) {
                     attribute.type = type
@@ -137,18 +135,17 @@ struct ModelDocumentReader {
         // Xcode writes the Renaming ID as `elementID`; a hand-written `renamingIdentifier` is
         // taken only when there is no `elementID`.
         if attribute.renamingIdentifier == nil { attribute.renamingIdentifier = nonStandardRenamingIdentifier }
-        guard requireName(hasName, attribute.name, element) else { return nil }
+        guard requireName(attribute.name, element) else { return nil }
         attribute.userInfo = readPropertyChildren(element)
         return attribute
     }
 
     private mutating func readRelationship(_ element: XMLTree.Element) -> Relationship? {
         var relationship = Relationship(name: "", destinationEntity: nil, location: element.location)
-        var hasName = false
         var nonStandardRenamingIdentifier: String?
         for (name, value) in element.attributes {
             switch name {
-            case "name": relationship.name = value; hasName = true
+            case "name": relationship.name = value
             case "destinationEntity": relationship.destinationEntity = value
             case "inverseName": relationship.inverseName = value
             case "inverseEntity": relationship.inverseEntity = value
@@ -176,7 +173,7 @@ struct ModelDocumentReader {
         if relationship.renamingIdentifier == nil {
             relationship.renamingIdentifier = nonStandardRenamingIdentifier
         }
-        guard requireName(hasName, relationship.name, element) else { return nil }
+        guard requireName(relationship.name, element) else { return nil }
         relationship.userInfo = readPropertyChildren(element)
         return relationship
     }
@@ -196,18 +193,17 @@ struct ModelDocumentReader {
 
     private mutating func readFetchedProperty(_ element: XMLTree.Element) -> FetchedProperty? {
         var name = ""
-        var hasName = false
         var isOptional = false
         var syncable = false
         for (attributeName, value) in element.attributes {
             switch attributeName {
-            case "name": name = value; hasName = true
+            case "name": name = value
             case "optional": isOptional = bool(value, attributeName, element)
             case "syncable": syncable = bool(value, attributeName, element)
             default: unknownAttribute(attributeName, element)
             }
         }
-        guard requireName(hasName, name, element) else { return nil }
+        guard requireName(name, element) else { return nil }
         var request: FetchRequestTemplate?
         var userInfo: [UserInfoEntry] = []
         for child in element.children {
@@ -235,11 +231,10 @@ struct ModelDocumentReader {
 
     private mutating func readFetchRequest(_ element: XMLTree.Element) -> FetchRequestTemplate? {
         var request = FetchRequestTemplate(name: "", entity: "", location: element.location)
-        var hasName = false
         var hasEntity = false
         for (name, value) in element.attributes {
             switch name {
-            case "name": request.name = value; hasName = true
+            case "name": request.name = value
             case "entity": request.entity = value; hasEntity = true
             case "predicateString": request.predicateString = value
             case "fetchLimit": request.fetchLimit = integer(value, name, element)
@@ -260,7 +255,7 @@ struct ModelDocumentReader {
             default: unknownAttribute(name, element)
             }
         }
-        guard requireName(hasName, request.name, element) else { return nil }
+        guard requireName(request.name, element) else { return nil }
         if !hasEntity || request.entity.isEmpty {
             error("<fetchRequest> '\(request.name)' has no 'entity'", element)
             return nil
@@ -271,15 +266,14 @@ struct ModelDocumentReader {
 
     private mutating func readConfiguration(_ element: XMLTree.Element) -> Configuration? {
         var configuration = Configuration(name: "", location: element.location)
-        var hasName = false
         for (name, value) in element.attributes {
             switch name {
-            case "name": configuration.name = value; hasName = true
+            case "name": configuration.name = value
             case "usedWithCloudKit": configuration.usedWithCloudKit = bool(value, name, element)
             default: unknownAttribute(name, element)
             }
         }
-        guard requireName(hasName, configuration.name, element) else { return nil }
+        guard requireName(configuration.name, element) else { return nil }
         for child in element.children {
             if child.name == "memberEntity" {
                 if let member = readSingleValue(child, attribute: "name") {
@@ -294,16 +288,14 @@ struct ModelDocumentReader {
 
     private mutating func readComposite(_ element: XMLTree.Element) -> Composite? {
         var composite = Composite(name: "", location: element.location)
-        var hasName = false
         for (name, value) in element.attributes {
             if name == "name" {
                 composite.name = value
-                hasName = true
             } else {
                 unknownAttribute(name, element)
             }
         }
-        guard requireName(hasName, composite.name, element) else { return nil }
+        guard requireName(composite.name, element) else { return nil }
         for child in element.children {
             if child.name == "attribute" {
                 if let attribute = readAttribute(child) { composite.attributes.append(attribute) }
@@ -318,16 +310,14 @@ struct ModelDocumentReader {
 
     private mutating func readFetchIndex(_ element: XMLTree.Element) -> FetchIndex? {
         var index = FetchIndex(name: "", location: element.location)
-        var hasName = false
         for (name, value) in element.attributes {
             if name == "name" {
                 index.name = value
-                hasName = true
             } else {
                 unknownAttribute(name, element)
             }
         }
-        guard requireName(hasName, index.name, element) else { return nil }
+        guard requireName(index.name, element) else { return nil }
         for child in element.children {
             guard child.name == "fetchIndexElement" else {
                 unknownElement(child, in: element)
@@ -426,8 +416,9 @@ struct ModelDocumentReader {
 
     // MARK: - Values and diagnostics
 
-    private mutating func requireName(_ hasName: Bool, _ name: String, _ element: XMLTree.Element) -> Bool {
-        if !hasName || name.isEmpty {
+    /// Every element read with a name starts from "": an empty name is a missing one.
+    private mutating func requireName(_ name: String, _ element: XMLTree.Element) -> Bool {
+        if name.isEmpty {
             error("<\(element.name)> has no name", element)
             return false
         }
