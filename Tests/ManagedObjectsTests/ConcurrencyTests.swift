@@ -116,12 +116,16 @@ struct ConcurrencyTests {
     func mergedDelete() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let viewer = container.newBackgroundContext()
+        // The viewer keeps its objects in use (a context holds unchanged objects weakly, and a
+        // merge only concerns objects registered there).
+        let inUse = ObjectsInUse()
         let (userID, tweetID) = try await viewer.perform {
             viewer.automaticallyMergesChangesFromParent = true
             let joe = TwitterUser(context: viewer)
             let tweet = Tweet(context: viewer)
             tweet.tweeter = joe
             try viewer.save()
+            inUse.objects = [joe, tweet]
             return (joe.objectID, tweet.objectID)
         }
         let heard = viewer.notifications(named: [.objectsDidChange])
@@ -161,4 +165,10 @@ struct ConcurrencyTests {
             #expect(throws: ManagedObjectError.self) { try context.save() }
         }
     }
+}
+
+/// Objects a test keeps alive across a context's `perform` blocks; used only on that
+/// context's queue.
+final class ObjectsInUse: @unchecked Sendable {
+    var objects: [ManagedObject] = []
 }

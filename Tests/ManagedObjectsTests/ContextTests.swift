@@ -171,12 +171,15 @@ struct ContextTests {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
-        let id = try first.performAndWait {
+        // The first context keeps using its object: an object it no longer held would be
+        // released, and a new fault would read the second context's save (no conflict).
+        let original = try first.performAndWait {
             let user = TwitterUser(context: first)
             user.name = "original"
             try first.save()
-            return user.objectID
+            return user
         }
+        let id = original.objectID
         try second.performAndWait {
             let user = second.object(with: id) as! TwitterUser
             user.name = "second"
@@ -184,6 +187,7 @@ struct ContextTests {
         }
         try first.performAndWait {
             let user = first.object(with: id) as! TwitterUser
+            #expect(user === original)
             user.name = "first"
             let error = try #require(throws: ManagedObjectError.self) { try first.save() }
             #expect(error.code.rawValue == 133020 && error.objectID == id)

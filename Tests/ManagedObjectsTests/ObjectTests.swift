@@ -194,7 +194,11 @@ struct ObjectTests {
         try other.performAndWait {
             let fetched = try other.fetch(FetchRequest<Note>(entityName: "Note"))
             #expect(fetched.count == 1)
-            #expect(fetched.first?.events == ["awakeFromFetch"])
+            let note = try #require(fetched.first)
+            // A fetched object is a fault: awakeFromFetch runs when it fires.
+            #expect(note.isFault && note.events.isEmpty)
+            #expect(note.title == "inserted")
+            #expect(!note.isFault && note.events == ["awakeFromFetch"])
         }
     }
 

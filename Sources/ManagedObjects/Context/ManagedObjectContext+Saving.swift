@@ -100,7 +100,10 @@ extension ManagedObjectContext {
             throw error.mappingObjectIDs { knownIDs[$0] ?? $0 }
         }
 
-        // The store has the changes: make the context match.
+        // The store has the changes: make the row cache and the context match.
+        persistentStoreCoordinator.rowCache.apply(
+            saved: changes.updated.map { var saved = $0; saved.version += 1; return saved },
+            deleted: changes.deleted.map(\.objectID))
         for (object, stored) in zip(inserted, changes.inserted) {
             registered[object.objectID] = nil
             object.objectID = stored.objectID

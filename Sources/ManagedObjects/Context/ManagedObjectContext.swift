@@ -40,7 +40,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Every object of the context by ID, held weakly: an unchanged object the app no longer
+    /// uses is released (changed ones are held by the three sets below until saved).
+    var registered = ObjectRegistry()
     var inserted: OrderedSet<ManagedObject> = []
     var updated: OrderedSet<ManagedObject> = []
     var deleted: OrderedSet<ManagedObject> = []
@@ -129,8 +131,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var updatedObjects: Set<ManagedObject> { Set(updated) }
     /// Objects deleted since the last save.
     public var deletedObjects: Set<ManagedObject> { Set(deleted) }
-    /// Every object the context holds.
-    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+    /// Every object registered in the context (still in use by the app, or changed).
+    public var registeredObjects: Set<ManagedObject> { Set(registered.objects) }
 
     public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
 
@@ -139,44 +141,109 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         registered[objectID]
     }
 
-    /// The object with this ID: the registered one, or one read from the store. Traps when
-    /// neither exists (Core Data returns a fault that raises when used); use
-    /// `existingObject(with:)` to get an error instead.
+    /// The object with this ID: the registered one, or a fault for it, without reading the
+    /// store (Core Data's `object(with:)`). A fault for an object the store does not have
+    /// reads as empty when used (Core Data raises then; see RuntimeDifferences.md). Traps for
+    /// an ID that no store of the coordinator could have given (a temporary ID not registered
+    /// here, or another coordinator's store), as Core Data raises.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         guard let object = registeredOrStoredObject(with: objectID) else {
-            preconditionFailure("no object with ID \(objectID) in the context or its store")
+            preconditionFailure("no object with ID \(objectID) in the context, and no store of its coordinator has it")
         }
         return object
     }
 
-    /// The object with this ID, registered or read from the store; throws
+    /// The object with this ID, registered or read from the store (its fault fired); throws
     /// `referentialIntegrity` (133000) when there is none.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
-        guard let object = registeredOrStoredObject(with: objectID) else {
+        if let object = registered[objectID], !object.isFault { return object }
+        let snapshot = try persistentStoreCoordinator.store(for: objectID).flatMap { try $0.snapshot(for: objectID) }
+        guard let snapshot else {
             throw ManagedObjectError(
                 .referentialIntegrity, "no object with this ID in the context or its store",
                 entityName: objectID.entity.name, objectID: objectID)
         }
-        return object
+        return object(forSnapshot: snapshot, loading: true)
     }
 
+    /// The registered object, or a fault for a stored object's ID (`nil` for an ID no store
+    /// of the coordinator could have given).
     func registeredOrStoredObject(with objectID: ManagedObjectID) -> ManagedObject? {
         if let object = registered[objectID] { return object }
-        guard let store = persistentStoreCoordinator.store(for: objectID),
-              let snapshot = try? store.object(with: objectID) else { return nil }
-        return materialize(snapshot)
+        guard persistentStoreCoordinator.store(for: objectID) != nil else { return nil }
+        let fault = ManagedObject.fault(for: objectID, in: self)
+        registered[objectID] = fault
+        return fault
     }
 
-    /// Makes and registers the object for a stored snapshot (awakeFromFetch runs).
-    func materialize(_ snapshot: StoredObject) -> ManagedObject {
-        let entity = snapshot.objectID.entity
-        let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        object.objectID = snapshot.objectID
-        object.managedObjectContext = self
-        object.load(snapshot)
+    /// The object for a snapshot the store sent: the registered one (an unchanged, loaded one
+    /// brought up to date when the snapshot is newer) or a new one, loaded or left a fault
+    /// whose values wait in the row cache.
+    func object(forSnapshot snapshot: StoredObject, loading: Bool) -> ManagedObject {
+        let cache = persistentStoreCoordinator.rowCache
+        if let object = registered[snapshot.objectID] {
+            if object.isFault {
+                if object.rowCacheUse == nil {
+                    cache.retain(CollectionOfOne(snapshot))
+                    object.rowCacheUse = cache
+                }
+                if loading { _ = object.values }
+            } else if !object.hasChanges, let version = object.committedSnapshot?.version, version < snapshot.version {
+                object.load(snapshot)
+            }
+            return object
+        }
+        let object = ManagedObject.fault(for: snapshot.objectID, in: self)
+        cache.retain(CollectionOfOne(snapshot))
+        object.rowCacheUse = cache
         registered[snapshot.objectID] = object
-        object.awakeFromFetch()
+        if loading { _ = object.values }
         return object
+    }
+
+    /// The values a fault fires with: from the row cache when the object holds its row there,
+    /// else from the store (the row is cached for the object). `nil` when the store has no such
+    /// object, or cannot be read (a getter cannot throw).
+    func snapshotForFiringFault(of object: ManagedObject) -> StoredObject? {
+        let objectID = object.objectID
+        if let cache = object.rowCacheUse {
+            if let snapshot = cache.snapshot(for: objectID) { return snapshot }
+            cache.release(objectID)
+            object.rowCacheUse = nil
+        }
+        if let batch = object.faultBatch {
+            object.faultBatch = nil
+            if let snapshot = fireFaults(in: batch, for: object) { return snapshot }
+        }
+        guard let snapshot = try? persistentStoreCoordinator.retainedSnapshot(for: objectID) else { return nil }
+        object.rowCacheUse = persistentStoreCoordinator.rowCache
+        return snapshot
+    }
+
+    /// Reads the rows of a whole batch of faults at once (`fetchBatchSize`): the other members
+    /// still registered and still faults get their row cached, to fire without a store read.
+    private func fireFaults(in batch: FaultBatch, for object: ManagedObject) -> StoredObject? {
+        guard let snapshots = try? persistentStoreCoordinator.snapshots(for: batch.objectIDs) else { return nil }
+        let cache = persistentStoreCoordinator.rowCache
+        var fired: StoredObject?
+        for snapshot in snapshots {
+            if snapshot.objectID == object.objectID {
+                cache.retain(CollectionOfOne(snapshot))
+                fired = snapshot
+            } else if let member = registered[snapshot.objectID], member.isFault, member.rowCacheUse == nil {
+                cache.retain(CollectionOfOne(snapshot))
+                member.rowCacheUse = cache
+                member.faultBatch = nil
+            }
+        }
+        if fired != nil { object.rowCacheUse = cache }
+        return fired
+    }
+
+    /// The members of a to-many the store left unloaded.
+    func relatedObjectIDs(of object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObjectID] {
+        guard let store = persistentStoreCoordinator.store(for: object.objectID) else { return [] }
+        return (try? store.relatedObjectIDs(of: object.objectID, relationship: relationship)) ?? []
     }
 
     // MARK: Insert
@@ -257,27 +324,36 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Forgets every object: all of them leave the context, unsaved changes are lost.
     public func reset() {
-        for object in registered.values {
+        for object in registered.objects {
             object.managedObjectContext = nil
         }
-        registered = [:]
+        registered.removeAll()
         inserted = []
         updated = []
         deleted = []
         unannounced = PendingAnnouncement()
     }
 
-    /// Reloads an object's values from the store. With `mergeChanges`, its unsaved changes are
-    /// kept on top of the stored values; without, they are discarded. An inserted object is
-    /// left as it is (it has nothing stored).
+    /// Brings an object up to date with the store. Without `mergeChanges` its unsaved changes
+    /// are discarded and it turns into a fault (its values are read again when next used; an
+    /// unchanged object the app no longer holds can then be released, and relationship cycles
+    /// are broken). With `mergeChanges` its values are reloaded and its unsaved changes kept on
+    /// top. An inserted object is left as it is (it has nothing stored).
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard registered[object.objectID] === object, !object.isInserted else { return }
-        let stored = (try? persistentStoreCoordinator.store(for: object.objectID)?.object(with: object.objectID))
+        guard mergeChanges else {
+            if object.isUpdated {
+                object.isUpdated = false
+                updated.remove(object)
+            }
+            if !object.isDeleted { object.turnIntoFault() }
+            return
+        }
+        guard !object.isFault else { return }
+        let stored = (try? persistentStoreCoordinator.store(for: object.objectID)?.snapshot(for: object.objectID))
             ?? object.committedSnapshot
         guard let stored else { return }
-        let kept: [(Int, Any?)] = mergeChanges
-            ? object.entity.properties.indices.filter(object.hasChangedValue).map { ($0, object.values[$0]) }
-            : []
+        let kept: [(Int, Any?)] = object.entity.properties.indices.filter(object.hasChangedValue).map { ($0, object.values[$0]) }
         object.load(stored)
         for (index, value) in kept {
             object.values[index] = value
@@ -288,13 +364,21 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
+    /// Turns every unchanged object into a fault (Core Data's `refreshAllObjects()` keeps
+    /// changed objects' changes: they are refreshed merging them).
+    public func refreshAllObjects() {
+        for object in registered.objects {
+            refresh(object, mergeChanges: object.hasChanges)
+        }
+    }
+
     /// Applies another context's save here: objects it changed are reloaded (keeping this
     /// context's own unsaved changes), objects it deleted leave this context. Inserted objects
     /// show up on the next fetch.
     public func mergeChanges(fromContextDidSave notification: ContextNotification) {
         var refreshed: [ManagedObjectID] = []
         for objectID in notification.updatedObjectIDs {
-            guard let object = registered[objectID] else { continue }
+            guard let object = registered[objectID], !object.isFault else { continue }
             refresh(object, mergeChanges: true)
             refreshed.append(objectID)
         }

@@ -25,15 +25,24 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     public var fetchOffset: Int = 0
     /// Whether objects of sub-entities match too.
     public var includesSubentities = true
-    /// Whether unsaved changes count: objects inserted since the last save are included and
-    /// deleted ones are left out. When `false`, only saved objects are returned, deleted ones
-    /// included (predicates still see current values).
+    /// Whether unsaved changes count: objects inserted since the last save are included,
+    /// deleted ones are left out, and changed ones are matched and sorted by their current
+    /// values. When `false`, the store's answer is returned as it is: saved objects by their
+    /// saved values, deleted ones included.
     public var includesPendingChanges = true
     public var resultType: FetchRequestResultType = .managedObject
-    /// Accepted for source compatibility; every object is fetched whole.
+    /// When more than 0, the objects come back as faults that fire this many at a time: the
+    /// first one used reads the rows of its whole batch.
     public var fetchBatchSize: Int = 0
-    /// Accepted for source compatibility; objects are never faults.
+    /// Whether fetched objects come back as faults (their values wait in the coordinator's row
+    /// cache until a property is used). `false` loads them at once.
     public var returnsObjectsAsFaults = true
+    /// Whether the store sends the objects' values with the fetch (into the row cache). When
+    /// `false`, only IDs are fetched and each fault reads its row from the store when it fires.
+    public var includesPropertyValues = true
+    /// Relationship key paths (`"tweeter"`, `"tweets.tweeter"`) whose destination objects are
+    /// read with the fetch, so using them does not read the store object by object.
+    public var relationshipKeyPathsForPrefetching: [String] = []
 
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [ObjectSortDescriptor] = []) {
         self.entityName = entityName
@@ -53,17 +62,18 @@ public final class FetchRequest<Result>: CustomStringConvertible {
 extension ManagedObjectContext {
     /// The objects (or IDs, or count, per `resultType`) the request describes.
     ///
-    /// Objects already in the context are returned as they are here, unsaved changes and all;
-    /// an object another context saved since this one read it, and this one has not changed,
-    /// is brought up to date first. Throws `invalidFetchRequest` for an unknown entity or a
-    /// `Result` type that does not fit the result type.
+    /// The store finds the saved objects (and evaluates the predicate and sorts itself where it
+    /// can); with `includesPendingChanges`, this context's unsaved inserts, changes and deletes
+    /// are laid over that answer and sort, offset and limit applied again, as Core Data does.
+    /// Objects already registered here are returned as they are; new ones are faults (see
+    /// `returnsObjectsAsFaults`). Throws `invalidFetchRequest` for an unknown entity, a
+    /// `$VARIABLE` without a value, or a `Result` type that does not fit the result type.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
-        let objects = try matchingObjects(request)
         let results: [Any]
         switch request.resultType {
-        case .managedObject: results = objects
-        case .managedObjectID: results = objects.map(\.objectID)
-        case .count: results = [objects.count]
+        case .managedObject: results = try fetchObjects(request)
+        case .managedObjectID: results = try FetchPlan(request, in: self).objectIDs()
+        case .count: results = [try count(for: request)]
         }
         return try results.map { result in
             guard let typed = result as? Result else {
@@ -76,43 +86,181 @@ extension ManagedObjectContext {
         }
     }
 
-    /// How many objects the request would return.
+    /// How many objects the request would return. Without unsaved changes that concern it,
+    /// the store counts (no object is made).
     public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
-        try matchingObjects(request).count
+        let plan = try FetchPlan(request, in: self)
+        if plan.storeAnswers {
+            guard case .count(let count) = try plan.storeAnswer(.count) else { return 0 }
+            return count
+        }
+        return try plan.objectIDs().count
     }
 
-    private func matchingObjects<Result>(_ request: FetchRequest<Result>) throws -> [ManagedObject] {
-        guard let entity = managedObjectModel[request.entityName] else {
+    private func fetchObjects<Result>(_ request: FetchRequest<Result>) throws -> [ManagedObject] {
+        let plan = try FetchPlan(request, in: self)
+        let objects = plan.storeAnswers ? try objectsFromStore(plan) : try plan.merged()
+        if request.fetchBatchSize > 0 {
+            var batch: [ManagedObject] = []
+            for object in objects where object.isFault && object.rowCacheUse == nil {
+                batch.append(object)
+                if batch.count == request.fetchBatchSize { assign(batch) }
+            }
+            assign(batch)
+        }
+        try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
+        return objects
+    }
+
+    private func assign(_ batch: consuming [ManagedObject]) {
+        let shared = FaultBatch(batch.map(\.objectID))
+        for object in batch { object.faultBatch = shared }
+        batch = []
+    }
+
+    /// The store's answer as objects: faults whose rows wait in the row cache (or loaded, when
+    /// the request does not want faults), or bare faults when it does not want values.
+    private func objectsFromStore<Result>(_ plan: FetchPlan<Result>) throws -> [ManagedObject] {
+        let request = plan.request
+        let wantsValues = !request.returnsObjectsAsFaults || (request.includesPropertyValues && request.fetchBatchSize == 0)
+        guard wantsValues else {
+            return try plan.storeAnswer(.objectIDs).objectIDs.map { registeredOrStoredObject(with: $0)! }
+        }
+        guard case .snapshots(let snapshots) = try plan.storeAnswer(.snapshots) else { return [] }
+        return snapshots.map { object(forSnapshot: $0, loading: !request.returnsObjectsAsFaults) }
+    }
+
+    /// Reads the objects at the end of each key path with as few store reads as it takes, and
+    /// relates them, so the relationships are no longer faults.
+    private func prefetch(_ keyPaths: [String], of objects: [ManagedObject]) throws {
+        for keyPath in keyPaths {
+            var level = objects
+            for key in keyPath.split(separator: ".").map(String.init) {
+                var next: [ManagedObject] = []
+                var seen = Set<ObjectIdentifier>()
+                let faults = level.filter(\.isFault)
+                for snapshot in try persistentStoreCoordinator.snapshots(for: faults.map(\.objectID)) {
+                    _ = object(forSnapshot: snapshot, loading: true)
+                }
+                for object in level {
+                    guard let relationship = object.entity.relationship(named: key) else {
+                        throw ManagedObjectError(
+                            .invalidFetchRequest,
+                            "relationshipKeyPathsForPrefetching: \(object.entity.name) has no relationship '\(key)' (in '\(keyPath)')",
+                            entityName: object.entity.name, key: key)
+                    }
+                    for related in object.relatedObjects(relationship) where seen.insert(ObjectIdentifier(related)).inserted {
+                        next.append(related)
+                    }
+                }
+                level = next
+            }
+            for snapshot in try persistentStoreCoordinator.snapshots(for: level.filter(\.isFault).map(\.objectID)) {
+                _ = object(forSnapshot: snapshot, loading: true)
+            }
+        }
+    }
+}
+
+/// One fetch: the request checked against the model, the context's unsaved changes that
+/// concern it, and how much the store can answer.
+struct FetchPlan<Result> {
+    let request: FetchRequest<Result>
+    let context: ManagedObjectContext
+    let storeRequest: StoreRequest
+    /// Inserted, updated and deleted objects of the request's entities (empty when the request
+    /// does not include pending changes).
+    let pendingObjects: [ManagedObject]
+    /// Whether the predicate and sorts run here over managed objects, the store only listing
+    /// the entity's objects: for a predicate the store cannot evaluate (a block), or for key
+    /// paths through relationships while the context has unsaved changes the store's answer
+    /// cannot see.
+    let evaluatesInContext: Bool
+
+    init(_ request: FetchRequest<Result>, in context: ManagedObjectContext) throws {
+        guard let entity = context.managedObjectModel[request.entityName] else {
             throw ManagedObjectError(
                 .invalidFetchRequest, "\(request): the model has no entity named '\(request.entityName)'",
                 entityName: request.entityName)
         }
-        let entities = request.includesSubentities ? entity.selfAndDescendants : [entity]
-        let entityNames = Set(entities.map(\.name))
-        var candidates: [ManagedObject] = []
-        for stored in try persistentStoreCoordinator.store().objects(ofEntities: entityNames) {
-            let object: ManagedObject
-            if let registered = registered[stored.objectID] {
-                if !registered.hasChanges, registered.committedSnapshot?.version != stored.version {
-                    registered.load(stored)
-                }
-                object = registered
-            } else {
-                object = materialize(stored)
+        self.request = request
+        self.context = context
+        let store = try context.persistentStoreCoordinator.store()
+        let storeEvaluates = (request.predicate.map(store.canEvaluate) ?? true) && store.canSort(by: request.sortDescriptors)
+        let readsRelatedObjects = (request.predicate?.mayReadRelatedObjects ?? false)
+            || request.sortDescriptors.contains { $0.key.contains(".") }
+        let includesChanges = request.includesPendingChanges && context.hasChanges
+        evaluatesInContext = !storeEvaluates || (includesChanges && readsRelatedObjects)
+        storeRequest = StoreRequest(
+            entity: entity, includesSubentities: request.includesSubentities,
+            predicate: evaluatesInContext ? nil : request.predicate,
+            sortDescriptors: evaluatesInContext ? [] : request.sortDescriptors,
+            fetchOffset: request.fetchOffset, fetchLimit: request.fetchLimit)
+        if includesChanges {
+            let entities = Set(storeRequest.entities.map(ObjectIdentifier.init))
+            pendingObjects = (context.inserted.elements + context.updated.elements + context.deleted.elements)
+                .filter { entities.contains(ObjectIdentifier($0.entity)) }
+        } else {
+            pendingObjects = []
+        }
+    }
+
+    /// Whether the store's answer is the fetch's answer.
+    var storeAnswers: Bool { pendingObjects.isEmpty && !evaluatesInContext }
+
+    func storeAnswer(_ resultType: StoreRequest.ResultType) throws -> StoreResult {
+        var storeRequest = storeRequest
+        storeRequest.resultType = resultType
+        return try context.persistentStoreCoordinator.execute(storeRequest)
+    }
+
+    /// The matching IDs, pending changes laid over the store's answer.
+    func objectIDs() throws -> [ManagedObjectID] {
+        if storeAnswers { return try storeAnswer(.objectIDs).objectIDs }
+        return try merged().map(\.objectID)
+    }
+
+    /// The store's answer with this context's unsaved changes laid over it: deleted objects
+    /// out, changed ones matched by their current values (in place when they still match),
+    /// inserted ones added; then sort, offset and limit applied again. The store is asked for
+    /// enough rows to fill the window after the changed objects are taken out. When the
+    /// context evaluates, the store lists every object of the entity and the predicate runs
+    /// on each here.
+    func merged() throws -> [ManagedObject] {
+        var wide = storeRequest
+        wide.fetchOffset = 0
+        wide.fetchLimit = request.fetchLimit > 0 && !evaluatesInContext
+            ? request.fetchOffset + request.fetchLimit + pendingObjects.count : 0
+        wide.resultType = .objectIDs
+        let pending = Set(pendingObjects.map(ObjectIdentifier.init))
+        let predicate = request.predicate
+        func matches(_ object: ManagedObject) throws -> Bool {
+            guard let predicate else { return true }
+            do {
+                return try predicate.evaluateChecked(with: object)
+            } catch {
+                throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entityName)
             }
-            if request.includesPendingChanges && object.isDeleted { continue }
-            candidates.append(object)
         }
-        if request.includesPendingChanges {
-            candidates += inserted.filter { entityNames.contains($0.entity.name) && !$0.isDeleted }
+        var objects: [ManagedObject] = []
+        var placed = Set<ObjectIdentifier>()
+        for objectID in try context.persistentStoreCoordinator.execute(wide).objectIDs {
+            guard let object = context.registeredOrStoredObject(with: objectID) else { continue }
+            if pending.contains(ObjectIdentifier(object)) {
+                guard !object.isDeleted || !request.includesPendingChanges else { continue }
+                placed.insert(ObjectIdentifier(object))
+                guard try matches(object) else { continue }
+            } else if evaluatesInContext {
+                guard try matches(object) else { continue }
+            }
+            objects.append(object)
         }
-        if let predicate = request.predicate {
-            candidates = candidates.filter { predicate.evaluate(with: $0) }
+        for object in pendingObjects where !object.isDeleted && !placed.contains(ObjectIdentifier(object)) {
+            if try matches(object) { objects.append(object) }
         }
         if !request.sortDescriptors.isEmpty {
-            candidates = request.sortDescriptors.sorted(candidates)
+            objects = request.sortDescriptors.sorted(objects)
         }
-        let window = candidates.dropFirst(max(0, request.fetchOffset))
-        return Array(request.fetchLimit > 0 ? window.prefix(request.fetchLimit) : window)
+        return Array(objects.window(offset: request.fetchOffset, limit: request.fetchLimit))
     }
 }

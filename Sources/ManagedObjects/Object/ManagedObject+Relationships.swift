@@ -27,7 +27,10 @@ extension ManagedObject {
         case let objects as OrderedSet<ManagedObject>:
             return objects
         case let pending as PendingRelationship:
-            let objects = OrderedSet(pending.ids.compactMap { managedObjectContext?.registeredOrStoredObject(with: $0) })
+            let ids = pending.isFault
+                ? managedObjectContext?.relatedObjectIDs(of: self, relationship: relationshipDescription(at: index)) ?? []
+                : pending.ids
+            let objects = OrderedSet(ids.compactMap { managedObjectContext?.registeredOrStoredObject(with: $0) })
             values[index] = objects
             return objects
         default:

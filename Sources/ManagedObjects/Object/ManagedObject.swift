@@ -7,8 +7,9 @@ import Foundation
 /// …), key-value coding (`value(forKey:)`) looks the index up by name. An object belongs to at
 /// most one context and, like the context, is used only on that context's queue.
 ///
-/// Objects are never faults: a fetched object carries its attribute values; its relationships
-/// are read from the store the first time they are used.
+/// A fetched object is a fault (only its ID) until a persistent property is used; then it reads
+/// its values from the coordinator's row cache or the store, and its relationships the first
+/// time they are used.
 open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringConvertible {
     /// The entity this class stands for. Generated classes override it; the default is the
     /// class's own name.
@@ -25,10 +26,36 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// One slot per property index: an attribute's value in its storage type, a to-one's
     /// object, a to-many's `OrderedSet<ManagedObject>`, or a `PendingRelationship` (IDs read
-    /// from the store, turned into objects on first use).
-    var values: [Any?]
+    /// from the store, turned into objects on first use). Reading or writing it fires a fault.
+    var values: [Any?] {
+        get {
+            if state != .loaded { prepareValues() }
+            return storage
+        }
+        _modify {
+            if state != .loaded { prepareValues() }
+            yield &storage
+        }
+    }
+    private var storage: [Any?] = []
+    /// Whether `storage` holds the object's values (see `prepareValues()`).
+    private(set) var state: State
     /// The values and version last read from or saved to the store; `nil` until then.
     var committedSnapshot: StoredObject?
+    /// The row cache this object holds one use of its row in, if any (released in `deinit` and
+    /// when the object turns back into a fault).
+    var rowCacheUse: RowCache?
+    /// The batch of a fetch with a `fetchBatchSize` this fault fires with.
+    var faultBatch: FaultBatch?
+
+    enum State {
+        /// `storage` holds the values.
+        case loaded
+        /// A fault: the values are in the store (or the row cache) until a property is used.
+        case fault
+        /// A new object not inserted anywhere yet: it gets the model's defaults when first used.
+        case unset
+    }
 
     public internal(set) var isInserted = false
     public internal(set) var isUpdated = false
@@ -39,16 +66,64 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
         self.objectID = .temporary(for: entity)
-        self.values = entity.properties.map { property -> Any? in
-            switch property {
-            case .attribute(let attribute): attribute.defaultValue
-            case .relationship(let relationship):
-                relationship.isToMany ? OrderedSet<ManagedObject>() : nil
-            }
-        }
+        self.state = .unset
         if let context {
             context.insert(self)
         }
+    }
+
+    /// A fault for a stored object: no values until a property is used.
+    static func fault(for objectID: ManagedObjectID, in context: ManagedObjectContext) -> ManagedObject {
+        let object = objectID.entity.managedObjectClass.init(entity: objectID.entity, insertInto: nil)
+        object.objectID = objectID
+        object.managedObjectContext = context
+        object.state = .fault
+        return object
+    }
+
+    deinit {
+        rowCacheUse?.release(objectID)
+    }
+
+    /// Fills `storage`: a fault fires (its context reads the row cache or the store), a new
+    /// object takes the model's defaults.
+    private func prepareValues() {
+        switch state {
+        case .loaded:
+            return
+        case .unset:
+            state = .loaded
+            storage = entity.properties.map { property -> Any? in
+                switch property {
+                case .attribute(let attribute): attribute.defaultValue
+                case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
+                }
+            }
+        case .fault:
+            state = .loaded
+            let snapshot = managedObjectContext?.snapshotForFiringFault(of: self)
+            if let snapshot {
+                load(snapshot)
+            } else {
+                // The stored object is gone (another context or process deleted it): the
+                // object reads as empty, and `existingObject(with:)` throws 133000 for its ID.
+                storage = entity.properties.map(\.emptyValue)
+            }
+            awakeFromFetch()
+        }
+    }
+
+    /// Turns the object back into a fault: its values are dropped and read again when next
+    /// used. Transient values are dropped too.
+    func turnIntoFault() {
+        guard state == .loaded, !isInserted else { return }
+        willTurnIntoFault()
+        storage = []
+        committedSnapshot = nil
+        rowCacheUse?.release(objectID)
+        rowCacheUse = nil
+        state = .fault
+        didTurnIntoFault()
     }
 
     /// Inserts a new object of this class's entity (`entityName`) into `context`.
@@ -64,15 +139,21 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// Whether the object has unsaved changes: inserted, updated or deleted.
     public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
 
-    /// Always `false`: this runtime does not turn objects into faults (see RuntimeDifferences.md).
-    public var isFault: Bool { false }
+    /// Whether the object is a fault: its values are not loaded yet, and using a persistent
+    /// property reads them (from the coordinator's row cache or the store).
+    public var isFault: Bool { state == .fault }
 
     // MARK: Lifecycle hooks
 
     /// Called once, when the object is first inserted into a context.
     open func awakeFromInsert() {}
-    /// Called when the object is read from the store into a context.
+    /// Called when the object's values are read from the store: when a fault fires (or a
+    /// fetch that loads values makes the object).
     open func awakeFromFetch() {}
+    /// Called before the object turns into a fault (`refresh(_:mergeChanges: false)`).
+    open func willTurnIntoFault() {}
+    /// Called after the object turned into a fault.
+    open func didTurnIntoFault() {}
     /// Called when the object is deleted, before its delete rules are applied.
     open func prepareForDeletion() {}
     /// Called at the start of a save, for each inserted, updated or deleted object. Changes
@@ -243,6 +324,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// The values last read from or saved to the store, for `keys` (all properties when
     /// `nil`). Empty for an object never saved. Relationships give objects; `nil` is `NSNull()`.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        if isFault { prepareValues() }
         guard let snapshot = committedSnapshot else { return [:] }
         var result: [String: Any] = [:]
         for property in entity.properties where keys?.contains(property.name) ?? true {
@@ -252,7 +334,13 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             case .toOne(let id):
                 result[property.name] = id.flatMap { managedObjectContext?.registeredOrStoredObject(with: $0) }
                     ?? NSNull()
-            case .toMany(let ids):
+            case .toMany, .toManyFault:
+                var ids: [ManagedObjectID] = []
+                if case .toMany(let stored) = snapshot.values[property.index] {
+                    ids = stored
+                } else if case .relationship(let relationship) = property {
+                    ids = managedObjectContext?.relatedObjectIDs(of: self, relationship: relationship) ?? []
+                }
                 let objects = ids.compactMap { managedObjectContext?.registeredOrStoredObject(with: $0) }
                 result[property.name] = (property.relationshipIsOrdered
                     ? OrderedSet(objects) as Any : Set(objects) as Any)
@@ -269,6 +357,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             case .attribute(let value): return value != nil
             case .toOne(let id): return id != nil
             case .toMany(let ids): return !ids.isEmpty
+            case .toManyFault: return false
             }
         }
         return !current.isSame(as: snapshot.values[index], ordered: property(at: index).relationshipIsOrdered)
@@ -278,6 +367,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     func storedValue(at index: Int, id: (ManagedObject) -> ManagedObjectID) -> StoredValue {
         switch values[index] {
         case let pending as PendingRelationship:
+            if pending.isFault { return .toManyFault }
             return pending.isToMany ? .toMany(pending.ids) : .toOne(pending.ids.first)
         default:
             switch property(at: index) {
@@ -304,18 +394,20 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// Replaces every value with a stored snapshot; relationships become pending until used.
     /// Transient values stay as they are when the snapshot has none.
     func load(_ snapshot: StoredObject) {
-        let transients = entity.properties.filter(\.isTransient).map { ($0.index, values[$0.index]) }
-        values = snapshot.values.map { value -> Any? in
+        let transients = storage.isEmpty ? [] : entity.properties.filter(\.isTransient).map { ($0.index, storage[$0.index]) }
+        storage = snapshot.values.map { value -> Any? in
             switch value {
             case .attribute(let value): value
             case .toOne(let id): id.map { PendingRelationship(ids: [$0], isToMany: false) }
             case .toMany(let ids):
                 ids.isEmpty ? OrderedSet<ManagedObject>() : PendingRelationship(ids: ids, isToMany: true)
+            case .toManyFault: PendingRelationship(ids: [], isToMany: true, isFault: true)
             }
         }
-        for (index, value) in transients where values[index] == nil {
-            values[index] = value
+        for (index, value) in transients where storage[index] == nil {
+            storage[index] = value
         }
+        state = .loaded
         committedSnapshot = snapshot
     }
 }
@@ -330,6 +422,9 @@ extension ManagedObject: ObjectIdentifying {
 struct PendingRelationship {
     var ids: [ManagedObjectID]
     var isToMany: Bool
+    /// A to-many whose members the store did not send with the object (`ids` is empty until
+    /// they are asked for).
+    var isFault = false
 }
 
 extension PropertyDescription {
@@ -337,6 +432,14 @@ extension PropertyDescription {
         switch self {
         case .attribute(let attribute): attribute.isTransient
         case .relationship(let relationship): relationship.isTransient
+        }
+    }
+
+    /// An object's value for a property with no value.
+    var emptyValue: Any? {
+        switch self {
+        case .attribute: nil
+        case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
         }
     }
 

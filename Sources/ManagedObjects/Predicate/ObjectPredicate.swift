@@ -43,7 +43,7 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
     // NSPredicate, and a block is required to be free of shared mutable state, as
     // NSPredicate(block:) requires of its block.
 
-    private indirect enum Source {
+    indirect enum Source {
         case syntax(PredicateSyntax, arguments: [Any?])
         case block((Any?, [String: Any]?) -> Bool)
         case and([ObjectPredicate])
@@ -51,12 +51,12 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         case not(ObjectPredicate)
     }
 
-    private let source: Source
+    let source: Source
     /// Variables substituted by ``withSubstitutionVariables(_:)``.
-    private let variables: [String: Any]
+    let variables: [String: Any]
     private let compiled: CompiledPredicate
     /// Variables that must be given at evaluation.
-    private let freeVariables: Set<String>
+    let freeVariables: Set<String>
 
     private init(source: Source, variables: [String: Any]) throws(PredicateCompileError) {
         self.source = source

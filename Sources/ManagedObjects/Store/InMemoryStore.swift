@@ -2,15 +2,17 @@ import Foundation
 
 /// A store that keeps objects in memory, shared by all contexts of its coordinator.
 /// Core Data's `NSInMemoryStoreType`.
+///
+/// Laid out like Core Data's SQLite store: one table per root entity (an entity and its
+/// sub-entities share it and one sequence of numbers), a row per object at its number, so an
+/// object is found by ID in O(1) and a table is read in the order objects were first saved.
+/// Counts per entity and a key → object index per uniqueness constraint keep a count and a
+/// save O(changes), not O(store).
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     // Unchecked: every mutable field is read and written only while holding `lock`.
     private let lock = NSLock()
-    /// Each object with when it was first saved: fetches return objects in that order.
-    private var objectsByID: [ManagedObjectID: (sequence: Int, object: StoredObject)] = [:]
-    private var insertions = 0
-    /// The last number given out per root entity (an entity and its sub-entities share one
-    /// sequence, like the rows of one table in Core Data's SQLite store).
-    private var lastNumbers: [String: Int64] = [:]
+    private var tables: [ObjectIdentifier: Table] = [:]
+    private var uniqueness = UniquenessIndex()
 
     public let identifier: String
     public var type: PersistentStoreType { .inMemory }
@@ -20,24 +22,85 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.identifier = identifier
     }
 
-    public func objects(ofEntities entityNames: Set<String>) throws -> [StoredObject] {
-        lock.withLock {
-            objectsByID.values
-                .filter { entityNames.contains($0.object.objectID.entity.name) }
-                .sorted { $0.sequence < $1.sequence }
-                .map(\.object)
+    /// The objects of one root entity and its sub-entities, by number.
+    private struct Table {
+        /// `rows[n - 1]` is the object numbered `n`; `nil` when deleted or never saved.
+        var rows: [StoredObject?] = []
+        /// The last number given out.
+        var lastNumber: Int64 = 0
+        /// How many stored objects each entity (by identity) has.
+        var counts: [ObjectIdentifier: Int] = [:]
+
+        func row(_ number: Int64) -> StoredObject? {
+            number >= 1 && number <= rows.count ? rows[Int(number - 1)] : nil
+        }
+
+        mutating func put(_ object: StoredObject, number: Int64) {
+            let index = Int(number - 1)
+            if index >= rows.count { rows.append(contentsOf: repeatElement(nil, count: index - rows.count + 1)) }
+            if rows[index] == nil { counts[ObjectIdentifier(object.objectID.entity), default: 0] += 1 }
+            rows[index] = object
+        }
+
+        mutating func remove(_ objectID: ManagedObjectID, number: Int64) {
+            guard row(number) != nil else { return }
+            rows[Int(number - 1)] = nil
+            counts[ObjectIdentifier(objectID.entity), default: 0] -= 1
         }
     }
 
-    public func object(with objectID: ManagedObjectID) throws -> StoredObject? {
-        lock.withLock { objectsByID[objectID]?.object }
+    // MARK: Reading
+
+    public func execute(_ request: StoreRequest) throws -> StoreResult {
+        try lock.withLock {
+            let entities = Set(request.entities.map(ObjectIdentifier.init))
+            let table = tables[ObjectIdentifier(request.entity.rootEntity)] ?? Table()
+            if request.resultType == .count, request.predicate == nil {
+                let total = entities.reduce(0) { $0 + (table.counts[$1] ?? 0) }
+                return .count(request.window(0..<total).count)
+            }
+            let candidates = table.rows.lazy.compactMap { $0 }
+                .filter { entities.contains(ObjectIdentifier($0.objectID.entity)) }
+            return try request.evaluate(over: Array(candidates), graph: graph)
+        }
     }
+
+    /// Everything but a block, which needs managed objects.
+    public func canEvaluate(_ predicate: ObjectPredicate) -> Bool {
+        !predicate.containsBlock
+    }
+
+    /// Related objects as the lock holder reads them.
+    private var graph: SnapshotSubject.Graph {
+        SnapshotSubject.Graph(
+            snapshot: { [unowned self] in storedObject($0) },
+            relatedObjectIDs: { _, _ in [] })  // this store keeps every to-many loaded
+    }
+
+    public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
+        lock.withLock { storedObject(objectID) }
+    }
+
+    public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        lock.withLock {
+            guard case .toMany(let ids)? = storedObject(objectID)?.values[relationship.index] else { return [] }
+            return ids
+        }
+    }
+
+    /// The object with this ID; the caller holds the lock.
+    private func storedObject(_ objectID: ManagedObjectID) -> StoredObject? {
+        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
+        return tables[ObjectIdentifier(objectID.entity.rootEntity)]?.row(number)
+    }
+
+    // MARK: Writing
 
     public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
         lock.withLock {
-            let root = entity.rootEntity.name
-            let first = (lastNumbers[root] ?? 0) + 1
-            lastNumbers[root, default: 0] += Int64(count)
+            let root = ObjectIdentifier(entity.rootEntity)
+            let first = (tables[root]?.lastNumber ?? 0) + 1
+            tables[root, default: Table()].lastNumber += Int64(count)
             return (first..<first + Int64(count)).map {
                 ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: $0))
             }
@@ -48,8 +111,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         try lock.withLock {
             var conflicts: [ManagedObjectError] = []
             let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
-            for (objectID, version) in expected where objectsByID[objectID]?.object.version != version {
-                let found = objectsByID[objectID].map { "version \($0.object.version)" } ?? "deleted"
+            for (objectID, version) in expected where storedObject(objectID)?.version != version {
+                let found = storedObject(objectID).map { "version \($0.version)" } ?? "deleted"
                 conflicts.append(ManagedObjectError(
                     .mergeConflict,
                     "another context saved this object since it was read (read version \(version), store has \(found))",
@@ -60,21 +123,34 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                     ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
                     : error
             }
-            let constraintConflicts = UniquenessConstraints.conflicts(of: changes, with: objectsByID.values.lazy.map(\.object))
-            if let error = ManagedObjectError.combining(constraintConflicts) {
+            let replaced = (changes.updated.map(\.objectID) + changes.deleted.map(\.objectID)).compactMap(storedObject)
+            if let error = ManagedObjectError.combining(uniqueness.conflicts(of: changes, replacing: replaced)) {
                 throw error
             }
+            uniqueness.remove(replaced)
             for object in changes.inserted {
-                insertions += 1
-                objectsByID[object.objectID] = (insertions, object)
+                put(object)
             }
             for var object in changes.updated {
                 object.version += 1
-                objectsByID[object.objectID]?.object = object
+                // A to-many the context never loaded keeps its stored members.
+                if let stored = storedObject(object.objectID) {
+                    for index in object.values.indices {
+                        if case .toManyFault = object.values[index] { object.values[index] = stored.values[index] }
+                    }
+                }
+                put(object)
             }
             for deleted in changes.deleted {
-                objectsByID[deleted.objectID] = nil
+                guard let number = deleted.objectID.storeNumber else { continue }
+                tables[ObjectIdentifier(deleted.objectID.entity.rootEntity)]?.remove(deleted.objectID, number: number)
             }
+            uniqueness.add(changes.inserted + changes.updated)
         }
+    }
+
+    private func put(_ object: StoredObject) {
+        guard let number = object.objectID.storeNumber else { return }
+        tables[ObjectIdentifier(object.objectID.entity.rootEntity), default: Table()].put(object, number: number)
     }
 }

@@ -10,6 +10,9 @@ public enum StoredValue: @unchecked Sendable {
     case toOne(ManagedObjectID?)
     /// In relationship order (meaningful for ordered to-many relationships).
     case toMany([ManagedObjectID])
+    /// A to-many the store did not load with the object: ask it with
+    /// `relatedObjectIDs(of:relationship:)` when the relationship is used.
+    case toManyFault
 
     /// Whether two stored values hold the same thing (unordered to-many: the same members).
     func isSame(as other: StoredValue, ordered: Bool) -> Bool {
@@ -17,6 +20,7 @@ public enum StoredValue: @unchecked Sendable {
         case let (.attribute(left), .attribute(right)): AttributeValues.isEqual(left, right)
         case let (.toOne(left), .toOne(right)): left == right
         case let (.toMany(left), .toMany(right)): ordered ? left == right : Set(left) == Set(right)
+        case (.toManyFault, .toManyFault): true
         default: false
         }
     }
@@ -51,8 +55,13 @@ public struct StoreChangeSet: Sendable {
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
-/// Where objects are kept between contexts: Core Data's `NSPersistentStore`. The in-memory store
-/// implements it; an SQLite store will.
+/// Where objects are kept between contexts: Core Data's `NSPersistentStore`, in the shape of
+/// `NSIncrementalStore`. A store executes requests (``StoreRequest``: entity, predicate,
+/// sorts, window, result type), gives the values of one object (``snapshot(for:)``) and the
+/// members of a to-many it left unloaded (``relatedObjectIDs(of:relationship:)``), hands out
+/// permanent IDs and applies saves. The coordinator sits in front of it: it evaluates in memory
+/// what a store says it cannot (``canEvaluate(_:)``, ``canSort(by:)``), so every store answers
+/// the same, and it keeps the row cache contexts fire their faults from.
 ///
 /// A store is shared by every context of a coordinator, on any thread: implementations are
 /// thread-safe, and `save` applies a change set atomically or not at all.
@@ -64,10 +73,21 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Where the store lives; `nil` for the in-memory store.
     var url: URL? { get }
 
-    /// The stored objects of the given entities (exact entities; the caller adds sub-entities).
-    func objects(ofEntities entityNames: Set<String>) throws -> [StoredObject]
-    /// One stored object, or `nil` when the store has none with that ID.
-    func object(with objectID: ManagedObjectID) throws -> StoredObject?
+    /// Runs a request the store can evaluate (the coordinator checks ``canEvaluate(_:)`` and
+    /// ``canSort(by:)`` first and asks for what it will finish itself otherwise). Objects the
+    /// sort descriptors do not tell apart come in the order they were first saved.
+    func execute(_ request: StoreRequest) throws -> StoreResult
+    /// Whether the store evaluates this predicate itself. The default says yes.
+    func canEvaluate(_ predicate: ObjectPredicate) -> Bool
+    /// Whether the store sorts by these descriptors itself. The default says yes.
+    func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool
+    /// The stored values of one object with their version, or `nil` when the store has none
+    /// with that ID (deleted, or never saved). Core Data's `newValuesForObject(with:)`.
+    func snapshot(for objectID: ManagedObjectID) throws -> StoredObject?
+    /// The members of a to-many relationship of a stored object, in relationship order: what a
+    /// snapshot's ``StoredValue/toManyFault`` stands for. Core Data's
+    /// `newValue(forRelationship:forObjectWith:)`.
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID]
     /// New permanent IDs for objects of `entity`, never handed out before.
     func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID]
     /// Applies a change set atomically. Throws `ManagedObjectError` with code
@@ -75,6 +95,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// is no longer current (another context saved it since), or `constraintConflict`
     /// (133021) when the changes would break a uniqueness constraint of the model.
     func save(_ changes: StoreChangeSet) throws
+}
+
+extension PersistentStore {
+    public func canEvaluate(_ predicate: ObjectPredicate) -> Bool { true }
+    public func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool { true }
 }
 
 /// A kind of persistent store. Core Data's `NSPersistentStore.StoreType`.

@@ -11,6 +11,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let lock = NSLock()
     private var stores: [any PersistentStore] = []
     private var contexts: [WeakContext] = []
+    /// One snapshot per object ID, shared by the contexts: what their faults fire from.
+    let rowCache = RowCache()
 
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
@@ -73,6 +75,39 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func store(for objectID: ManagedObjectID) -> (any PersistentStore)? {
         guard let identifier = objectID.storeIdentifier else { return nil }
         return persistentStores.first { $0.identifier == identifier }
+    }
+
+    /// Runs a request against the store (the context has checked that the store can evaluate
+    /// it, and evaluates the rest over managed objects). A `$VARIABLE` without a value throws
+    /// `invalidFetchRequest` naming it.
+    func execute(_ request: StoreRequest) throws -> StoreResult {
+        if let predicate = request.predicate {
+            do {
+                try predicate.checkBindings()
+            } catch {
+                throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entity.name)
+            }
+        }
+        return try store().execute(request)
+    }
+
+    /// An object's row for a fault to fire with: from the row cache, else from the store; either
+    /// way with one more use, which the object holds.
+    func retainedSnapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
+        if let snapshot = rowCache.retainedSnapshot(for: objectID) { return snapshot }
+        guard let snapshot = try store(for: objectID)?.snapshot(for: objectID) else { return nil }
+        rowCache.retain(CollectionOfOne(snapshot))
+        return snapshot
+    }
+
+    /// The rows of several objects (gone ones left out), not retained.
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [StoredObject] {
+        var snapshots: [StoredObject] = []
+        snapshots.reserveCapacity(objectIDs.count)
+        for objectID in objectIDs {
+            if let snapshot = try store(for: objectID)?.snapshot(for: objectID) { snapshots.append(snapshot) }
+        }
+        return snapshots
     }
 
     func register(_ context: ManagedObjectContext) {

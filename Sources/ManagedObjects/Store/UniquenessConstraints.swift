@@ -1,29 +1,32 @@
 import Foundation
 
-/// Checks a change set against the model's uniqueness constraints, as a store does before
-/// writing it. A constraint declared on an entity holds across the entity and its sub-entities;
-/// an object with `nil` in a constrained attribute is not compared (as with SQL `NULL`).
-enum UniquenessConstraints {
-    /// The conflicts `changes` would cause in a store that holds `stored`: one error per group
-    /// of objects sharing constrained values, naming the first changed object among them.
-    static func conflicts(
-        of changes: StoreChangeSet, with stored: some Collection<StoredObject>
-    ) -> [ManagedObjectError] {
-        let changed = changes.inserted + changes.updated
-        let constraints = Set(changed.flatMap { applicableConstraints(of: $0.objectID.entity) })
-        guard !constraints.isEmpty else { return [] }
-        let replaced = Set(changes.updated.map(\.objectID) + changes.deleted.map(\.objectID))
-        let proposed = stored.filter { !replaced.contains($0.objectID) } + changed
-        let changedIDs = Set(changed.map(\.objectID))
+/// The model's uniqueness constraints as a store checks them: for each constraint, which object
+/// holds each key. A save is checked against it touching only the changed objects. A constraint
+/// declared on an entity holds across the entity and its sub-entities; an object with `nil` in a
+/// constrained attribute is not compared (as with SQL `NULL`).
+struct UniquenessIndex {
+    private var owners: [Constraint: [[AnyHashable]: ManagedObjectID]] = [:]
 
-        var errors: [ManagedObjectError] = []
-        for constraint in constraints.sorted(by: { $0.description < $1.description }) {
-            var groups: [[AnyHashable]: [ManagedObjectID]] = [:]
-            for object in proposed where constraint.scope.contains(object.objectID.entity.name) {
+    /// The conflicts `changes` would cause, given the stored objects they update or delete
+    /// (`replaced`, as stored): one error per group of objects sharing constrained values,
+    /// naming the first changed object among them.
+    func conflicts(of changes: StoreChangeSet, replacing replaced: [StoredObject]) -> [ManagedObjectError] {
+        let changed = changes.inserted + changes.updated
+        let leaving = Set(replaced.map(\.objectID))
+        var groups: [Constraint: [[AnyHashable]: [ManagedObjectID]]] = [:]
+        for object in changed {
+            for constraint in Constraint.applicable(to: object.objectID.entity) {
                 guard let key = constraint.key(of: object) else { continue }
-                groups[key, default: []].append(object.objectID)
+                if groups[constraint]?[key] == nil, let owner = owners[constraint]?[key], !leaving.contains(owner) {
+                    groups[constraint, default: [:]][key] = [owner]
+                }
+                groups[constraint, default: [:]][key, default: []].append(object.objectID)
             }
-            for (key, ids) in groups where ids.count > 1 {
+        }
+        let changedIDs = Set(changed.map(\.objectID))
+        var errors: [ManagedObjectError] = []
+        for constraint in groups.keys.sorted(by: { $0.description < $1.description }) {
+            for (key, ids) in groups[constraint] ?? [:] where ids.count > 1 {
                 guard let culprit = ids.first(where: changedIDs.contains) else { continue }
                 errors.append(ManagedObjectError(
                     .constraintConflict,
@@ -36,12 +39,31 @@ enum UniquenessConstraints {
         return errors
     }
 
-    /// One uniqueness constraint with the entities it spans and the property indexes it reads.
+    /// Records the keys of saved objects.
+    mutating func add(_ objects: [StoredObject]) {
+        for object in objects {
+            for constraint in Constraint.applicable(to: object.objectID.entity) {
+                guard let key = constraint.key(of: object) else { continue }
+                owners[constraint, default: [:]][key] = object.objectID
+            }
+        }
+    }
+
+    /// Forgets the keys of objects as they were stored before an update or delete.
+    mutating func remove(_ objects: [StoredObject]) {
+        for object in objects {
+            for constraint in Constraint.applicable(to: object.objectID.entity) {
+                guard let key = constraint.key(of: object), owners[constraint]?[key] == object.objectID else { continue }
+                owners[constraint]?[key] = nil
+            }
+        }
+    }
+
+    /// One uniqueness constraint with the entity that declares it and the property indexes it reads.
     private struct Constraint: Hashable {
         var declaringEntity: String
         var names: [String]
         var indexes: [Int]
-        var scope: Set<String>
 
         var description: String { "\(declaringEntity).(\(names.joined(separator: ", ")))" }
 
@@ -54,22 +76,20 @@ enum UniquenessConstraints {
             }
             return key
         }
-    }
 
-    /// The constraints declared on an entity and its ancestors.
-    private static func applicableConstraints(of entity: EntityDescription) -> [Constraint] {
-        var constraints: [Constraint] = []
-        var current: EntityDescription? = entity
-        while let declaring = current {
-            for names in declaring.entity.uniquenessConstraints {
-                let indexes = names.compactMap { declaring.attribute(named: $0)?.index }
-                guard !indexes.isEmpty, indexes.count == names.count else { continue }
-                constraints.append(Constraint(
-                    declaringEntity: declaring.name, names: names, indexes: indexes,
-                    scope: Set(declaring.selfAndDescendants.map(\.name))))
+        /// The constraints declared on an entity and its ancestors.
+        static func applicable(to entity: EntityDescription) -> [Constraint] {
+            var constraints: [Constraint] = []
+            var current: EntityDescription? = entity
+            while let declaring = current {
+                for names in declaring.entity.uniquenessConstraints {
+                    let indexes = names.compactMap { declaring.attribute(named: $0)?.index }
+                    guard !indexes.isEmpty, indexes.count == names.count else { continue }
+                    constraints.append(Constraint(declaringEntity: declaring.name, names: names, indexes: indexes))
+                }
+                current = declaring.superentity
             }
-            current = declaring.superentity
+            return constraints
         }
-        return constraints
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A stored object as predicates and sort descriptors read it, without making a managed
+/// object: attributes by name from the snapshot, to-ones as the related snapshot, to-manys as
+/// an array of them. Stores evaluate requests over these, and so does the coordinator for what a
+/// store cannot evaluate; both read values the way `ManagedObject.value(forKey:)` does, so the
+/// answer is the same wherever a predicate runs.
+final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
+    /// Finds the snapshot of a related object, and the members of a to-many left unloaded.
+    struct Graph {
+        var snapshot: (ManagedObjectID) -> StoredObject?
+        var relatedObjectIDs: (ManagedObjectID, RelationshipDescription) -> [ManagedObjectID]
+    }
+
+    let snapshot: StoredObject
+    private let graph: Graph
+
+    init(_ snapshot: StoredObject, graph: Graph) {
+        self.snapshot = snapshot
+        self.graph = graph
+    }
+
+    var objectIDValue: AnyHashable { snapshot.objectID }
+
+    func value(forKey key: String) -> Any? {
+        guard let property = snapshot.objectID.entity.propertiesByName[key] else { return nil }
+        switch snapshot.values[property.index] {
+        case .attribute(let value):
+            return value
+        case .toOne(let id):
+            return id.flatMap(subject(for:))
+        case .toMany(let ids):
+            return ids.compactMap(subject(for:))
+        case .toManyFault:
+            guard case .relationship(let relationship) = property else { return nil }
+            return graph.relatedObjectIDs(snapshot.objectID, relationship).compactMap(subject(for:))
+        }
+    }
+
+    private func subject(for objectID: ManagedObjectID) -> SnapshotSubject? {
+        graph.snapshot(objectID).map { SnapshotSubject($0, graph: graph) }
+    }
+}
+
+extension StoreRequest {
+    /// Runs the request over `snapshots` (the candidate objects in store order) in memory:
+    /// the predicate, the sorts, the window, the result type. What the in-memory store does,
+    /// and what the coordinator does for a predicate or sort a store cannot evaluate.
+    func evaluate(over snapshots: [StoredObject], graph: SnapshotSubject.Graph) throws -> StoreResult {
+        var subjects = snapshots.map { SnapshotSubject($0, graph: graph) }
+        if let predicate {
+            subjects = try subjects.filter { try predicate.evaluateChecked(with: $0) }
+        }
+        if !sortDescriptors.isEmpty {
+            subjects = sortDescriptors.sorted(subjects)
+        }
+        let window = window(subjects)
+        switch resultType {
+        case .objectIDs: return .objectIDs(window.map(\.snapshot.objectID))
+        case .snapshots: return .snapshots(window.map(\.snapshot))
+        case .count: return .count(window.count)
+        }
+    }
+}
