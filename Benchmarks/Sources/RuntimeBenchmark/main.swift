@@ -12,7 +12,7 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-func count(at position: Int, in arguments: [String], default defaultValue: Int) throws -> Int {
+func positiveNumber(at position: Int, in arguments: [String], default defaultValue: Int) throws -> Int {
     guard arguments.count > position else { return defaultValue }
     guard let value = Int(arguments[position]), value > 0 else {
         throw BenchmarkError(description: "'\(arguments[position])' is not a positive number")
@@ -67,8 +67,9 @@ func ratio(_ runtime: Double, _ sqlite: Double) -> String {
 /// A row of the table: a left-aligned label and right-aligned columns.
 func tableRow(_ label: String, _ columns: [String]) -> String {
     let widths = [14, 14, 10]
-    return label.padding(toLength: 34, withPad: " ", startingAt: 0)
+    let row = label.padding(toLength: 34, withPad: " ", startingAt: 0)
         + zip(columns, widths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined()
+    return String(row.reversed().drop(while: { $0 == " " }).reversed())
 }
 
 /// The parent process: `runs` runs of each side, then the table.
@@ -125,10 +126,10 @@ do {
         guard arguments.count > sideFlag + 1, let side = Side(rawValue: arguments[sideFlag + 1]) else {
             throw BenchmarkError(description: "--side takes runtime or sqlite")
         }
-        try runSide(side, tweetCount: try count(at: sideFlag + 2, in: arguments, default: 100_000))
+        try runSide(side, tweetCount: try positiveNumber(at: sideFlag + 2, in: arguments, default: 100_000))
     } else {
-        try runBoth(tweetCount: try count(at: 0, in: arguments, default: 100_000),
-                    runs: try count(at: 1, in: arguments, default: 5))
+        try runBoth(tweetCount: try positiveNumber(at: 0, in: arguments, default: 100_000),
+                    runs: try positiveNumber(at: 1, in: arguments, default: 5))
     }
 } catch {
     FileHandle.standardError.write(Data("RuntimeBenchmark: \(error)\n".utf8))
