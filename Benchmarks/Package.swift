@@ -2,12 +2,15 @@
 import PackageDescription
 
 // Benchmarks live in their own package so the main package's build and tests stay lean.
-// Run with: swift run -c release ReadBenchmark (or GenerateBenchmark, PredicateBenchmark)
+// Run with: swift run -c release ReadBenchmark (or GenerateBenchmark, PredicateBenchmark,
+// RuntimeBenchmark)
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "ManagedGen", path: ".."),
+        // Only RuntimeBenchmark uses it: the raw-SQLite side it measures the runtime against.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -24,6 +27,13 @@ let package = Package(
         .executableTarget(
             name: "PredicateBenchmark",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+        ),
+        .executableTarget(
+            name: "RuntimeBenchmark",
+            dependencies: [
+                .product(name: "ManagedObjects", package: "ManagedGen"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )
