@@ -156,7 +156,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The object with this ID, registered or read from the store (its fault fired); throws
     /// `referentialIntegrity` (133000) when there is none.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
-        if let object = registered[objectID], !object.isFault { return object }
+        // A registered object that is neither new nor read from the store is a fault that
+        // fired after its row was deleted: ask the store again.
+        if let object = registered[objectID], object.isInserted || object.committedSnapshot != nil { return object }
         let snapshot = try persistentStoreCoordinator.store(for: objectID).flatMap { try $0.snapshot(for: objectID) }
         guard let snapshot else {
             throw ManagedObjectError(

@@ -104,7 +104,10 @@ extension ManagedObjectContext {
             var batch: [ManagedObject] = []
             for object in objects where object.isFault && object.rowCacheUse == nil {
                 batch.append(object)
-                if batch.count == request.fetchBatchSize { assign(batch) }
+                if batch.count == request.fetchBatchSize {
+                    assign(batch)
+                    batch = []
+                }
             }
             assign(batch)
         }
@@ -112,10 +115,9 @@ extension ManagedObjectContext {
         return objects
     }
 
-    private func assign(_ batch: consuming [ManagedObject]) {
+    private func assign(_ batch: [ManagedObject]) {
         let shared = FaultBatch(batch.map(\.objectID))
         for object in batch { object.faultBatch = shared }
-        batch = []
     }
 
     /// The store's answer as objects: faults whose rows wait in the row cache (or loaded, when

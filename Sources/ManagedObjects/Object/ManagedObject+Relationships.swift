@@ -249,3 +249,19 @@ extension ManagedObject {
         values[index] = objects
     }
 }
+
+extension ManagedObject {
+    /// Whether using the relationship would read the store: its members are not objects yet,
+    /// or one of them is a fault (Core Data's `hasFault(forRelationshipNamed:)`). `false` for a
+    /// name that is not a relationship.
+    public func hasFaultForRelationship(named name: String) -> Bool {
+        guard let relationship = entity.relationship(named: name) else { return false }
+        if isFault { return true }
+        switch values[relationship.index] {
+        case is PendingRelationship: return true
+        case let object as ManagedObject: return object.isFault
+        case let objects as OrderedSet<ManagedObject>: return objects.contains(where: \.isFault)
+        default: return false
+        }
+    }
+}
