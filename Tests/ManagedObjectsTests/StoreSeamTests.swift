@@ -263,7 +263,7 @@ struct StoreSeamTests {
         }
     }
 
-    @Test("an unbound $VARIABLE or an unknown entity throws from fetch and count; nothing traps")
+    @Test("an unbound $VARIABLE or an unknown key throws from fetch and count; nothing traps")
     func badRequestsThrow() throws {
         let (coordinator, _) = try inspectedStack()
         let context = context(coordinator)
@@ -277,6 +277,24 @@ struct StoreSeamTests {
             #expect(throws: ManagedObjectError.self) { try context.fetch(request) }
             request.predicate = request.predicate?.withSubstitutionVariables(["TEXT": "tweet 0 of 0"])
             #expect(try context.fetch(request).count == 1)
+
+            for (format, arguments, unknown) in [
+                ("txt == 'a'", [], "txt"), ("%K == 'a'", ["tweeter.nick"], "tweeter.nick"),
+                ("ANY tweeter.tweets.body CONTAINS 'a'", [], "tweeter.tweets.body"),
+                ("SUBQUERY(tweeter.tweets, $t, $t.body == 1).@count > 0", [], "tweeter.tweets.body"),
+            ] as [(String, [Any?], String)] {
+                let request = Tweet.fetchRequest()
+                request.predicate = try ObjectPredicate(parsing: format, arguments: arguments)
+                let error = try #require(throws: ManagedObjectError.self, "\(format)") { try context.fetch(request) }
+                #expect(error.code == .invalidFetchRequest && error.key == unknown, "\(format): \(error)")
+                #expect(throws: ManagedObjectError.self) { try context.count(for: request) }
+            }
+            let badSort = Tweet.fetchRequest()
+            badSort.sortDescriptors = [ObjectSortDescriptor(key: "tweeter.age")]
+            #expect(throws: ManagedObjectError.self) { try context.fetch(badSort) }
+            let fine = Tweet.fetchRequest()
+            fine.predicate = ObjectPredicate("SELF.tweeter.tweets.@count > 1 AND text.length > 3 AND %K != nil", "tweeter.name")
+            #expect(try context.fetch(fine).count == 12, "the inserted tweet has no tweeter")
         }
     }
 

@@ -126,7 +126,7 @@ extension ManagedObjectContext {
         let request = plan.request
         let wantsValues = !request.returnsObjectsAsFaults || (request.includesPropertyValues && request.fetchBatchSize == 0)
         guard wantsValues else {
-            return try plan.storeAnswer(.objectIDs).objectIDs.map { registeredOrStoredObject(with: $0)! }
+            return try plan.storeAnswer(.objectIDs).objectIDs.compactMap(registeredOrStoredObject(with:))
         }
         guard case .snapshots(let snapshots) = try plan.storeAnswer(.snapshots) else { return [] }
         return snapshots.map { object(forSnapshot: $0, loading: !request.returnsObjectsAsFaults) }
@@ -185,6 +185,8 @@ struct FetchPlan<Result> {
                 .invalidFetchRequest, "\(request): the model has no entity named '\(request.entityName)'",
                 entityName: request.entityName)
         }
+        try entity.checkKeyPaths(
+            (request.predicate?.keyPathsRead ?? []) + request.sortDescriptors.map(\.key), in: "\(request)")
         self.request = request
         self.context = context
         let store = try context.persistentStoreCoordinator.store()
