@@ -40,7 +40,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Every object of the context by ID, held weakly: an unchanged object the app no longer
+    /// Every object of the context by ID, not retained: an unchanged object the app no longer
     /// uses is released (changed ones are held by the three sets below until saved).
     var registered = ObjectRegistry()
     var inserted: OrderedSet<ManagedObject> = []
@@ -182,25 +182,38 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// brought up to date when the snapshot is newer) or a new one, loaded or left a fault
     /// whose values wait in the row cache.
     func object(forSnapshot snapshot: StoredObject, loading: Bool) -> ManagedObject {
+        objects(forSnapshots: CollectionOfOne(snapshot), loading: loading)[0]
+    }
+
+    /// `object(forSnapshot:loading:)` for many snapshots, caching their rows at once.
+    func objects(forSnapshots snapshots: some Collection<StoredObject>, loading: Bool) -> [ManagedObject] {
         let cache = persistentStoreCoordinator.rowCache
-        if let object = registered[snapshot.objectID] {
-            if object.isFault {
-                if object.rowCacheUse == nil {
-                    cache.retain(CollectionOfOne(snapshot))
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(snapshots.count)
+        var newRows: [StoredObject] = []
+        for snapshot in snapshots {
+            if let object = registered[snapshot.objectID] {
+                if object.isFault, object.rowCacheUse == nil {
+                    newRows.append(snapshot)
                     object.rowCacheUse = cache
+                } else if !object.isFault, !object.hasChanges,
+                          let version = object.committedSnapshot?.version, version < snapshot.version {
+                    object.load(snapshot)
                 }
-                if loading { _ = object.values }
-            } else if !object.hasChanges, let version = object.committedSnapshot?.version, version < snapshot.version {
-                object.load(snapshot)
+                objects.append(object)
+            } else {
+                let object = ManagedObject.fault(for: snapshot.objectID, in: self)
+                object.rowCacheUse = cache
+                registered[snapshot.objectID] = object
+                newRows.append(snapshot)
+                objects.append(object)
             }
-            return object
         }
-        let object = ManagedObject.fault(for: snapshot.objectID, in: self)
-        cache.retain(CollectionOfOne(snapshot))
-        object.rowCacheUse = cache
-        registered[snapshot.objectID] = object
-        if loading { _ = object.values }
-        return object
+        cache.retain(newRows)
+        if loading {
+            for object in objects where object.isFault { _ = object.values }
+        }
+        return objects
     }
 
     /// The values a fault fires with: from the row cache when the object holds its row there,
@@ -267,9 +280,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.awakeFromInsert()
     }
 
-    /// Records a change to a registered object (called by the object before each change).
+    /// Called by an object's `deinit`: it leaves the registry.
+    func objectWasReleased(_ object: ManagedObject) {
+        registered.remove(object.objectID, ifItIs: object)
+    }
+
+    /// Records a change to a registered object (called by the object, whose context this is,
+    /// before each change).
     func objectWillChange(_ object: ManagedObject) {
-        guard !object.isDeleted, registered[object.objectID] === object else { return }
+        guard !object.isDeleted else { return }
         // An unsaved insert is not "updated", but once its insert has been announced, later
         // changes are announced as updates, as Core Data does (processPendingChanges leaves out
         // objects whose insert is still unannounced).
@@ -277,7 +296,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             object.isUpdated = true
             updated.append(object)
         }
-        unannounced.updated.append(object)
+        if !object.hasUnannouncedChange {
+            object.hasUnannouncedChange = true
+            unannounced.updated.append(object)
+        }
     }
 
     // MARK: Announcing changes
@@ -285,8 +307,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Announces the changes made since the last call in an `objectsDidChange` notification.
     /// Runs by itself at the end of each `perform`/`performAndWait` block and before a save.
     public func processPendingChanges() {
-        let changes = unannounced
-        unannounced = PendingAnnouncement()
+        let changes = takeUnannounced()
         guard !changes.isEmpty else { return }
         post(ContextNotification(
             name: .objectsDidChange, context: self,
@@ -294,6 +315,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             updated: changes.updated.filter { !changes.inserted.contains($0) && !changes.deleted.contains($0) }
                 .map(\.objectID),
             deleted: changes.deleted.map(\.objectID)))
+    }
+
+    /// The changes not announced yet, which are announced (or dropped) now.
+    @discardableResult
+    func takeUnannounced() -> PendingAnnouncement {
+        let changes = unannounced
+        unannounced = PendingAnnouncement()
+        for object in changes.updated { object.hasUnannouncedChange = false }
+        return changes
     }
 
     struct PendingAnnouncement {
@@ -321,7 +351,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         inserted = []
         updated = []
         deleted = []
-        unannounced = PendingAnnouncement()
+        takeUnannounced()
     }
 
     /// Forgets every object: all of them leave the context, unsaved changes are lost.
@@ -333,7 +363,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         inserted = []
         updated = []
         deleted = []
-        unannounced = PendingAnnouncement()
+        takeUnannounced()
     }
 
     /// Brings an object up to date with the store. Without `mergeChanges` its unsaved changes

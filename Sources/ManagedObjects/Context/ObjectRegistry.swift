@@ -1,37 +1,33 @@
 import Foundation
 
-/// A context's objects by ID, held weakly. Entries of released objects are dropped as the
-/// registry grows, so it stays proportional to the objects in use.
+/// A context's objects by ID, held without a strong reference: an unchanged object the app no
+/// longer uses is released and takes itself out (`ManagedObject.deinit`). Objects are not
+/// `Sendable` and are confined to their context's queue, as in Core Data, so the last reference
+/// to one goes on that queue and the removal cannot race a look-up. Weak references would do
+/// the same at a price on every retain and release of every object (Swift keeps a side table
+/// for a weakly referenced object).
 struct ObjectRegistry {
-    private var entries: [ManagedObjectID: WeakObject] = [:]
-    /// The size at which released entries are next swept out.
-    private var sweepAt = 1024
-
-    private struct WeakObject {
-        weak var object: ManagedObject?
-    }
+    private var entries: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
 
     subscript(objectID: ManagedObjectID) -> ManagedObject? {
-        get { entries[objectID]?.object }
-        set {
-            guard let newValue else {
-                entries[objectID] = nil
-                return
-            }
-            entries[objectID] = WeakObject(object: newValue)
-            if entries.count >= sweepAt {
-                entries = entries.filter { $0.value.object != nil }
-                sweepAt = max(1024, entries.count * 2)
-            }
+        get { entries[objectID]?.takeUnretainedValue() }
+        set { entries[objectID] = newValue.map(Unmanaged.passUnretained) }
+    }
+
+    /// Takes out a released object's entry (if it is still that object's).
+    mutating func remove(_ objectID: ManagedObjectID, ifItIs object: ManagedObject) {
+        if entries[objectID]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
+            entries[objectID] = nil
         }
     }
 
-    /// The registered objects still alive.
-    var objects: [ManagedObject] { entries.values.compactMap(\.object) }
+    /// The registered objects.
+    var objects: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
+
+    var count: Int { entries.count }
 
     mutating func removeAll() {
         entries = [:]
-        sweepAt = 1024
     }
 }
 

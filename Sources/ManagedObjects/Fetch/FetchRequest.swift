@@ -129,7 +129,7 @@ extension ManagedObjectContext {
             return try plan.storeAnswer(.objectIDs).objectIDs.compactMap(registeredOrStoredObject(with:))
         }
         guard case .snapshots(let snapshots) = try plan.storeAnswer(.snapshots) else { return [] }
-        return snapshots.map { object(forSnapshot: $0, loading: !request.returnsObjectsAsFaults) }
+        return objects(forSnapshots: snapshots, loading: !request.returnsObjectsAsFaults)
     }
 
     /// Reads the objects at the end of each key path with as few store reads as it takes, and

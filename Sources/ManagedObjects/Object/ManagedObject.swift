@@ -60,6 +60,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     public internal(set) var isInserted = false
     public internal(set) var isUpdated = false
     public internal(set) var isDeleted = false
+    /// Whether the context has this object among the changes its next objects-did-change
+    /// notification announces.
+    var hasUnannouncedChange = false
 
     /// Makes an object of `entity` and, given a context, inserts it there (then
     /// `awakeFromInsert()` runs). Attributes start at the model's defaults.
@@ -83,6 +86,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     deinit {
         rowCacheUse?.release(objectID)
+        managedObjectContext?.objectWasReleased(self)
     }
 
     /// Fills `storage`: a fault fires (its context reads the row cache or the store), a new
@@ -203,7 +207,34 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The attribute at `index` in its storage type, or `nil`.
     public func attributeValue<Value>(at index: Int) -> Value? {
-        values[index] as? Value
+        if state != .loaded { prepareValues() }
+        return storage[index].flatMap(Self.cast)
+    }
+
+    /// A stored value as `Value`: a comparison of type metadata when it is stored as exactly
+    /// that type (the generated accessors' case), a dynamic cast otherwise.
+    @inline(__always)
+    static func cast<Value>(_ value: Any) -> Value? {
+        func open<Stored>(_ stored: Stored) -> Value? {
+            Stored.self == Value.self ? unsafeBitCast(stored, to: Value.self) : stored as? Value
+        }
+        return _openExistential(value, do: open)
+    }
+
+    /// Sets the attribute at `index`, marking the object updated when the value changes: the
+    /// generated accessors' case, compared without boxing when the value is stored as `Value`.
+    public func setAttributeValue<Value: Equatable>(_ value: Value?, at index: Int) {
+        if state != .loaded { prepareValues() }
+        switch (storage[index], value) {
+        case (nil, nil):
+            return
+        case (let current?, let value?):
+            if let current: Value = Self.cast(current), current == value { return }
+        default:
+            break
+        }
+        willChangeValue(at: index)
+        storage[index] = value.map { $0 as Any }
     }
 
     /// Sets the attribute at `index`, marking the object updated when the value changes.

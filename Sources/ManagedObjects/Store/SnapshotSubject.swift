@@ -12,7 +12,7 @@ final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
         var relatedObjectIDs: (ManagedObjectID, RelationshipDescription) -> [ManagedObjectID]
     }
 
-    let snapshot: StoredObject
+    var snapshot: StoredObject
     private let graph: Graph
 
     init(_ snapshot: StoredObject, graph: Graph) {
@@ -47,17 +47,22 @@ extension StoreRequest {
     /// the predicate, the sorts, the window, the result type. What the in-memory store does,
     /// and what the coordinator does for a predicate or sort a store cannot evaluate.
     func evaluate(over snapshots: [StoredObject], graph: SnapshotSubject.Graph) throws -> StoreResult {
-        var subjects = snapshots.map { SnapshotSubject($0, graph: graph) }
-        if let predicate {
-            subjects = try subjects.filter { try predicate.evaluateChecked(with: $0) }
+        var matching = snapshots
+        if let predicate, let first = snapshots.first {
+            // One subject, pointed at each row in turn: evaluation keeps no reference to it.
+            let probe = SnapshotSubject(first, graph: graph)
+            matching = try snapshots.filter { snapshot in
+                probe.snapshot = snapshot
+                return try predicate.evaluateChecked(with: probe)
+            }
         }
         if !sortDescriptors.isEmpty {
-            subjects = sortDescriptors.sorted(subjects)
+            matching = sortDescriptors.sorted(matching.map { SnapshotSubject($0, graph: graph) }).map(\.snapshot)
         }
-        let window = window(subjects)
+        let window = window(matching)
         switch resultType {
-        case .objectIDs: return .objectIDs(window.map(\.snapshot.objectID))
-        case .snapshots: return .snapshots(window.map(\.snapshot))
+        case .objectIDs: return .objectIDs(window.map(\.objectID))
+        case .snapshots: return .snapshots(Array(window))
         case .count: return .count(window.count)
         }
     }
