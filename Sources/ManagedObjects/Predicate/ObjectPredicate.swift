@@ -43,7 +43,9 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
     // NSPredicate, and a block is required to be free of shared mutable state, as
     // NSPredicate(block:) requires of its block.
 
-    private indirect enum Source {
+    /// What the predicate was built from. Internal so that stores can inspect a predicate
+    /// (translate its syntax, or find it is a block they must leave to memory).
+    indirect enum Source {
         case syntax(PredicateSyntax, arguments: [Any?])
         case block((Any?, [String: Any]?) -> Bool)
         case and([ObjectPredicate])
@@ -51,12 +53,12 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         case not(ObjectPredicate)
     }
 
-    private let source: Source
+    let source: Source
     /// Variables substituted by ``withSubstitutionVariables(_:)``.
-    private let variables: [String: Any]
+    let variables: [String: Any]
     private let compiled: CompiledPredicate
     /// Variables that must be given at evaluation.
-    private let freeVariables: Set<String>
+    let freeVariables: Set<String>
 
     private init(source: Source, variables: [String: Any]) throws(PredicateCompileError) {
         self.source = source
@@ -205,12 +207,34 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
     }
 
-    private func checkVariablesAreBound(_ substitutionVariables: [String: Any]?) {
-        guard !freeVariables.isEmpty else { return }
-        let given = substitutionVariables ?? [:]
-        if let missing = freeVariables.sorted().first(where: { given[$0] == nil }) {
-            fatalError("ObjectPredicate: no value for the variable $\(missing) in \(predicateFormat); pass it in substitutionVariables or use withSubstitutionVariables(_:)")
+    /// Whether `object` satisfies the predicate, throwing instead of trapping when a
+    /// `$VARIABLE` has no value, for callers (stores) that must report the error.
+    /// - Throws: ``ObjectPredicateError`` naming the first unbound variable.
+    func evaluateChecked(with object: Any?, substitutionVariables: [String: Any]?) throws(ObjectPredicateError) -> Bool {
+        // Every variable the compiled tree can look up is either a SUBQUERY variable (bound
+        // by the subquery itself) or in `freeVariables`, so checking these here means the
+        // evaluation below never reaches `CompiledExpression.variable`'s trap.
+        if let missing = unboundVariable(substitutionVariables) {
+            throw ObjectPredicateError(format: predicateFormat, message: Self.unboundMessage(missing), column: nil)
         }
+        return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
+    }
+
+    private func checkVariablesAreBound(_ substitutionVariables: [String: Any]?) {
+        if let missing = unboundVariable(substitutionVariables) {
+            fatalError("ObjectPredicate: \(Self.unboundMessage(missing)) in \(predicateFormat)")
+        }
+    }
+
+    /// The first (by name) free variable `substitutionVariables` gives no value for.
+    private func unboundVariable(_ substitutionVariables: [String: Any]?) -> String? {
+        guard !freeVariables.isEmpty else { return nil }
+        let given = substitutionVariables ?? [:]
+        return freeVariables.sorted().first { given[$0] == nil }
+    }
+
+    private static func unboundMessage(_ variable: String) -> String {
+        "no value for the variable $\(variable); pass it in substitutionVariables or use withSubstitutionVariables(_:)"
     }
 
     // MARK: Describing
