@@ -77,50 +77,19 @@ enum AttributeValues {
 
     /// A whole number held by any numeric type (`Bool` counts as 0 or 1).
     static func integerValue(_ value: Any) -> Int64? {
-        switch value {
-        case let number as Int: Int64(number)
-        case let number as Int8: Int64(number)
-        case let number as Int16: Int64(number)
-        case let number as Int32: Int64(number)
-        case let number as Int64: number
-        case let number as UInt: Int64(exactly: number)
-        case let number as UInt8: Int64(number)
-        case let number as UInt16: Int64(number)
-        case let number as UInt32: Int64(number)
-        case let number as UInt64: Int64(exactly: number)
-        case let flag as Bool: flag ? 1 : 0
-        case let number as Double: number.rounded() == number ? Int64(exactly: number) : nil
-        case let number as Float: number.rounded() == number ? Int64(exactly: number) : nil
-        case let number as Decimal: wholeNumber(NSDecimalNumber(decimal: number))
-        case let number as NSNumber: number.int64Value
-        default: nil
-        }
-    }
-
-    private static func wholeNumber(_ number: NSDecimalNumber) -> Int64? {
-        number.doubleValue.rounded() == number.doubleValue ? number.int64Value : nil
+        ScalarValue.from(value)?.wholeNumber
     }
 
     /// Any numeric value as a `Double` (`Bool` counts as 0 or 1).
     static func doubleValue(_ value: Any) -> Double? {
-        switch value {
-        case let number as Double: number
-        case let number as Float: Double(number)
-        case let number as Decimal: NSDecimalNumber(decimal: number).doubleValue
-        case let number as NSNumber: number.doubleValue
-        default: integerValue(value).map(Double.init)
-        }
+        guard let scalar = ScalarValue.from(value), scalar.isNumber else { return nil }
+        return scalar.doubleValue
     }
 
-    /// Whether two stored values are the same: equal values of the same storage type, or both nil.
+    /// Whether two stored values are the same, by ``ValueComparison/equal(_:_:_:)``: values
+    /// compare as `isEqual(_:)` compares Core Data's stored values (numbers by value across
+    /// types, as `NSNumber`), so setting an equal value is no change.
     static func isEqual(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        switch (lhs, rhs) {
-        case (nil, nil): return true
-        case (nil, _), (_, nil): return false
-        case let (left?, right?):
-            if let left = left as? AnyHashable, let right = right as? AnyHashable { return left == right }
-            if type(of: left) is AnyClass, type(of: right) is AnyClass { return (left as AnyObject) === (right as AnyObject) }
-            return false
-        }
+        ValueComparison.equal(lhs, rhs)
     }
 }

@@ -295,7 +295,7 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         if let date = value as? Date { return "CAST(\(date.timeIntervalSinceReferenceDate), \"NSDate\")" }
         if let uuid = value as? UUID { return PredicatePrinter.quoted(uuid.uuidString) }
         if let url = value as? URL { return PredicatePrinter.quoted(url.absoluteString) }
-        switch PredicateValues.scalar(value) {
+        switch ScalarValue.from(value) {
         case .int(let number): return String(number)
         case .double(let number): return PredicatePrinter.literalText(.double(number))
         case .decimal(let number): return "\(number)"
