@@ -300,16 +300,16 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         guard !matching.isEmpty else { return kept }
         let descriptors = fetchRequest.sortDescriptors
-        let keyPaths = descriptors.keyPaths
+        let order = SortOrder(descriptors)
         // Where each newcomer goes: after every kept object that does not sort after it.
         let newcomers = descriptors.sorted(matching).map { object in
-            let keys = descriptors.sortKeys(of: object, keyPaths)
+            let keys = order.keys(of: object)
             var low = 0
             var high = kept.count
             while low < high {
                 let middle = (low + high) / 2
-                let order = descriptors.compare(keys, descriptors.sortKeys(of: kept[middle], keyPaths))
-                if order == .orderedAscending { high = middle } else { low = middle + 1 }
+                let sortsBefore = order.compare(keys, order.keys(of: kept[middle])) == .orderedAscending
+                if sortsBefore { high = middle } else { low = middle + 1 }
             }
             return (object: object, position: low)
         }

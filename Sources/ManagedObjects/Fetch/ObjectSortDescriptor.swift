@@ -38,17 +38,9 @@ public struct ObjectSortDescriptor: Hashable, Sendable, CustomStringConvertible 
 
     /// How `lhs` and `rhs` compare by this descriptor's key path.
     public func compare(_ lhs: Any?, _ rhs: Any?) -> ComparisonResult {
-        let keyPath = CompiledKeyPath(keyValuePath: key)
-        func sortKey(_ object: Any?) -> SortKey {
-            SortKey((object as? KeyValueCoding).flatMap(keyPath.keyValue(of:)))
-        }
-        return compare(sortKey(lhs), sortKey(rhs))
-    }
-
-    /// How two objects' keys for this descriptor compare, in its direction.
-    func compare(_ lhs: SortKey, _ rhs: SortKey) -> ComparisonResult {
-        let result = SortKey.compare(lhs, rhs, comparison)
-        return ascending ? result : result.reversed
+        let order = SortOrder([self])
+        func keys(_ object: Any?) -> [SortKey] { (object as? KeyValueCoding).map(order.keys(of:)) ?? [.none] }
+        return order.compare(keys(lhs), keys(rhs))
     }
 
     public var description: String {
@@ -61,28 +53,38 @@ extension Array where Element == ObjectSortDescriptor {
     /// decides; ties keep their order (the sort is stable). Each key path is compiled once and
     /// read once per object, into a typed ``SortKey``.
     func sorted<Object: KeyValueCoding>(_ objects: [Object]) -> [Object] {
-        let keyPaths = self.keyPaths
-        let keys = objects.map { sortKeys(of: $0, keyPaths) }
-        let order = objects.indices.sorted { lhs, rhs in
-            let result = compare(keys[lhs], keys[rhs])
+        let order = SortOrder(self)
+        let keys = objects.map(order.keys(of:))
+        let positions = objects.indices.sorted { lhs, rhs in
+            let result = order.compare(keys[lhs], keys[rhs])
             return result == .orderedSame ? lhs < rhs : result == .orderedAscending
         }
-        return order.map { objects[$0] }
+        return positions.map { objects[$0] }
+    }
+}
+
+/// Sort descriptors compiled once: their key paths, directions and string comparisons.
+struct SortOrder {
+    private let keyPaths: [CompiledKeyPath]
+    private let ascending: [Bool]
+    private let comparisons: [ObjectSortDescriptor.Comparison]
+
+    init(_ descriptors: [ObjectSortDescriptor]) {
+        keyPaths = descriptors.map { CompiledKeyPath(keyValuePath: $0.key) }
+        ascending = descriptors.map(\.ascending)
+        comparisons = descriptors.map(\.comparison)
     }
 
-    /// The descriptors' key paths, compiled.
-    var keyPaths: [CompiledKeyPath] { map { CompiledKeyPath(keyValuePath: $0.key) } }
-
     /// An object's sort keys, one per descriptor.
-    func sortKeys(of object: KeyValueCoding, _ keyPaths: [CompiledKeyPath]) -> [SortKey] {
+    func keys(of object: KeyValueCoding) -> [SortKey] {
         keyPaths.map { SortKey($0.keyValue(of: object)) }
     }
 
     /// How two objects' sort keys compare: by the first descriptor that tells them apart.
     func compare(_ lhs: [SortKey], _ rhs: [SortKey]) -> ComparisonResult {
-        for (position, descriptor) in enumerated() {
-            let result = descriptor.compare(lhs[position], rhs[position])
-            if result != .orderedSame { return result }
+        for position in keyPaths.indices {
+            let result = SortKey.compare(lhs[position], rhs[position], comparisons[position])
+            if result != .orderedSame { return ascending[position] ? result : result.reversed }
         }
         return .orderedSame
     }

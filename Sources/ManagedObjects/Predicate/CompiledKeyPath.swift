@@ -101,7 +101,7 @@ struct CompiledKeyPath: Equatable {
                 }
             case .collectionOperator(let op, let rest):
                 let operands: [Any]
-                if let values = value as? FannedOutValues {
+                if PredicateValues.isFannedOut(value), let values = value as? FannedOutValues {
                     operands = values.distinctElements
                 } else {
                     operands = PredicateValues.elements(value) ?? PredicateValues.normalized(value).map { [$0] } ?? []
