@@ -117,10 +117,9 @@ public struct Generator: Sendable {
     /// Problems only the generator sees: user-info settings it cannot use.
     private func checks(_ model: Model) -> [Diagnostic] {
         var result: [Diagnostic] = []
-        let mapper = TypeMapper(index: ModelIndex(model: Model(), modelName: "", options: options))
         for entity in model.entities {
             for attribute in entity.attributes {
-                if let value = attribute.userInfo[UserInfoKeys.wrapperDefault], mapper.literal(value, for: attribute) == nil {
+                if let value = attribute.userInfo[UserInfoKeys.wrapperDefault], AttributeDefault(parsing: value, as: attribute.type) == nil {
                     result.append(.warning(
                         "'\(UserInfoKeys.wrapperDefault)' value '\(value)' of '\(entity.name).\(attribute.name)' does not fit its type \(attribute.type.rawValue); ignored",
                         at: attribute.location))

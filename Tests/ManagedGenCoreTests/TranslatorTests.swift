@@ -244,6 +244,35 @@ import Testing
             try JSONDecoder().decode(GeneratorOptions.self, from: Data(#"{"acessLevel": "internal"}"#.utf8))
         }
     }
+
+    /// The wrapper and non-optional getters fall back to the default the runtime gives a new
+    /// object (`AttributeDefault`): tolerant readings of real models' defaults included.
+    @Test func defaultsAreReadAsTheRuntimeReadsThem() {
+        func attribute(_ name: String, _ type: AttributeType, _ text: String) -> Attribute {
+            Attribute(name: name, type: type, isOptional: false, usesScalarValueType: true, defaultValueString: text)
+        }
+        let model = Model(entities: [
+            entity("T", attributes: [
+                attribute("wholeAsDecimal", .integer16, "1.0"),
+                attribute("yesOnInteger", .integer32, "YES"),
+                attribute("zeroOnBoolean", .boolean, "0"),
+                attribute("junkUUID", .uuid, "junk"),
+                attribute("tooBig", .integer16, "40000"),
+                attribute("padded", .integer64, " 7\n"),
+                attribute("noOnDecimal", .decimal, "NO"),
+                attribute("padText", .string, " a "),
+            ]),
+        ])
+        let text = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
+        #expect(text.contains("get { attributeValue(at: 0) ?? 1 }"))
+        #expect(text.contains("get { attributeValue(at: 1) ?? 1 }"))
+        #expect(text.contains("get { attributeValue(at: 2) ?? false }"))
+        #expect(text.contains("preconditionFailure(\"T.junkUUID is nil\")"))
+        #expect(text.contains("get { attributeValue(at: 4) ?? 0 }"))
+        #expect(text.contains("get { attributeValue(at: 5) ?? 7 }"))
+        #expect(text.contains("get { attributeValue(at: 6) ?? Decimal(string: \"0\")! }"))
+        #expect(text.contains("get { attributeValue(at: 7) ?? \" a \" }"))
+    }
 }
 
 @Suite struct FetchRequestTemplateTests {

@@ -45,12 +45,15 @@ struct FetchTests {
 
     @Test("numbers compare by value across types; dates compare; several descriptors apply in turn")
     func valuesAcrossTypes() throws {
-        #expect(ValueComparison.compare(Int16(2), Double(1.5)) == .orderedDescending)
-        #expect(ValueComparison.compare(Int64(3), 3) == .orderedSame)
-        #expect(ValueComparison.compare(Decimal(1), Float(1.25)) == .orderedAscending)
-        #expect(ValueComparison.compare(true, Int32(0)) == .orderedDescending)
-        #expect(ValueComparison.compare(nil, Int16.min) == .orderedAscending)
-        #expect(ValueComparison.compare(Date(timeIntervalSince1970: 1), Date(timeIntervalSince1970: 2)) == .orderedAscending)
+        func order(_ lhs: Any?, _ rhs: Any?) -> ComparisonResult {
+            SortKey.compare(SortKey(lhs), SortKey(rhs), .compare)
+        }
+        #expect(order(Int16(2), Double(1.5)) == .orderedDescending)
+        #expect(order(Int64(3), 3) == .orderedSame)
+        #expect(order(Decimal(1), Float(1.25)) == .orderedAscending)
+        #expect(order(true, Int32(0)) == .orderedDescending)
+        #expect(order(nil, Int16.min) == .orderedAscending)
+        #expect(order(Date(timeIntervalSince1970: 1), Date(timeIntervalSince1970: 2)) == .orderedAscending)
 
         try withContext(TwitterModel.managedObjectModel) { (context) throws in
             let joe = TwitterUser(context: context)

@@ -86,6 +86,30 @@ struct ModelTests {
         #expect(LibraryModel.managedObjectModel["Album"]?.attribute(named: "trackCount")?.defaultValue as? Int16 == 0)
     }
 
+    /// The same inputs as the generator's `defaultsAreReadAsTheRuntimeReadsThem`: both read
+    /// `Attribute.parsedDefault`, so a wrapper's fallback is the value a new object gets.
+    @Test("tricky defaults are read as the generated getters read them")
+    func trickyDefaults() throws {
+        let texts: [(String, AttributeType, String)] = [
+            ("wholeAsDecimal", .integer16, "1.0"), ("yesOnInteger", .integer32, "YES"),
+            ("zeroOnBoolean", .boolean, "0"), ("junkUUID", .uuid, "junk"), ("tooBig", .integer16, "40000"),
+            ("padded", .integer64, " 7\n"), ("noOnDecimal", .decimal, "NO"), ("padText", .string, " a "),
+        ]
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "T", attributes: texts.map { Attribute(name: $0.0, type: $0.1, defaultValueString: $0.2) }),
+        ]))
+        let entity = try #require(model["T"])
+        func value(_ name: String) -> Any? { entity.attribute(named: name)?.defaultValue }
+        #expect(value("wholeAsDecimal") as? Int16 == 1)
+        #expect(value("yesOnInteger") as? Int32 == 1)
+        #expect(value("zeroOnBoolean") as? Bool == false)
+        #expect(value("junkUUID") == nil)
+        #expect(value("tooBig") == nil)
+        #expect(value("padded") as? Int64 == 7)
+        #expect(value("noOnDecimal") as? Decimal == 0)
+        #expect(value("padText") as? String == " a ")
+    }
+
     @Test("defaults are applied to inserted objects")
     func defaultsOnInsert() throws {
         try withContext(LibraryModel.managedObjectModel) { (context) throws in

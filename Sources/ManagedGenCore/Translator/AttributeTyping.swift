@@ -189,12 +189,14 @@ struct TypeMapper {
     /// The value a non-optional view of the attribute gives when nothing is stored: the override
     /// (user info), else the model's default, else the type's empty value (`""`, `0`, `false`,
     /// empty `Data`); `nil` where there is none (a date, UUID, URL, object) — then the getter traps.
+    /// Overrides and model defaults are read by `AttributeDefault`, as the runtime reads defaults,
+    /// so the fallback is the value a new object gets; one that does not read as the type is
+    /// ignored (real models have those).
     func fallbackValue(for attribute: Attribute, override: String?) -> String? {
-        if let override, let literal = literal(override, for: attribute) { return literal }
-        if attribute.type == .date, let interval = attribute.defaultDateTimeInterval {
-            return "\(types.foundation("Date"))(timeIntervalSinceReferenceDate: \(numberLiteral(interval)))"
+        if let override, let value = AttributeDefault(parsing: override, as: attribute.type) {
+            return literal(value)
         }
-        if let value = attribute.defaultValueString, let literal = literal(value, for: attribute) { return literal }
+        if let value = attribute.parsedDefault { return literal(value) }
         switch attribute.type {
         case .integer16, .integer32, .integer64, .double, .float, .decimal: return "0"
         case .boolean: return "false"
@@ -204,38 +206,21 @@ struct TypeMapper {
         }
     }
 
-    /// A Swift literal for a default written in the model, or `nil` when it does not fit the type
-    /// (real models have those; the default is then ignored here).
-    func literal(_ text: String, for attribute: Attribute) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        switch attribute.type {
-        case .integer16, .integer32, .integer64:
-            guard let value = Int64(trimmed) else { return nil }
-            let bits = attribute.type == .integer16 ? 16 : attribute.type == .integer32 ? 32 : 64
-            guard bits == 64 || (value >= -(1 << (bits - 1)) && value < (1 << (bits - 1))) else { return nil }
-            return String(value)
-        case .double, .float:
-            guard let value = Double(trimmed), value.isFinite else { return nil }
-            return numberLiteral(value)
-        case .decimal:
-            guard Decimal(string: trimmed) != nil, Double(trimmed) != nil else { return nil }
-            return "\(types.foundation("Decimal"))(string: \(SwiftNames.stringLiteral(trimmed)))!"
-        case .boolean:
-            switch trimmed.lowercased() {
-            case "yes", "true", "1": return "true"
-            case "no", "false", "0": return "false"
-            default: return nil
-            }
-        case .string:
-            return SwiftNames.stringLiteral(text)
-        case .uuid:
-            guard UUID(uuidString: trimmed) != nil else { return nil }
-            return "\(types.foundation("UUID"))(uuidString: \(SwiftNames.stringLiteral(trimmed)))!"
-        case .uri:
-            guard !trimmed.isEmpty, URL(string: trimmed) != nil else { return nil }
-            return "\(types.foundation("URL"))(string: \(SwiftNames.stringLiteral(trimmed)))!"
-        default:
-            return nil
+    /// A Swift literal for a parsed default.
+    func literal(_ value: AttributeDefault) -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .double(let number): numberLiteral(number)
+        case .decimal(let number):
+            "\(types.foundation("Decimal"))(string: \(SwiftNames.stringLiteral(number.description)))!"
+        case .boolean(let flag): flag ? "true" : "false"
+        case .string(let text): SwiftNames.stringLiteral(text)
+        case .date(let seconds):
+            "\(types.foundation("Date"))(timeIntervalSinceReferenceDate: \(numberLiteral(seconds)))"
+        case .uuid(let uuid):
+            "\(types.foundation("UUID"))(uuidString: \(SwiftNames.stringLiteral(uuid.uuidString)))!"
+        case .uri(let url):
+            "\(types.foundation("URL"))(string: \(SwiftNames.stringLiteral(url.absoluteString)))!"
         }
     }
 

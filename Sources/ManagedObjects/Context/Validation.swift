@@ -49,11 +49,14 @@ enum Validation {
         }
         switch attribute.type {
         case .integer16, .integer32, .integer64, .decimal, .double, .float:
-            guard let number = AttributeValues.doubleValue(value) else { return [] }
-            if let max = model.maxValueString.flatMap(Double.init), number > max {
+            guard let number = ScalarValue.from(value), number.isNumber else { return [] }
+            // Compared as predicates and sorts compare numbers: exactly, across types.
+            if let max = model.maxValueString.flatMap(Double.init),
+               ValueComparison.compare(number, .double(max), PredicateComparisonOptions()) == .orderedDescending {
                 return failure(.numberTooLarge, "is \(value), more than the maximum \(max.formatted)")
             }
-            if let min = model.minValueString.flatMap(Double.init), number < min {
+            if let min = model.minValueString.flatMap(Double.init),
+               ValueComparison.compare(number, .double(min), PredicateComparisonOptions()) == .orderedAscending {
                 return failure(.numberTooSmall, "is \(value), less than the minimum \(min.formatted)")
             }
         case .date:

@@ -300,15 +300,16 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         guard !matching.isEmpty else { return kept }
         let descriptors = fetchRequest.sortDescriptors
-        let keyPaths = descriptors.map { $0.key.split(separator: ".").map(String.init) }
+        let order = SortOrder(descriptors)
         // Where each newcomer goes: after every kept object that does not sort after it.
         let newcomers = descriptors.sorted(matching).map { object in
-            let keys = keyPaths.map { KeyPathReader.value(of: object, at: $0) }
+            let keys = order.keys(of: object)
             var low = 0
             var high = kept.count
             while low < high {
                 let middle = (low + high) / 2
-                if Self.sortsBefore(keys, kept[middle], descriptors, keyPaths) { high = middle } else { low = middle + 1 }
+                let sortsBefore = order.compare(keys, order.keys(of: kept[middle])) == .orderedAscending
+                if sortsBefore { high = middle } else { low = middle + 1 }
             }
             return (object: object, position: low)
         }
@@ -324,19 +325,6 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         merged += newcomers[next...].map(\.object)
         return merged
-    }
-
-    /// Whether an object with sort keys `keys` sorts strictly before `object`.
-    private static func sortsBefore(
-        _ keys: [Any?], _ object: Result, _ descriptors: [ObjectSortDescriptor], _ keyPaths: [[String]]
-    ) -> Bool {
-        for (position, descriptor) in descriptors.enumerated() {
-            var result = ValueComparison.compare(
-                keys[position], KeyPathReader.value(of: object, at: keyPaths[position]), descriptor.comparison)
-            if !descriptor.ascending { result = result.reversed }
-            if result != .orderedSame { return result == .orderedAscending }
-        }
-        return false
     }
 
     // MARK: Reporting

@@ -38,13 +38,10 @@ public struct ObjectSortDescriptor: Hashable, Sendable, CustomStringConvertible 
 
     /// How `lhs` and `rhs` compare by this descriptor's key path.
     public func compare(_ lhs: Any?, _ rhs: Any?) -> ComparisonResult {
-        let left = (lhs as? KeyValueCoding).map { KeyPathReader.value(of: $0, at: keyPath) } ?? nil
-        let right = (rhs as? KeyValueCoding).map { KeyPathReader.value(of: $0, at: keyPath) } ?? nil
-        let result = ValueComparison.compare(left, right, comparison)
-        return ascending ? result : result.reversed
+        let order = SortOrder([self])
+        func keys(_ object: Any?) -> [SortKey] { (object as? KeyValueCoding).map(order.keys(of:)) ?? [.none] }
+        return order.compare(keys(lhs), keys(rhs))
     }
-
-    private var keyPath: [String] { key.split(separator: ".").map(String.init) }
 
     public var description: String {
         "(\(key), \(ascending ? "ascending" : "descending"), \(comparison.rawValue))"
@@ -53,20 +50,43 @@ public struct ObjectSortDescriptor: Hashable, Sendable, CustomStringConvertible 
 
 extension Array where Element == ObjectSortDescriptor {
     /// `objects` in the descriptors' order: the first descriptor that tells two objects apart
-    /// decides; ties keep their order (the sort is stable). Each key path is read once per
-    /// object.
+    /// decides; ties keep their order (the sort is stable). Each key path is compiled once and
+    /// read once per object, into a typed ``SortKey``.
     func sorted<Object: KeyValueCoding>(_ objects: [Object]) -> [Object] {
-        let keyPaths = map { $0.key.split(separator: ".").map(String.init) }
-        let keys: [[Any?]] = objects.map { object in keyPaths.map { KeyPathReader.value(of: object, at: $0) } }
-        let order = objects.indices.sorted { lhs, rhs in
-            for (position, descriptor) in enumerated() {
-                var result = ValueComparison.compare(keys[lhs][position], keys[rhs][position], descriptor.comparison)
-                if !descriptor.ascending { result = result.reversed }
-                if result != .orderedSame { return result == .orderedAscending }
-            }
-            return lhs < rhs
+        let order = SortOrder(self)
+        let keys = objects.map(order.keys(of:))
+        let positions = objects.indices.sorted { lhs, rhs in
+            let result = order.compare(keys[lhs], keys[rhs])
+            return result == .orderedSame ? lhs < rhs : result == .orderedAscending
         }
-        return order.map { objects[$0] }
+        return positions.map { objects[$0] }
+    }
+}
+
+/// Sort descriptors compiled once: their key paths, directions and string comparisons.
+struct SortOrder {
+    private let keyPaths: [CompiledKeyPath]
+    private let ascending: [Bool]
+    private let comparisons: [ObjectSortDescriptor.Comparison]
+
+    init(_ descriptors: [ObjectSortDescriptor]) {
+        keyPaths = descriptors.map { CompiledKeyPath(keyValuePath: $0.key) }
+        ascending = descriptors.map(\.ascending)
+        comparisons = descriptors.map(\.comparison)
+    }
+
+    /// An object's sort keys, one per descriptor.
+    func keys(of object: KeyValueCoding) -> [SortKey] {
+        keyPaths.map { SortKey($0.keyValue(of: object)) }
+    }
+
+    /// How two objects' sort keys compare: by the first descriptor that tells them apart.
+    func compare(_ lhs: [SortKey], _ rhs: [SortKey]) -> ComparisonResult {
+        for position in keyPaths.indices {
+            let result = SortKey.compare(lhs[position], rhs[position], comparisons[position])
+            if result != .orderedSame { return ascending[position] ? result : result.reversed }
+        }
+        return .orderedSame
     }
 }
 
@@ -80,54 +100,42 @@ extension ComparisonResult {
     }
 }
 
-/// Orders single values of the attribute storage types.
-enum ValueComparison {
-    static func compare(
-        _ lhs: Any?, _ rhs: Any?, _ comparison: ObjectSortDescriptor.Comparison = .compare
-    ) -> ComparisonResult {
+/// One object's value for a sort key path, converted once to the form comparisons need.
+enum SortKey {
+    case none
+    case scalar(ScalarValue)
+    /// A value that is not a scalar (an object, a collection): it sorts with its equals.
+    case unordered
+
+    init(_ value: Any?) {
+        let value = PredicateValues.normalized(value)
+        if value == nil {
+            self = .none
+        } else if let scalar = ScalarValue.from(value) {
+            self = .scalar(scalar)
+        } else if let objectID = value as? ManagedObjectID {
+            // Object IDs order by their text, so sorting by one is stable across runs.
+            self = .scalar(.string(objectID.description))
+        } else {
+            self = .unordered
+        }
+    }
+
+    /// `nil` first, then values by ``ValueComparison``; values it cannot order sort together.
+    static func compare(_ lhs: SortKey, _ rhs: SortKey, _ strings: ObjectSortDescriptor.Comparison) -> ComparisonResult {
         switch (lhs, rhs) {
-        case (nil, nil): return .orderedSame
-        case (nil, _): return .orderedAscending
-        case (_, nil): return .orderedDescending
-        case let (left?, right?): return compareValues(left, right, comparison)
+        case (.none, .none): .orderedSame
+        case (.none, _): .orderedAscending
+        case (_, .none): .orderedDescending
+        case (.scalar(let left), .scalar(let right)): ValueComparison.compare(left, right, strings) ?? .orderedSame
+        default: .orderedSame
         }
     }
+}
 
-    private static func compareValues(
-        _ lhs: Any, _ rhs: Any, _ comparison: ObjectSortDescriptor.Comparison
-    ) -> ComparisonResult {
-        if let left = lhs as? String, let right = rhs as? String {
-            return compareStrings(left, right, comparison)
-        }
-        if let left = AttributeValues.integerValue(lhs), let right = AttributeValues.integerValue(rhs),
-           !(lhs is Double || lhs is Float || rhs is Double || rhs is Float) {
-            return order(left, right)
-        }
-        if let left = lhs as? Decimal, let right = rhs as? Decimal { return order(left, right) }
-        if let left = AttributeValues.doubleValue(lhs), let right = AttributeValues.doubleValue(rhs) {
-            return order(left, right)
-        }
-        if let left = lhs as? Date, let right = rhs as? Date { return order(left, right) }
-        if let left = lhs as? UUID, let right = rhs as? UUID { return order(left.uuidString, right.uuidString) }
-        if let left = lhs as? URL, let right = rhs as? URL { return order(left.absoluteString, right.absoluteString) }
-        if let left = lhs as? Data, let right = rhs as? Data {
-            return left.lexicographicallyPrecedes(right) ? .orderedAscending
-                : right.lexicographicallyPrecedes(left) ? .orderedDescending : .orderedSame
-        }
-        if let left = lhs as? ManagedObjectID, let right = rhs as? ManagedObjectID {
-            return order(left.description, right.description)
-        }
-        return .orderedSame
-    }
-
-    private static func order<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
-        lhs < rhs ? .orderedAscending : lhs > rhs ? .orderedDescending : .orderedSame
-    }
-
-    static func compareStrings(
-        _ lhs: String, _ rhs: String, _ comparison: ObjectSortDescriptor.Comparison
-    ) -> ComparisonResult {
-        switch comparison {
+extension ObjectSortDescriptor.Comparison: StringOrdering {
+    func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        switch self {
         case .compare:
             // NSString order: UTF-16 code units.
             if lhs.utf16.elementsEqual(rhs.utf16) { return .orderedSame }
@@ -139,7 +147,7 @@ enum ValueComparison {
         case .localizedCaseInsensitive:
             return lhs.compare(rhs, options: [.caseInsensitive], range: nil, locale: Locale.current)
         case .localizedStandard:
-            return standardCompare(lhs, rhs)
+            return Self.standardCompare(lhs, rhs)
         }
     }
 
@@ -171,6 +179,7 @@ enum ValueComparison {
             right = right.dropFirst()
         }
         if left.isEmpty != right.isEmpty { return left.isEmpty ? .orderedAscending : .orderedDescending }
-        return compareStrings(lhs, rhs, .compare)
+        let exact: Self = .compare
+        return exact.compare(lhs, rhs)
     }
 }

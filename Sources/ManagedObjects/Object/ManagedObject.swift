@@ -240,7 +240,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// Sets the attribute at `index`, marking the object updated when the value changes.
     public func setAttributeValue<Value>(_ value: Value?, at index: Int) {
         let newValue: Any? = value.map { $0 as Any }
-        guard !AttributeValues.isEqual(values[index], newValue) else { return }
+        guard !ValueComparison.equal(values[index], newValue) else { return }
         willChangeValue(at: index)
         values[index] = newValue
     }
@@ -282,13 +282,15 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         }
     }
 
-    /// The value at a dotted key path. A to-one step continues with its object; a to-many step
-    /// continues with each object and yields their values as an array, flattened and with
-    /// repeated objects from unordered relationships removed (Core Data yields a set). An
-    /// `@count`, `@sum`, `@avg`, `@min` or `@max` step aggregates the values before it, or, with
-    /// keys after it (`tweets.@max.created`), those keys' values of each object before it.
+    /// The value at a dotted key path, read by the same compiled key path predicates and sort
+    /// descriptors use. A to-one step continues with its object; a to-many step continues with
+    /// each object and yields their values as an array, flattened, each once through an
+    /// unordered relationship (Core Data yields a set). A collection operator (`@count`, `@sum`,
+    /// `@avg`, `@min`, `@max`, `@unionOfObjects`, `@distinctUnionOfObjects`, `@unionOfArrays`,
+    /// `@distinctUnionOfArrays`, `@distinctUnionOfSets`) works on the values before it, each
+    /// read further through the keys after it (`tweets.@max.created`).
     public func value(forKeyPath keyPath: String) -> Any? {
-        KeyPathReader.value(of: self, at: keyPath.split(separator: ".").map(String.init))
+        CompiledKeyPath(keyValuePath: keyPath).keyValue(of: self)
     }
 
     /// Sets the value at a dotted key path: the last key on the object the rest leads to.

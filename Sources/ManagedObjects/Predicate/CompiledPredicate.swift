@@ -44,95 +44,6 @@ struct PredicateSubject {
     }
 }
 
-/// A key path split into steps; a collection operator ends it and takes the rest of the path
-/// as its argument (`@sum.price`).
-struct CompiledKeyPath: Equatable {
-    enum Step: Equatable {
-        case key(String)
-        case collectionOperator(CollectionOperator, rest: [String])
-    }
-
-    let steps: [Step]
-    let restPaths: [CompiledKeyPath?]
-
-    init(_ path: String) throws(PredicateCompileError) {
-        var steps: [Step] = []
-        var restPaths: [CompiledKeyPath?] = []
-        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for (index, component) in components.enumerated() {
-            guard !component.isEmpty else { throw PredicateCompileError("empty key in key path '\(path)'") }
-            guard component.hasPrefix("@") else {
-                steps.append(.key(component))
-                restPaths.append(nil)
-                continue
-            }
-            guard let op = CollectionOperator(rawValue: String(component.dropFirst())) else {
-                throw PredicateCompileError(
-                    "unknown collection operator '\(component)' in key path '\(path)'; the operators are @count, @sum, @avg, @min, @max, @unionOfObjects, @distinctUnionOfObjects, @unionOfArrays, @distinctUnionOfArrays and @distinctUnionOfSets")
-            }
-            let rest = Array(components[(index + 1)...])
-            steps.append(.collectionOperator(op, rest: rest))
-            restPaths.append(rest.isEmpty ? nil : try CompiledKeyPath(rest.joined(separator: ".")))
-            break
-        }
-        self.steps = steps
-        self.restPaths = restPaths
-    }
-
-    /// The value from the evaluated object; an object known to answer by key is asked
-    /// directly for the first key, without a dynamic cast.
-    func value(from subject: PredicateSubject) -> Any? {
-        if let object = subject.keyValueCoding, case .key(let key) = steps[0] {
-            return value(from: object.value(forKey: key), startingAt: 1)
-        }
-        return value(from: subject.value, startingAt: 0)
-    }
-
-    func value(from start: Any?, startingAt firstStep: Int = 0) -> Any? {
-        var current = start
-        for index in firstStep..<steps.count {
-            let step = steps[index]
-            guard let value = current else { return nil }
-            switch step {
-            case .key(let key):
-                if let dictionary = PredicateValues.dictionary(value) {
-                    current = dictionary[key]
-                } else if let object = value as? KeyValueCoding {
-                    current = object.value(forKey: key)
-                } else if let container = value as? PredicateKeyedContainer {
-                    current = container.predicateValue(forKey: key)
-                } else if let elements = PredicateValues.elements(value) {
-                    current = FannedOutValues(predicateElements: Self.fanOut(elements, key))
-                } else {
-                    current = PredicateValues.value(of: value, forKey: key)
-                }
-            case .collectionOperator(let op, _):
-                let elements = PredicateValues.elements(value) ?? PredicateValues.normalized(value).map { [$0] } ?? []
-                return op.apply(elements, rest: restPaths[index])
-            }
-        }
-        return current
-    }
-
-    /// Each element's value for `key`; collections among them are flattened, so a path
-    /// through two to-many relationships reaches every object at its end.
-    private static func fanOut(_ elements: [Any], _ key: String) -> [Any] {
-        var result: [Any] = []
-        result.reserveCapacity(elements.count)
-        for element in elements {
-            guard let element = PredicateValues.normalized(element),
-                  let value = PredicateValues.normalized(PredicateValues.value(of: element, forKey: key))
-            else { continue }
-            if let nested = PredicateValues.elements(value) {
-                result.append(contentsOf: nested)
-            } else {
-                result.append(value)
-            }
-        }
-        return result
-    }
-}
-
 indirect enum CompiledExpression {
     case constant(Any?)
     case evaluatedObject
@@ -224,7 +135,7 @@ final class CompiledComparison {
     /// The right-hand side's value when it is a constant.
     private let rightConstant: Any??
     /// A constant right-hand side as a scalar (strings folded for the options).
-    private let rightScalar: PredicateScalar?
+    private let rightScalar: ScalarValue?
     private let rightFoldedString: String?
     private let likePattern: StringMatching.LikePattern?
     private let regularExpression: StringMatching.RegularExpression?
@@ -237,7 +148,7 @@ final class CompiledComparison {
         self.right = right
         rightConstant = right.constantValue
         let constant = rightConstant.flatMap { PredicateValues.normalized($0) }
-        var scalar = PredicateValues.scalar(constant)
+        var scalar = ScalarValue.from(constant)
         let string = PredicateValues.string(constant).map { StringMatching.fold($0, comparison.options) }
         if case .string = scalar, let string { scalar = .string(string) }
         rightScalar = scalar
@@ -292,22 +203,22 @@ final class CompiledComparison {
     }
 
     private func order(_ leftValue: Any?, _ rightValue: Any?) -> ComparisonResult? {
-        guard let a = PredicateValues.scalar(leftValue) ?? PredicateValues.scalar(PredicateValues.normalized(leftValue)) else {
+        guard let a = ScalarValue.from(leftValue) ?? ScalarValue.from(PredicateValues.normalized(leftValue)) else {
             return nil
         }
-        if let rightScalar { return PredicateValues.compare(a, rightScalar, options) }
-        guard let b = PredicateValues.scalar(PredicateValues.normalized(rightValue)) else { return nil }
-        return PredicateValues.compare(a, b, options)
+        if let rightScalar { return ValueComparison.compare(a, rightScalar, options) }
+        guard let b = ScalarValue.from(PredicateValues.normalized(rightValue)) else { return nil }
+        return ValueComparison.compare(a, b, options)
     }
 
     private func test(_ leftValue: Any?, _ rightValue: Any?) -> Bool {
         switch operatorType {
         case .equalTo:
             if rightScalar != nil, let order = order(leftValue, rightValue) { return order == .orderedSame }
-            return PredicateValues.equal(leftValue, rightValue, options)
+            return ValueComparison.equal(leftValue, rightValue, options)
         case .notEqualTo:
             if rightScalar != nil, let order = order(leftValue, rightValue) { return order != .orderedSame }
-            return !PredicateValues.equal(leftValue, rightValue, options)
+            return !ValueComparison.equal(leftValue, rightValue, options)
         case .lessThan: return order(leftValue, rightValue) == .orderedAscending
         case .lessThanOrEqualTo:
             let result = order(leftValue, rightValue)
@@ -342,7 +253,7 @@ final class CompiledComparison {
                 return StringMatching.fold(string, options).contains(part)
             }
             guard let elements = PredicateValues.elements(container) else { return false }
-            return elements.contains { PredicateValues.equal($0, rightValue, options) }
+            return elements.contains { ValueComparison.equal($0, rightValue, options) }
         case .in:
             let container = PredicateValues.normalized(rightValue)
             if let string = PredicateValues.string(container) {
@@ -350,11 +261,11 @@ final class CompiledComparison {
                 return StringMatching.fold(string, options).contains(StringMatching.fold(part, options))
             }
             guard let elements = PredicateValues.elements(container) else { return false }
-            return elements.contains { PredicateValues.equal(leftValue, $0, options) }
+            return elements.contains { ValueComparison.equal(leftValue, $0, options) }
         case .between:
             guard let bounds = PredicateValues.elements(rightValue), bounds.count == 2,
-                  let lower = PredicateValues.compare(leftValue, bounds[0], options),
-                  let upper = PredicateValues.compare(leftValue, bounds[1], options) else { return false }
+                  let lower = ValueComparison.compare(leftValue, bounds[0], options),
+                  let upper = ValueComparison.compare(leftValue, bounds[1], options) else { return false }
             return lower != .orderedAscending && upper != .orderedDescending
         }
     }

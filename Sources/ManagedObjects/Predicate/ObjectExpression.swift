@@ -35,13 +35,14 @@ public struct ObjectExpression: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The expression's value for `object` (`expressionValue(with:context:)`); `nil` when a
-    /// key path reaches nothing or an operation does not apply. A collection is an `[Any]`.
+    /// key path reaches nothing or an operation does not apply. A collection is an `[Any]`
+    /// (a to-many path's values each once through a set, as `value(forKeyPath:)` gives them).
     /// Variables are taken from `variables`; one with no value stops the program with a
     /// message naming it, as `NSExpression` raises an exception.
     public func value(with object: Any?, variables: [String: Any] = [:]) -> Any? {
-        let value = compiled.evaluate(PredicateSubject(object), variables)
-        if let fannedOut = value as? FannedOutValues { return fannedOut.predicateElements }
-        return PredicateValues.normalized(value)
+        // A to-many path's values as key-value coding gives them, so that an expression and
+        // `value(forKeyPath:)` agree.
+        PredicateValues.normalized(CompiledKeyPath.keyValueResult(compiled.evaluate(PredicateSubject(object), variables)))
     }
 
     /// The expression as a format string, arguments written as literals.

@@ -43,6 +43,8 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
     // NSPredicate, and a block is required to be free of shared mutable state, as
     // NSPredicate(block:) requires of its block.
 
+    /// What the predicate was built from. Internal so that stores can inspect a predicate
+    /// (translate its syntax, or find it is a block they must leave to memory).
     indirect enum Source {
         case syntax(PredicateSyntax, arguments: [Any?])
         case block((Any?, [String: Any]?) -> Bool)
@@ -205,12 +207,45 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
     }
 
-    private func checkVariablesAreBound(_ substitutionVariables: [String: Any]?) {
-        guard !freeVariables.isEmpty else { return }
-        let given = substitutionVariables ?? [:]
-        if let missing = freeVariables.sorted().first(where: { given[$0] == nil }) {
-            fatalError("ObjectPredicate: no value for the variable $\(missing) in \(predicateFormat); pass it in substitutionVariables or use withSubstitutionVariables(_:)")
+    /// Whether `object` satisfies the predicate, throwing instead of trapping when a
+    /// `$VARIABLE` has no value, for callers (stores, fetches) that must report the error.
+    /// - Throws: ``ObjectPredicateError`` naming the first unbound variable.
+    func evaluateChecked(with object: Any?, substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) -> Bool {
+        try checkBindings(substitutionVariables)
+        return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
+    }
+
+    /// `evaluateChecked(with:substitutionVariables:)` for an object known to answer by key.
+    func evaluateChecked(with object: some KeyValueCoding, substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) -> Bool {
+        try checkBindings(substitutionVariables)
+        return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
+    }
+
+    /// Throws when a `$VARIABLE` has no value, neither substituted nor given. Every variable
+    /// the compiled tree can look up is either a SUBQUERY variable (bound by the subquery
+    /// itself) or in `freeVariables`, so after this check evaluation never reaches
+    /// `CompiledExpression.variable`'s trap.
+    func checkBindings(_ substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) {
+        if let missing = unboundVariable(substitutionVariables) {
+            throw ObjectPredicateError(format: predicateFormat, message: Self.unboundMessage(missing), column: nil)
         }
+    }
+
+    private func checkVariablesAreBound(_ substitutionVariables: [String: Any]?) {
+        if let missing = unboundVariable(substitutionVariables) {
+            fatalError("ObjectPredicate: \(Self.unboundMessage(missing)) in \(predicateFormat)")
+        }
+    }
+
+    /// The first (by name) free variable `substitutionVariables` gives no value for.
+    private func unboundVariable(_ substitutionVariables: [String: Any]?) -> String? {
+        guard !freeVariables.isEmpty else { return nil }
+        let given = substitutionVariables ?? [:]
+        return freeVariables.sorted().first { given[$0] == nil }
+    }
+
+    private static func unboundMessage(_ variable: String) -> String {
+        "no value for the variable $\(variable); pass it in substitutionVariables or use withSubstitutionVariables(_:)"
     }
 
     // MARK: Describing
@@ -271,7 +306,7 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         if let date = value as? Date { return "CAST(\(date.timeIntervalSinceReferenceDate), \"NSDate\")" }
         if let uuid = value as? UUID { return PredicatePrinter.quoted(uuid.uuidString) }
         if let url = value as? URL { return PredicatePrinter.quoted(url.absoluteString) }
-        switch PredicateValues.scalar(value) {
+        switch ScalarValue.from(value) {
         case .int(let number): return String(number)
         case .double(let number): return PredicatePrinter.literalText(.double(number))
         case .decimal(let number): return "\(number)"

@@ -107,12 +107,12 @@ enum PredicateFunction {
     }
 
     static func double(_ value: Any?) -> Double? {
-        guard let scalar = PredicateValues.scalar(PredicateValues.normalized(value)), scalar.isNumber else { return nil }
+        guard let scalar = ScalarValue.from(PredicateValues.normalized(value)), scalar.isNumber else { return nil }
         return scalar.doubleValue
     }
 
     static func integer(_ value: Any?) -> Int? {
-        guard let scalar = PredicateValues.scalar(PredicateValues.normalized(value)) else { return nil }
+        guard let scalar = ScalarValue.from(PredicateValues.normalized(value)) else { return nil }
         switch scalar {
         case .int(let value): return Int(exactly: value)
         case .double(let value): return Int(exactly: value.rounded(.towardZero))
@@ -143,19 +143,19 @@ enum PredicateFunction {
 
     private static func aggregate(_ function: PredicateFunction, _ values: [Any]) -> Any? {
         if function == .count { return values.count }
-        let scalars = values.compactMap { PredicateValues.scalar($0) }
+        let scalars = values.compactMap { ScalarValue.from($0) }
         switch function {
         case .min, .max:
             var best: Any?
-            var bestScalar: PredicateScalar?
-            for (value, scalar) in zip(values, values.map { PredicateValues.scalar($0) }) {
+            var bestScalar: ScalarValue?
+            for (value, scalar) in zip(values, values.map { ScalarValue.from($0) }) {
                 guard let scalar else { continue }
                 guard let current = bestScalar else {
                     best = value
                     bestScalar = scalar
                     continue
                 }
-                let order = PredicateValues.compare(scalar, current, [])
+                let order = ValueComparison.compare(scalar, current, PredicateComparisonOptions())
                 if order == (function == .min ? .orderedAscending : .orderedDescending) {
                     best = value
                     bestScalar = scalar
@@ -165,7 +165,7 @@ enum PredicateFunction {
         case .mode:
             var counts: [(value: Any, count: Int)] = []
             for value in values {
-                if let index = counts.firstIndex(where: { PredicateValues.equal($0.value, value, []) }) {
+                if let index = counts.firstIndex(where: { ValueComparison.equal($0.value, value) }) {
                     counts[index].count += 1
                 } else {
                     counts.append((value, 1))
@@ -211,8 +211,8 @@ extension PredicateFunction: Equatable {}
 /// `+ - * / **` and unary minus on numbers (and dates plus or minus seconds).
 enum Arithmetic {
     static func apply(_ op: PredicateArithmeticOperator, _ left: Any?, _ right: Any?) -> Any? {
-        guard let a = PredicateValues.scalar(PredicateValues.normalized(left)),
-              let b = PredicateValues.scalar(PredicateValues.normalized(right)) else { return nil }
+        guard let a = ScalarValue.from(PredicateValues.normalized(left)),
+              let b = ScalarValue.from(PredicateValues.normalized(right)) else { return nil }
         switch (a, b) {
         case (.date(let date), _) where b.isNumber && (op == .add || op == .subtract):
             let seconds = b.doubleValue ?? 0
@@ -248,7 +248,7 @@ enum Arithmetic {
     }
 
     static func negate(_ value: Any?) -> Any? {
-        switch PredicateValues.scalar(PredicateValues.normalized(value)) {
+        switch ScalarValue.from(PredicateValues.normalized(value)) {
         case .int(let x): x == .min ? -Double(x) : Int(-x)
         case .double(let x): -x
         case .decimal(let x): -x
@@ -257,44 +257,11 @@ enum Arithmetic {
     }
 
     static func absolute(_ value: Any?) -> Any? {
-        switch PredicateValues.scalar(PredicateValues.normalized(value)) {
+        switch ScalarValue.from(PredicateValues.normalized(value)) {
         case .int(let x): x == .min ? Swift.abs(Double(x)) : Int(Swift.abs(x))
         case .double(let x): Swift.abs(x)
         case .decimal(let x): x < 0 ? -x : x
         default: nil
         }
-    }
-}
-
-/// `@count`, `@sum.price`, `@distinctUnionOfObjects.name` … at the end of a key path.
-enum CollectionOperator: String {
-    case count, sum, avg, min, max
-    case unionOfObjects, distinctUnionOfObjects, unionOfArrays, distinctUnionOfArrays, distinctUnionOfSets
-
-    func apply(_ elements: [Any], rest: CompiledKeyPath?) -> Any? {
-        if self == .count && rest == nil { return elements.count }
-        let values: [Any] = elements.compactMap { element in
-            PredicateValues.normalized(rest.map { $0.value(from: element) } ?? element)
-        }
-        switch self {
-        case .count: return values.count
-        case .sum: return PredicateFunction.sum.apply([values])
-        case .avg: return PredicateFunction.average.apply([values])
-        case .min: return PredicateFunction.min.apply([values])
-        case .max: return PredicateFunction.max.apply([values])
-        case .unionOfObjects: return values
-        case .distinctUnionOfObjects: return Self.distinct(values)
-        case .unionOfArrays: return values.flatMap { PredicateValues.elements($0) ?? [$0] }
-        case .distinctUnionOfArrays, .distinctUnionOfSets:
-            return Self.distinct(values.flatMap { PredicateValues.elements($0) ?? [$0] })
-        }
-    }
-
-    private static func distinct(_ values: [Any]) -> [Any] {
-        var result: [Any] = []
-        for value in values where !result.contains(where: { PredicateValues.equal($0, value, []) }) {
-            result.append(value)
-        }
-        return result
     }
 }

@@ -17,7 +17,7 @@ public enum StoredValue: @unchecked Sendable {
     /// Whether two stored values hold the same thing (unordered to-many: the same members).
     func isSame(as other: StoredValue, ordered: Bool) -> Bool {
         switch (self, other) {
-        case let (.attribute(left), .attribute(right)): AttributeValues.isEqual(left, right)
+        case let (.attribute(left), .attribute(right)): ValueComparison.equal(left, right)
         case let (.toOne(left), .toOne(right)): left == right
         case let (.toMany(left), .toMany(right)): ordered ? left == right : Set(left) == Set(right)
         case (.toManyFault, .toManyFault): true

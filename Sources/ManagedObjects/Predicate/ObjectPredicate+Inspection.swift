@@ -1,28 +1,6 @@
 import Foundation
 
 extension ObjectPredicate {
-    /// ``evaluate(with:substitutionVariables:)`` for fetches: an unbound `$VARIABLE` throws
-    /// (naming it) instead of stopping the program, so `try? context.fetch(request)` never
-    /// ends a server process.
-    func evaluateChecked(with object: some KeyValueCoding, substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) -> Bool {
-        try checkBindings(substitutionVariables)
-        return evaluate(with: object, substitutionVariables: substitutionVariables)
-    }
-
-    /// Throws when a `$VARIABLE` has no value, neither substituted nor given.
-    func checkBindings(_ substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) {
-        guard !freeVariables.isEmpty else { return }
-        let given = substitutionVariables ?? [:]
-        if let missing = freeVariables.sorted().first(where: { given[$0] == nil }) {
-            throw ObjectPredicateError(
-                format: predicateFormat,
-                message: "no value for the variable $\(missing); use withSubstitutionVariables(_:) first",
-                column: nil)
-        }
-    }
-}
-
-extension ObjectPredicate {
     /// Whether the predicate is a block somewhere (`ObjectPredicate(block:)`): only managed
     /// objects can be handed to a block, so a store cannot evaluate it.
     var containsBlock: Bool {
