@@ -277,6 +277,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         registered[object.objectID] = object
         inserted.append(object)
         unannounced.inserted.append(object)
+        // Changes before the insert is announced are part of the insert.
+        object.hasUnannouncedChange = true
         object.awakeFromInsert()
     }
 
@@ -322,6 +324,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func takeUnannounced() -> PendingAnnouncement {
         let changes = unannounced
         unannounced = PendingAnnouncement()
+        for object in changes.inserted { object.hasUnannouncedChange = false }
         for object in changes.updated { object.hasUnannouncedChange = false }
         return changes
     }

@@ -64,8 +64,14 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         lhs.key == rhs.key && lhs.entity === rhs.entity
     }
 
+    /// Hashes the number and the entity only: IDs are hashed on every look-up of a context,
+    /// the row cache and the stores, and the store identifier (a 36-character UUID) rarely
+    /// tells two IDs apart that these do not (equality still compares it).
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(key)
+        switch key {
+        case .temporary(let number): hasher.combine(number)
+        case .permanent(_, let number): hasher.combine(number)
+        }
         hasher.combine(ObjectIdentifier(entity))
     }
 }

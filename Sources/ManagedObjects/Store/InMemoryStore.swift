@@ -59,9 +59,19 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                 let total = entities.reduce(0) { $0 + (table.counts[$1] ?? 0) }
                 return .count(request.window(0..<total).count)
             }
-            let candidates = table.rows.lazy.compactMap { $0 }
-                .filter { entities.contains(ObjectIdentifier($0.objectID.entity)) }
-            return try request.evaluate(over: Array(candidates), graph: graph)
+            let onlyEntity = entities.count == 1 ? ObjectIdentifier(request.entity) : nil
+            var probe: SnapshotSubject?
+            var matching: [StoredObject] = []
+            for case let row? in table.rows {
+                let entity = ObjectIdentifier(row.objectID.entity)
+                guard onlyEntity.map({ $0 == entity }) ?? entities.contains(entity) else { continue }
+                if let predicate = request.predicate {
+                    guard try predicate.evaluateChecked(with: SnapshotSubject.point(&probe, at: row, graph: graph))
+                    else { continue }
+                }
+                matching.append(row)
+            }
+            return try request.finish(matching, graph: graph)
         }
     }
 

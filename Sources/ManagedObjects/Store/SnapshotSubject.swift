@@ -20,6 +20,18 @@ final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
         self.graph = graph
     }
 
+    /// Points `probe` at `snapshot`, making it for the first row: one subject serves a whole
+    /// scan, since evaluation keeps no reference to it.
+    static func point(_ probe: inout SnapshotSubject?, at snapshot: StoredObject, graph: Graph) -> SnapshotSubject {
+        if let probe {
+            probe.snapshot = snapshot
+            return probe
+        }
+        let subject = SnapshotSubject(snapshot, graph: graph)
+        probe = subject
+        return subject
+    }
+
     var objectIDValue: AnyHashable { snapshot.objectID }
 
     func value(forKey key: String) -> Any? {
@@ -48,14 +60,18 @@ extension StoreRequest {
     /// and what the coordinator does for a predicate or sort a store cannot evaluate.
     func evaluate(over snapshots: [StoredObject], graph: SnapshotSubject.Graph) throws -> StoreResult {
         var matching = snapshots
-        if let predicate, let first = snapshots.first {
-            // One subject, pointed at each row in turn: evaluation keeps no reference to it.
-            let probe = SnapshotSubject(first, graph: graph)
+        if let predicate {
+            var probe: SnapshotSubject?
             matching = try snapshots.filter { snapshot in
-                probe.snapshot = snapshot
-                return try predicate.evaluateChecked(with: probe)
+                try predicate.evaluateChecked(with: SnapshotSubject.point(&probe, at: snapshot, graph: graph))
             }
         }
+        return try finish(matching, graph: graph)
+    }
+
+    /// The rows that match, sorted, windowed and shaped as the result type asks.
+    func finish(_ matching: [StoredObject], graph: SnapshotSubject.Graph) throws -> StoreResult {
+        var matching = matching
         if !sortDescriptors.isEmpty {
             matching = sortDescriptors.sorted(matching.map { SnapshotSubject($0, graph: graph) }).map(\.snapshot)
         }
