@@ -250,7 +250,7 @@ final class CompiledComparison {
             let container = PredicateValues.normalized(leftValue)
             if let string = PredicateValues.string(container) {
                 guard let part = foldedRightString(rightValue) else { return false }
-                return StringMatching.fold(string, options).contains(part)
+                return StringMatching.contains(string, foldedPart: part, options)
             }
             guard let elements = PredicateValues.elements(container) else { return false }
             return elements.contains { ValueComparison.equal($0, rightValue, options) }

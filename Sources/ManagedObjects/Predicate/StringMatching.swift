@@ -43,6 +43,49 @@ enum StringMatching {
         return fold(string, options).hasPrefix(prefix)
     }
 
+    /// Whether `string` contains `part`, which is already folded. ASCII text (with or without
+    /// `[c]`) is searched byte by byte, lowering as it goes, without a folded copy or a
+    /// Foundation call; other text is folded and searched by Unicode rules.
+    static func contains(_ string: String, foldedPart part: String, _ options: PredicateComparisonOptions) -> Bool {
+        let lowers = options.contains(.caseInsensitive)
+        if !options.contains(.diacriticInsensitive), let found = asciiSearch(string, part, lowering: lowers) {
+            return found
+        }
+        return fold(string, options).contains(part)
+    }
+
+    /// A byte search of ASCII `part` in ASCII `string`; `nil` when either is not ASCII.
+    private static func asciiSearch(_ string: String, _ part: String, lowering: Bool) -> Bool? {
+        var string = string
+        var part = part
+        return string.withUTF8 { haystack in
+            part.withUTF8 { needle -> Bool? in
+                guard needle.allSatisfy({ $0 < 0x80 }) else { return nil }
+                // As NSString's contains: nothing is contained in anything.
+                guard !needle.isEmpty else { return false }
+                guard haystack.count >= needle.count else {
+                    return haystack.allSatisfy { $0 < 0x80 } ? false : nil
+                }
+                var sawNonASCII = false
+                let last = haystack.count - needle.count
+                var start = 0
+                while start <= last {
+                    var matched = true
+                    for offset in 0..<needle.count {
+                        var byte = haystack[start + offset]
+                        if byte >= 0x80 { sawNonASCII = true; matched = false; break }
+                        if lowering && (byte &- 65) < 26 { byte &+= 32 }
+                        if byte != needle[offset] { matched = false; break }
+                    }
+                    if matched { return true }
+                    if sawNonASCII { return nil }
+                    start += 1
+                }
+                return haystack.allSatisfy { $0 < 0x80 } ? false : nil
+            }
+        }
+    }
+
     // MARK: LIKE
 
     /// A compiled `LIKE` pattern: `*` matches any run of characters, `?` exactly one, and a

@@ -499,6 +499,14 @@ struct PredicateConformanceSuite {
             "point": PredicateTestPoint(x: 3, y: 4),
         ]
         let s = PredicateCaseSource.foundation
+        // NSString's contains: an empty string is in nothing; ASCII and other text alike.
+        check(s, "%@ CONTAINS ''", ["abc"], on: values, false)
+        check(s, "%@ CONTAINS[c] 'SWIFT'", ["Learning swift today"], on: values, true)
+        check(s, "%@ CONTAINS 'SWIFT'", ["Learning swift today"], on: values, false)
+        check(s, "%@ CONTAINS[c] 'swifts'", ["Learning swift"], on: values, false)
+        check(s, "%@ CONTAINS[c] 'ÉTÉ'", ["un été chaud"], on: values, true)
+        check(s, "%@ CONTAINS[c] 'swift'", ["Ça, c'est SWIFT"], on: values, true)
+        check(s, "%@ CONTAINS 'e\u{301}'", ["caf\u{E9}"], on: values, true)
         // Numbers compare by value across types (NSNumber semantics).
         check(s, "i16 == 30", on: values, true)
         check(s, "i16 == 30.0", on: values, true)
