@@ -62,6 +62,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
             let onlyEntity = entities.count == 1 ? ObjectIdentifier(request.entity) : nil
             var probe: SnapshotSubject?
             var matching: [StoredObject] = []
+            if request.predicate == nil { matching.reserveCapacity(entities.reduce(0) { $0 + (table.counts[$1] ?? 0) }) }
             for case let row? in table.rows {
                 let entity = ObjectIdentifier(row.objectID.entity)
                 guard onlyEntity.map({ $0 == entity }) ?? entities.contains(entity) else { continue }

@@ -16,8 +16,9 @@ final class RowCache: @unchecked Sendable {
 
     /// Puts rows read from the store in the cache, each with one more user. A newer version
     /// replaces the cached one; an older one (a read that raced a save) does not.
-    func retain(_ snapshots: some Sequence<StoredObject>) {
+    func retain(_ snapshots: some Collection<StoredObject>) {
         lock.withLock {
+            rows.reserveCapacity(rows.count + snapshots.count)
             for snapshot in snapshots {
                 if var row = rows[snapshot.objectID] {
                     if snapshot.version > row.snapshot.version { row.snapshot = snapshot }

@@ -78,7 +78,7 @@ extension StoreRequest {
         let window = window(matching)
         switch resultType {
         case .objectIDs: return .objectIDs(window.map(\.objectID))
-        case .snapshots: return .snapshots(Array(window))
+        case .snapshots: return .snapshots(window.count == matching.count ? matching : Array(window))
         case .count: return .count(window.count)
         }
     }
