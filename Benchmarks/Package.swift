@@ -35,5 +35,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .executableTarget(
+            name: "BatchMemoryBenchmark",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+        ),
     ]
 )

@@ -249,6 +249,36 @@ struct StoreSeamTests {
         }
     }
 
+    @Test("without sorts the store's window is the first matching rows in save order")
+    func unsortedWindows() throws {
+        let (coordinator, _) = try inspectedStack(users: 3, tweetsEach: 7)
+        let context = context(coordinator)
+        try context.performAndWait { () throws in
+            let all = try context.fetch(Tweet.fetchRequest()).map(\.objectID)
+            let matching = try context.fetch({ let r = Tweet.fetchRequest(); r.predicate = ObjectPredicate("text ENDSWITH '1'"); return r }()).map(\.objectID)
+            #expect(all.count == 21 && matching.count == 7)
+            for (offset, limit) in [(0, 5), (5, 5), (19, 5), (21, 1), (3, 0), (0, 0)] {
+                let request = Tweet.fetchRequest()
+                request.fetchOffset = offset
+                request.fetchLimit = limit
+                #expect(try context.fetch(request).map(\.objectID) == Array(all.window(offset: offset, limit: limit)))
+                #expect(try context.count(for: request) == all.window(offset: offset, limit: limit).count)
+                request.predicate = ObjectPredicate("text ENDSWITH '1'")
+                #expect(try context.fetch(request).map(\.objectID) == Array(matching.window(offset: offset, limit: limit)))
+            }
+            // A deleted row leaves a gap the window skips.
+            context.delete(try context.existingObject(with: all[2]))
+            try context.save()
+            let remaining = all.filter { $0 != all[2] }
+            for (offset, limit) in [(0, 5), (2, 3), (18, 5)] {
+                let request = Tweet.fetchRequest()
+                request.fetchOffset = offset
+                request.fetchLimit = limit
+                #expect(try context.fetch(request).map(\.objectID) == Array(remaining.window(offset: offset, limit: limit)))
+            }
+        }
+    }
+
     @Test("a count with no unsaved changes is the store's: no object is made")
     func countMakesNoObjects() throws {
         let (coordinator, store) = try inspectedStack()

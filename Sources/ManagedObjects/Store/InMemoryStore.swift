@@ -61,8 +61,25 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
             }
             let onlyEntity = entities.count == 1 ? ObjectIdentifier(request.entity) : nil
             var probe: SnapshotSubject?
+            // Without sorts the window is the first rows that match: skip the offset without
+            // keeping those rows, and stop at the limit.
+            let unsorted = request.sortDescriptors.isEmpty
+            var skip = unsorted ? max(0, request.fetchOffset) : 0
+            let limit = unsorted && request.fetchLimit > 0 ? request.fetchLimit : Int.max
+            // Every row of a table without gaps is wanted: the window is a range of rows.
+            let total = table.counts.values.reduce(0, +)
+            if unsorted, request.predicate == nil, total == table.rows.count,
+               table.counts.allSatisfy({ $0.value == 0 || entities.contains($0.key) }) {
+                let window = table.rows[min(skip, total)..<(limit == .max ? total : min(total, skip + limit))]
+                var rest = request
+                rest.fetchOffset = 0
+                rest.fetchLimit = 0
+                return try rest.finish(window.compactMap { $0 }, graph: graph)
+            }
             var matching: [StoredObject] = []
-            if request.predicate == nil { matching.reserveCapacity(entities.reduce(0) { $0 + (table.counts[$1] ?? 0) }) }
+            if request.predicate == nil, limit == .max {
+                matching.reserveCapacity(entities.reduce(0) { $0 + (table.counts[$1] ?? 0) })
+            }
             for case let row? in table.rows {
                 let entity = ObjectIdentifier(row.objectID.entity)
                 guard onlyEntity.map({ $0 == entity }) ?? entities.contains(entity) else { continue }
@@ -70,9 +87,19 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                     guard try predicate.evaluateChecked(with: SnapshotSubject.point(&probe, at: row, graph: graph))
                     else { continue }
                 }
+                if skip > 0 {
+                    skip -= 1
+                    continue
+                }
                 matching.append(row)
+                if matching.count == limit { break }
             }
-            return try request.finish(matching, graph: graph)
+            var rest = request
+            if unsorted {
+                rest.fetchOffset = 0
+                rest.fetchLimit = 0
+            }
+            return try rest.finish(matching, graph: graph)
         }
     }
 
