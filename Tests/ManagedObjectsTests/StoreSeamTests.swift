@@ -279,6 +279,32 @@ struct StoreSeamTests {
         }
     }
 
+    @Test("a save's notification carries what another context needs to merge: no store reads")
+    func mergeFromNotification() throws {
+        let (coordinator, store) = try inspectedStack(users: 1, tweetsEach: 3)
+        let writer = context(coordinator)
+        let reader = context(coordinator)
+        let tweets = try reader.performAndWait { () throws in
+            let tweets = try reader.fetch(Tweet.fetchRequest())
+            for tweet in tweets { _ = tweet.text }
+            return tweets
+        }
+        var saved: ContextNotification?
+        let observation = writer.addObserver(for: [.didSave]) { saved = $0 }
+        try writer.performAndWait {
+            for tweet in try writer.fetch(Tweet.fetchRequest()) { tweet.text = (tweet.text ?? "") + " edited" }
+            try writer.save()
+        }
+        observation.cancel()
+        let notification = try #require(saved)
+        let before = store.count("snapshot")
+        reader.performAndWait {
+            reader.mergeChanges(fromContextDidSave: notification)
+            #expect(tweets.allSatisfy { $0.text?.hasSuffix(" edited") == true && !$0.hasChanges })
+        }
+        #expect(store.count("snapshot") == before)
+    }
+
     @Test("a count with no unsaved changes is the store's: no object is made")
     func countMakesNoObjects() throws {
         let (coordinator, store) = try inspectedStack()

@@ -22,11 +22,16 @@ public struct ContextNotification: Sendable, CustomStringConvertible {
     public let deletedObjectIDs: [ManagedObjectID]
     /// Objects reloaded from the store by `mergeChanges(fromContextDidSave:)`.
     public let refreshedObjectIDs: [ManagedObjectID]
+    /// A save's updated objects as stored, so other contexts merge them without reading the
+    /// store object by object.
+    let savedSnapshots: [ManagedObjectID: StoredObject]
 
     init(
         name: Name, context: ManagedObjectContext, inserted: [ManagedObjectID] = [],
-        updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = [], refreshed: [ManagedObjectID] = []
+        updated: [ManagedObjectID] = [], deleted: [ManagedObjectID] = [], refreshed: [ManagedObjectID] = [],
+        savedSnapshots: [ManagedObjectID: StoredObject] = [:]
     ) {
+        self.savedSnapshots = savedSnapshots
         self.name = name
         self.context = context
         self.insertedObjectIDs = inserted

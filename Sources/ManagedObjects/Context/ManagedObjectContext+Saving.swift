@@ -101,9 +101,8 @@ extension ManagedObjectContext {
         }
 
         // The store has the changes: make the row cache and the context match.
-        persistentStoreCoordinator.rowCache.apply(
-            saved: changes.updated.map { var saved = $0; saved.version += 1; return saved },
-            deleted: changes.deleted.map(\.objectID))
+        let savedUpdates = changes.updated.map { var saved = $0; saved.version += 1; return saved }
+        persistentStoreCoordinator.rowCache.apply(saved: savedUpdates, deleted: changes.deleted.map(\.objectID))
         for (object, stored) in zip(inserted, changes.inserted) {
             registered[object.objectID] = nil
             object.objectID = stored.objectID
@@ -130,7 +129,8 @@ extension ManagedObjectContext {
         let notification = ContextNotification(
             name: .didSave, context: self,
             inserted: changes.inserted.map(\.objectID), updated: changes.updated.map(\.objectID),
-            deleted: changes.deleted.map(\.objectID))
+            deleted: changes.deleted.map(\.objectID),
+            savedSnapshots: Dictionary(savedUpdates.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first }))
         post(notification)
         persistentStoreCoordinator.contextDidSave(notification)
     }

@@ -375,6 +375,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// are broken). With `mergeChanges` its values are reloaded and its unsaved changes kept on
     /// top. An inserted object is left as it is (it has nothing stored).
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        refresh(object, mergeChanges: mergeChanges, stored: nil)
+    }
+
+    /// `refresh(_:mergeChanges:)` with the stored values when the caller has them (a save's
+    /// notification), else read from the store.
+    private func refresh(_ object: ManagedObject, mergeChanges: Bool, stored known: StoredObject?) {
         guard registered[object.objectID] === object, !object.isInserted else { return }
         guard mergeChanges else {
             if object.isUpdated {
@@ -385,7 +391,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             return
         }
         guard !object.isFault else { return }
-        let stored = (try? persistentStoreCoordinator.store(for: object.objectID)?.snapshot(for: object.objectID))
+        let stored = known
+            ?? (try? persistentStoreCoordinator.store(for: object.objectID)?.snapshot(for: object.objectID))
             ?? object.committedSnapshot
         guard let stored else { return }
         let kept: [(Int, Any?)] = object.entity.properties.indices.filter(object.hasChangedValue).map { ($0, object.values[$0]) }
@@ -414,7 +421,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         var refreshed: [ManagedObjectID] = []
         for objectID in notification.updatedObjectIDs {
             guard let object = registered[objectID], !object.isFault else { continue }
-            refresh(object, mergeChanges: true)
+            refresh(object, mergeChanges: true, stored: notification.savedSnapshots[objectID])
             refreshed.append(objectID)
         }
         var removed: [ManagedObjectID] = []
