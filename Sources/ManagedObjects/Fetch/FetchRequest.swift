@@ -8,6 +8,10 @@ public enum FetchRequestResultType: Sendable, Hashable {
     case managedObjectID
     /// The number of matching objects, as the single element of the result: `Result` is `Int`.
     case count
+    /// Dictionaries of `propertiesToFetch` (all attributes and to-ones when `nil`), one per
+    /// object or per group of `propertiesToGroupBy`: `Result` is `[String: Any]`. As in Core
+    /// Data, the answer is the store's: unsaved changes are not included.
+    case dictionary
 }
 
 /// A description of objects to fetch: an entity (and by default its sub-entities), a
@@ -40,6 +44,14 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// Whether the store sends the objects' values with the fetch (into the row cache). When
     /// `false`, only IDs are fetched and each fault reads its row from the store when it fires.
     public var includesPropertyValues = true
+    /// The columns of a `.dictionary` fetch: property names and key paths (a to-one gives the
+    /// related object's ID) or aggregates (``ExpressionDescription``); `nil` means every
+    /// attribute and to-one.
+    public var propertiesToFetch: [PropertyToFetch]?
+    /// The columns a `.dictionary` fetch groups by; each other column must be an aggregate.
+    public var propertiesToGroupBy: [String]?
+    /// Whether a `.dictionary` fetch leaves out rows equal to an earlier one.
+    public var returnsDistinctResults = false
     /// Relationship key paths (`"tweeter"`, `"tweets.tweeter"`) whose destination objects are
     /// read with the fetch, so using them does not read the store object by object.
     public var relationshipKeyPathsForPrefetching: [String] = []
@@ -74,6 +86,7 @@ extension ManagedObjectContext {
         case .managedObject: results = try fetchObjects(request)
         case .managedObjectID: results = try FetchPlan(request, in: self).objectIDs()
         case .count: results = [try count(for: request)]
+        case .dictionary: results = try fetchDictionaries(request)
         }
         return try results.map { result in
             guard let typed = result as? Result else {
@@ -113,6 +126,27 @@ extension ManagedObjectContext {
         }
         try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
         return objects
+    }
+
+    /// The rows of a `.dictionary` fetch: computed by the store when it evaluates the predicate
+    /// and sorts, else here over the saved objects.
+    private func fetchDictionaries<Result>(_ request: FetchRequest<Result>) throws -> [[String: Any]] {
+        // Sorts may name computed columns.
+        let columns = Set((request.propertiesToFetch ?? []).compactMap { column -> String? in
+            if case .expression(let description) = column { description.name } else { nil }
+        })
+        let plan = try FetchPlan(request, in: self, includingPendingChanges: false, columnNames: columns)
+        let projection = DictionaryProjection(
+            properties: request.propertiesToFetch ?? DictionaryProjection.allProperties(of: plan.storeRequest.entity),
+            groupBy: request.propertiesToGroupBy ?? [], returnsDistinctResults: request.returnsDistinctResults)
+        try projection.check(for: plan.storeRequest.entity, in: "\(request)")
+        if !plan.evaluatesInContext {
+            guard case .dictionaries(let rows) = try plan.storeAnswer(.dictionaries(projection)) else { return [] }
+            return rows
+        }
+        let objects = try plan.merged(sortingAndWindowing: false)
+        return projection.rows(
+            of: objects, sortedBy: request.sortDescriptors, offset: request.fetchOffset, limit: request.fetchLimit)
     }
 
     private func assign(_ batch: [ManagedObject]) {
@@ -179,21 +213,25 @@ struct FetchPlan<Result> {
     /// cannot see.
     let evaluatesInContext: Bool
 
-    init(_ request: FetchRequest<Result>, in context: ManagedObjectContext) throws {
+    init(
+        _ request: FetchRequest<Result>, in context: ManagedObjectContext, includingPendingChanges: Bool = true,
+        columnNames: Set<String> = []
+    ) throws {
         guard let entity = context.managedObjectModel[request.entityName] else {
             throw ManagedObjectError(
                 .invalidFetchRequest, "\(request): the model has no entity named '\(request.entityName)'",
                 entityName: request.entityName)
         }
         try entity.checkKeyPaths(
-            (request.predicate?.keyPathsRead ?? []) + request.sortDescriptors.map(\.key), in: "\(request)")
+            (request.predicate?.keyPathsRead ?? []) + request.sortDescriptors.map(\.key).filter { !columnNames.contains($0) },
+            in: "\(request)")
         self.request = request
         self.context = context
         let store = try context.persistentStoreCoordinator.store()
         let storeEvaluates = (request.predicate.map(store.canEvaluate) ?? true) && store.canSort(by: request.sortDescriptors)
         let readsRelatedObjects = (request.predicate?.mayReadRelatedObjects ?? false)
             || request.sortDescriptors.contains { $0.key.contains(".") }
-        let includesChanges = request.includesPendingChanges && context.hasChanges
+        let includesChanges = includingPendingChanges && request.includesPendingChanges && context.hasChanges
         evaluatesInContext = !storeEvaluates || (includesChanges && readsRelatedObjects)
         storeRequest = StoreRequest(
             entity: entity, includesSubentities: request.includesSubentities,
@@ -230,10 +268,10 @@ struct FetchPlan<Result> {
     /// enough rows to fill the window after the changed objects are taken out. When the
     /// context evaluates, the store lists every object of the entity and the predicate runs
     /// on each here.
-    func merged() throws -> [ManagedObject] {
+    func merged(sortingAndWindowing: Bool = true) throws -> [ManagedObject] {
         var wide = storeRequest
         wide.fetchOffset = 0
-        wide.fetchLimit = request.fetchLimit > 0 && !evaluatesInContext
+        wide.fetchLimit = request.fetchLimit > 0 && !evaluatesInContext && sortingAndWindowing
             ? request.fetchOffset + request.fetchLimit + pendingObjects.count : 0
         wide.resultType = .objectIDs
         let pending = Set(pendingObjects.map(ObjectIdentifier.init))
@@ -262,6 +300,7 @@ struct FetchPlan<Result> {
         for object in pendingObjects where !object.isDeleted && !placed.contains(ObjectIdentifier(object)) {
             if try matches(object) { objects.append(object) }
         }
+        guard sortingAndWindowing else { return objects }
         if !request.sortDescriptors.isEmpty {
             objects = request.sortDescriptors.sorted(objects)
         }

@@ -63,7 +63,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
             var probe: SnapshotSubject?
             // Without sorts the window is the first rows that match: skip the offset without
             // keeping those rows, and stop at the limit.
-            let unsorted = request.sortDescriptors.isEmpty
+            let unsorted = request.sortDescriptors.isEmpty && !request.resultType.isDictionaries
             var skip = unsorted ? max(0, request.fetchOffset) : 0
             let limit = unsorted && request.fetchLimit > 0 ? request.fetchLimit : Int.max
             // Every row of a table without gaps is wanted: the window is a range of rows.

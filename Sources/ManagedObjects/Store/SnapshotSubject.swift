@@ -71,15 +71,23 @@ extension StoreRequest {
 
     /// The rows that match, sorted, windowed and shaped as the result type asks.
     func finish(_ matching: [StoredObject], graph: SnapshotSubject.Graph) throws -> StoreResult {
-        var matching = matching
-        if !sortDescriptors.isEmpty {
-            matching = sortDescriptors.sorted(matching.map { SnapshotSubject($0, graph: graph) }).map(\.snapshot)
+        func sortedWindow() -> ArraySlice<StoredObject> {
+            guard !sortDescriptors.isEmpty else { return window(matching) }
+            return window(sortDescriptors.sorted(matching.map { SnapshotSubject($0, graph: graph) }).map(\.snapshot))
         }
-        let window = window(matching)
         switch resultType {
-        case .objectIDs: return .objectIDs(window.map(\.objectID))
-        case .snapshots: return .snapshots(window.count == matching.count ? matching : Array(window))
-        case .count: return .count(window.count)
+        case .objectIDs:
+            return .objectIDs(sortedWindow().map(\.objectID))
+        case .snapshots:
+            // The whole answer in store order needs no copy.
+            if sortDescriptors.isEmpty && fetchOffset <= 0 && fetchLimit <= 0 { return .snapshots(matching) }
+            return .snapshots(Array(sortedWindow()))
+        case .count:
+            return .count(window(matching).count)
+        case .dictionaries(let projection):
+            return .dictionaries(projection.rows(
+                of: matching.map { SnapshotSubject($0, graph: graph) }, sortedBy: sortDescriptors,
+                offset: fetchOffset, limit: fetchLimit))
         }
     }
 }

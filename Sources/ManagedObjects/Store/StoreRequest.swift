@@ -13,6 +13,13 @@ public struct StoreRequest: Sendable, CustomStringConvertible {
         case snapshots
         /// How many objects match (offset and limit applied).
         case count
+        /// Dictionaries of the projection's columns: one per object, or per group (then sort,
+        /// offset and limit apply to the groups).
+        case dictionaries(DictionaryProjection)
+
+        var isDictionaries: Bool {
+            if case .dictionaries = self { true } else { false }
+        }
     }
 
     public var entity: EntityDescription
@@ -61,17 +68,20 @@ public struct StoreRequest: Sendable, CustomStringConvertible {
 }
 
 /// A store's answer to a ``StoreRequest``, of the kind its `resultType` asked for.
-public enum StoreResult: Sendable {
+public enum StoreResult: @unchecked Sendable {
+    // Unchecked: dictionaries hold attribute values, which are Sendable value types (or
+    // Transformable values, which a store copies and never mutates; see `StoredValue`).
     case objectIDs([ManagedObjectID])
     case snapshots([StoredObject])
     case count(Int)
+    case dictionaries([[String: Any]])
 
     /// The object IDs of an `objectIDs` or `snapshots` answer.
     var objectIDs: [ManagedObjectID] {
         switch self {
         case .objectIDs(let ids): ids
         case .snapshots(let snapshots): snapshots.map(\.objectID)
-        case .count: []
+        case .count, .dictionaries: []
         }
     }
 }
