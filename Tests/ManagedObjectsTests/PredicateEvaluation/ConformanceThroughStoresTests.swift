@@ -3,48 +3,102 @@ import Foundation
 @testable import ManagedObjects
 import Testing
 
-/// The conformance table run as fetches: each case whose object is a record or dictionary, and
-/// whose predicate reads only its flat values (no nested records, no SELF), becomes a saved object of an entity with one Transformable
-/// attribute per key, and its predicate is counted once by the store (over its rows) and once by
-/// the context (over managed objects, the store declining to evaluate).
+/// The conformance table run as fetches: each case whose object is a record or a dictionary (or
+/// nothing, for predicates of constants) becomes a saved object, nested records becoming related
+/// objects (to-one, or ordered to-many for arrays of them), every other value a Transformable
+/// attribute. Its predicate is then counted once by the store (over its rows) and once by the
+/// context (over managed objects, the store declining to evaluate).
 @Suite("Predicate conformance through stores")
 struct ConformanceThroughStoresTests {
-    /// The case's object as attribute values (a record or a dictionary), with the keys whose
-    /// values are nested records or collections of them, which a flat entity cannot hold.
-    static func values(_ object: Any?) -> (flat: [String: Any], nested: Set<String>)? {
-        let values: [String: Any]
-        if let record = object as? PredicateTestRecord {
-            values = record.values
-        } else if let dictionary = object as? [String: Any] {
-            values = dictionary
-        } else {
-            return nil
+    /// An object graph as entities: each nested place gets an entity of its own.
+    final class Shape {
+        let name: String
+        var attributes: Set<String> = []
+        var toOne: [String: Shape] = [:]
+        var toMany: [String: Shape] = [:]
+
+        init(_ name: String) { self.name = name }
+
+        var all: [Shape] { [self] + toOne.values.flatMap(\.all) + toMany.values.flatMap(\.all) }
+
+        var entity: Entity {
+            Entity(
+                name: name,
+                attributes: attributes.subtracting(toOne.keys).subtracting(toMany.keys).sorted()
+                    .map { Attribute(name: $0, type: .transformable, isOptional: true) },
+                relationships: toOne.keys.sorted().map { Relationship(name: $0, destinationEntity: toOne[$0]!.name, isOptional: true) }
+                    + toMany.keys.sorted().map {
+                        Relationship(name: $0, destinationEntity: toMany[$0]!.name, isToMany: true, isOrdered: true, isOptional: true)
+                    })
         }
-        func isNested(_ value: Any) -> Bool {
-            if value is PredicateTestRecord || value is [String: Any] || value is ObjectIdentifying { return true }
-            if let array = value as? [Any] { return array.contains(where: isNested) }
-            return false
+
+        /// Adds what `values` holds; `nil` when a value cannot be stored (a mix of records
+        /// and other values in one array, an object that only stands for an ID).
+        func add(_ values: [String: Any]) -> Bool {
+            for (key, value) in values {
+                if let record = Self.record(value) {
+                    let shape = toOne[key] ?? Shape("\(name)_\(key)")
+                    toOne[key] = shape
+                    guard shape.add(record) else { return false }
+                } else if let array = value as? [Any], !array.isEmpty, array.contains(where: { Self.record($0) != nil }) {
+                    let records = array.compactMap(Self.record)
+                    guard records.count == array.count else { return false }
+                    let shape = toMany[key] ?? Shape("\(name)_\(key)")
+                    toMany[key] = shape
+                    for record in records where !shape.add(record) { return false }
+                } else if value is ObjectIdentifying {
+                    return false
+                } else {
+                    attributes.insert(key)
+                }
+            }
+            return true
         }
-        let nested = Set(values.filter { isNested($0.value) }.keys)
-        return (values.filter { !nested.contains($0.key) }, nested)
+
+        /// Makes sure a key path read by the predicate exists, as attributes at its end.
+        func reserve(_ keys: ArraySlice<String>) {
+            guard let key = keys.first, !key.hasPrefix("@"), key.lowercased() != "self" else { return }
+            if let shape = toOne[key] ?? toMany[key] {
+                shape.reserve(keys.dropFirst())
+            } else {
+                attributes.insert(key)
+            }
+        }
+
+        static func record(_ value: Any) -> [String: Any]? {
+            if value is PredicateStoredTestRecord { return nil }
+            if let record = value as? PredicateTestRecord { return record.values }
+            return value as? [String: Any]
+        }
+
+        /// Inserts the graph's objects, `values` at the root.
+        func insert(_ values: [String: Any], into context: ManagedObjectContext, model: ManagedObjectModel) -> ManagedObject {
+            let object = ManagedObject(entity: model[name]!, insertInto: context)
+            for (key, value) in values {
+                if let shape = toOne[key], let record = Self.record(value) {
+                    object.setValue(shape.insert(record, into: context, model: model), forKey: key)
+                } else if let shape = toMany[key], let array = value as? [Any] {
+                    let members = array.compactMap(Self.record).map { shape.insert($0, into: context, model: model) }
+                    object.setValue(members, forKey: key)
+                } else {
+                    object.setValue(value, forKey: key)
+                }
+            }
+            return object
+        }
     }
 
     /// The answer (1 matches, 0 does not, nil throws) of a count with the store evaluating or not.
-    static func count(
-        _ predicate: ObjectPredicate, on values: [String: Any], attributes: [String], storeEvaluates: Bool
-    ) throws -> Int? {
-        let model = ManagedObjectModel(Model(entities: [
-            Entity(name: "Record", attributes: attributes.map { Attribute(name: $0, type: .transformable, isOptional: true) }),
-        ]))
+    static func count(_ predicate: ObjectPredicate, on values: [String: Any], shape: Shape, storeEvaluates: Bool) throws -> Int? {
+        let model = ManagedObjectModel(Model(entities: shape.all.map(\.entity)))
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         coordinator.addPersistentStore(InspectedStore(evaluatesPredicates: storeEvaluates))
         let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
         return try context.performAndWait { () throws -> Int? in
-            let record = ManagedObject(entity: model["Record"]!, insertInto: context)
-            for (key, value) in values { record.setValue(value, forKey: key) }
+            _ = shape.insert(values, into: context, model: model)
             try context.save()
             context.reset()
-            let request = FetchRequest<ManagedObject>(entityName: "Record")
+            let request = FetchRequest<ManagedObject>(entityName: shape.name)
             request.predicate = predicate
             return try? context.count(for: request)
         }
@@ -54,29 +108,44 @@ struct ConformanceThroughStoresTests {
     func storeAndContextAgree() throws {
         var compared = 0
         var asTabled = 0
+        var skipped: [String: Int] = [:]
         for testCase in PredicateConformanceSuite.all() {
-            guard case .result(let expected) = testCase.expected, let (values, nested) = Self.values(testCase.object),
-                  var predicate = try? ObjectPredicate(parsing: testCase.format, arguments: testCase.arguments)
-            else { continue }
+            guard case .result(let expected) = testCase.expected else {
+                skipped["an error case", default: 0] += 1
+                continue
+            }
+            // Nothing stands for a predicate of constants: any object will do.
+            guard let values = testCase.object == nil ? [:] : Shape.record(testCase.object as Any) else {
+                skipped["the object is no record", default: 0] += 1
+                continue
+            }
+            guard var predicate = try? ObjectPredicate(parsing: testCase.format, arguments: testCase.arguments) else {
+                Issue.record("line \(testCase.line): the table's predicate does not build")
+                continue
+            }
             if !testCase.variables.isEmpty { predicate = predicate.withSubstitutionVariables(testCase.variables) }
-            let readKeys = predicate.keyPathsRead.compactMap { $0.split(separator: ".").first.map(String.init) }
-                .filter { $0.lowercased() != "self" && !$0.hasPrefix("@") }
-            // SELF stands for the whole record, which is no flat object; nested values need
-            // relationships.
-            guard !predicate.keyPathsRead.contains(where: { $0.lowercased().hasPrefix("self") }),
-                  !testCase.format.lowercased().contains("self"), nested.isDisjoint(with: readKeys)
-            else { continue }
-            let attributes = Set(values.keys).union(readKeys).sorted()
-            let byStore = try Self.count(predicate, on: values, attributes: attributes, storeEvaluates: true)
-            let byContext = try Self.count(predicate, on: values, attributes: attributes, storeEvaluates: false)
+            // SELF is the record itself, which a managed object is not.
+            guard !testCase.format.lowercased().contains("self") else {
+                skipped["SELF", default: 0] += 1
+                continue
+            }
+            let shape = Shape("Record")
+            guard shape.add(values) else {
+                skipped["values a store cannot hold", default: 0] += 1
+                continue
+            }
+            for keyPath in predicate.keyPathsRead { shape.reserve(keyPath.split(separator: ".").map(String.init)[...]) }
+            let byStore = try Self.count(predicate, on: values, shape: shape, storeEvaluates: true)
+            let byContext = try Self.count(predicate, on: values, shape: shape, storeEvaluates: false)
             #expect(byStore == byContext, "line \(testCase.line): \(testCase.format)")
             compared += 1
             if byStore == (expected ? 1 : 0) { asTabled += 1 }
         }
-        print("conformance cases through stores: \(compared) compared, \(asTabled) as the table says")
-        #expect(compared >= 200)
-        // The records become managed objects whose values went through a store, so a few
-        // cases may answer differently from the table; nearly all must still agree with it.
-        #expect(Double(asTabled) >= Double(compared) * 0.95)
+        print("conformance cases through stores: \(compared) compared, \(asTabled) as the table says; not run: \(skipped)")
+        #expect(compared >= 400)
+        // The records become managed objects whose values went through a store: a case that
+        // compares a relationship with the table's own record (`tweeter = %@`) cannot match the
+        // stored copy (3 cases). All others must answer as the table says.
+        #expect(asTabled >= compared - 3)
     }
 }
