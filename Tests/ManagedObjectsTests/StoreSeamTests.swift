@@ -102,6 +102,12 @@ struct StoreSeamTests {
             context.refresh(tweets[2], mergeChanges: false)
             #expect(tweets[2].isFault && !tweets[2].isUpdated && !context.hasChanges)
             #expect(tweets[2].text != "changed")
+
+            tweets[3].text = "kept"
+            _ = tweets[4].text
+            context.refreshAllObjects()
+            #expect(tweets[4].isFault, "an unchanged object turns into a fault")
+            #expect(!tweets[3].isFault && tweets[3].text == "kept" && tweets[3].isUpdated, "a changed one keeps its changes")
         }
     }
 
