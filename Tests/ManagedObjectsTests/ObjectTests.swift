@@ -200,6 +200,10 @@ struct ObjectTests {
             #expect(note.isFault && note.events.isEmpty)
             #expect(note.title == "inserted")
             #expect(!note.isFault && note.events == ["awakeFromFetch"])
+            other.refresh(note, mergeChanges: false)
+            #expect(note.isFault && note.events == ["awakeFromFetch", "willTurnIntoFault", "didTurnIntoFault"])
+            _ = note.title
+            #expect(note.events.last == "awakeFromFetch", "firing again awakes it again")
         }
     }
 
@@ -252,6 +256,8 @@ final class Note: ManagedObject {
 
     override func awakeFromFetch() { events.append("awakeFromFetch") }
     override func prepareForDeletion() { events.append("prepareForDeletion") }
+    override func willTurnIntoFault() { events.append("willTurnIntoFault") }
+    override func didTurnIntoFault() { events.append("didTurnIntoFault") }
 
     override func willSave() {
         events.append("willSave")
