@@ -9,8 +9,8 @@ import Testing
 ///
 /// The list comes from the compiler, not from the text: the generated files are built into a
 /// module and `swift-symbolgraph-extract` lists its symbols at the case's access level, members
-/// inherited from protocol extensions included (SPI excluded). In a final class `Self` is the
-/// class, so it is written as the class. Re-recorded with `MANAGEDGEN_RECORD=1`, like the golden files.
+/// inherited from protocol extensions included (SPI excluded: users do not see it). In a final
+/// class `Self` is the class, so it is written as the class. Re-recorded with `MANAGEDGEN_RECORD=1`, like the golden files.
 @Suite struct GeneratedAPITests {
     static let expectedDirectory = GoldenFiles.testsDirectory.appendingPathComponent("ExpectedAPI")
 
@@ -71,13 +71,18 @@ extension Typechecker {
         let graph = try Data(contentsOf: directory.appendingPathComponent("Fixture.symbols.json"))
         let symbols = try JSONDecoder().decode(SymbolGraph.self, from: graph).symbols
         let finalTypes = Set(symbols.filter { $0.declaration.hasPrefix("final class ") }.map { $0.pathComponents.joined(separator: ".") })
-        let lines = symbols.map { symbol -> String in
+        // Members of the runtime's public protocol extensions are as visible as the class they are
+        // on: with internal generated code that is internal.
+        let levels = ["private", "fileprivate", "internal", "package", "public", "open"]
+        let caseLevel = accessLevel == "public" ? levels.count - 1 : levels.firstIndex(of: accessLevel) ?? levels.count - 1
+        let lines = symbols.filter { $0.spi != true }.map { symbol -> String in
+            let access = levels[min(levels.firstIndex(of: symbol.accessLevel) ?? 0, caseLevel)]
             let owner = symbol.pathComponents.dropLast().joined(separator: ".")
             var declaration = symbol.declaration
             if finalTypes.contains(owner) {
                 declaration = declaration.replacingOccurrences(of: #"\bSelf\b"#, with: owner, options: .regularExpression)
             }
-            return "\(symbol.accessLevel) \(symbol.pathComponents.joined(separator: ".")): \(declaration)"
+            return "\(access) \(symbol.pathComponents.joined(separator: ".")): \(declaration)"
         }
         return Set(lines).sorted().joined(separator: "\n") + "\n"
     }
@@ -89,6 +94,7 @@ extension Typechecker {
     private struct Symbol: Decodable {
         var pathComponents: [String]
         var accessLevel: String
+        var spi: Bool?
         var declarationFragments: [Fragment]?
         var declaration: String { (declarationFragments ?? []).map(\.spelling).joined() }
     }

@@ -81,7 +81,7 @@ import Testing
         let model = Model(entities: [entity("K", codegen: .category, attributes: [Attribute(name: "n", type: .string, isOptional: true)])])
         let text = generate(model)["K+ManagedGen.swift"]!
         #expect(!text.contains("class K"))
-        #expect(text.contains("extension K {"))
+        #expect(text.contains("extension K: FetchableManagedObject {"))
         let human = Generator().humanFiles(for: model, modelFileName: "Test.xcdatamodel")
         #expect(human.map(\.name) == ["K.swift"])
         #expect(human[0].contents.contains("public final class K: ManagedObject {"))
@@ -116,7 +116,7 @@ import Testing
         #expect(strict.contains("public var required: String {"))
         #expect(strict.contains("public var optionalScalar: Double? {"))
         #expect(strict.contains("public var when: Date {"))
-        #expect(strict.contains("preconditionFailure(\"T.when is nil\")"))
+        #expect(strict.contains("get { requiredValue(attributeValue(at: 6) as Date?, key: \"T.when\") }"))
     }
 
     @Test func transformablesAreTypedByKnownClassNamesElseAny() {
@@ -157,7 +157,7 @@ import Testing
         let text = generate(model)["Person+ManagedGen.swift"]!
         #expect(text.contains("public var Person_: String? {"))
         #expect(text.contains("public static let Person_ = \"Person\""))
-        #expect(text.contains("let inserted = Person(context: context)"))
+        #expect(text.contains("try Person.findOrInsert(Keys.Person_, Person_, at: 0, in: context)"))
     }
 
     @Test func wrappersFollowTheSuffixUserInfoAndSkipClashes() {
@@ -178,13 +178,13 @@ import Testing
         ])
         let output = Generator().generate(model, modelFileName: "F.xcdatamodel")
         let text = output.files.first { $0.name == "Flight+ManagedGen.swift" }!.contents
-        #expect(text.contains("public var ident: String {\n        get { attributeValue(at: 0) ?? \"\" }"))
+        #expect(text.contains("public var ident: String { get { attributeValue(at: 0) ?? \"\" }"))
         #expect(text.contains("get { attributeValue(at: 1) ?? \"Unknown\" }"))
         #expect(!text.contains("public var gate:"))
         #expect(text.contains("public var codeValue: String {"))
         #expect(output.diagnostics.contains { $0.message.contains("no wrapper 'name'") })
         #expect(text.contains("public var origin: Flight {"))
-        #expect(text.contains("preconditionFailure(\"Flight.origin_ is nil\")"))
+        #expect(text.contains("requiredValue(toOneRelationship(at: 6) as Flight?, key: \"Flight.origin_\")"))
 
         let noSuffix = Generator(options: GeneratorOptions(wrapperSuffix: "")).generate(model, modelFileName: "F.xcdatamodel")
         #expect(!noSuffix.files.contains { $0.contents.contains("public var ident: String") })
@@ -201,7 +201,7 @@ import Testing
         ])
         let text = generate(model)["Airport+ManagedGen.swift"]!
         #expect(text.contains("public static func withIcao(_ icao: String, in context: ManagedObjectContext) throws -> Airport {"))
-        #expect(text.contains("try Airport.first(ObjectPredicate(\"%K == %@\", Keys.icao_, icao), in: context)"))
+        #expect(text.contains("{ try Airport.findOrInsert(Keys.icao_, icao, at: 0, in: context) }"))
         #expect(text.contains("public static func withCODE(_ code: String, in context: ManagedObjectContext) throws -> Airport {"))
         #expect(!text.contains("func withA"))
     }

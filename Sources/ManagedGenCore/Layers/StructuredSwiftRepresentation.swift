@@ -16,14 +16,29 @@ public struct SwiftFile: Hashable, Sendable {
     /// Line comments at the top (without `//`).
     public var headerComments: [String]
     /// Modules to import, in order.
-    public var imports: [String]
+    public var imports: [Import]
     public var declarations: [Declaration]
 
-    public init(name: String, headerComments: [String] = [], imports: [String] = [], declarations: [Declaration] = []) {
+    public init(name: String, headerComments: [String] = [], imports: [Import] = [], declarations: [Declaration] = []) {
         self.name = name
         self.headerComments = headerComments
         self.imports = imports
         self.declarations = declarations
+    }
+}
+
+/// `import Module`, or `@_spi(Group) import Module` to see the module's API for generated code only.
+public struct Import: Hashable, Sendable, ExpressibleByStringLiteral {
+    public var module: String
+    public var spiGroup: String?
+
+    public init(_ module: String, spiGroup: String? = nil) {
+        self.module = module
+        self.spiGroup = spiGroup
+    }
+
+    public init(stringLiteral module: String) {
+        self.init(module)
     }
 }
 

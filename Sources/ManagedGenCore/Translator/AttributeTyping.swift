@@ -178,12 +178,7 @@ struct TypeMapper {
     /// A getter that reads an optional and falls back to a value, or traps naming the property.
     func nonOptionalRead(_ read: String, type: String, fallback: String?, what: String) -> [String] {
         if let fallback { return ["\(read) ?? \(fallback)"] }
-        return [
-            "guard let value: \(type) = \(read) else {",
-            "    preconditionFailure(\(SwiftNames.stringLiteral("\(what) is nil")))",
-            "}",
-            "return value",
-        ]
+        return ["requiredValue(\(read) as \(type)?, key: \(SwiftNames.stringLiteral(what)))"]
     }
 
     /// The value a non-optional view of the attribute gives when nothing is stored: the override

@@ -72,10 +72,13 @@ struct ModelLiteralTranslator {
         add(&arguments, "renamingIdentifier", entity.renamingIdentifier)
         add(&arguments, "versionHashModifier", entity.versionHashModifier)
         add(&arguments, "syncable", entity.syncable)
-        if !entity.attributes.isEmpty { arguments.append(("attributes", .array(entity.attributes.map(literal)))) }
-        if !entity.relationships.isEmpty { arguments.append(("relationships", .array(entity.relationships.map(literal)))) }
+        // One line per property, however long: a compact literal, easy to scan.
+        if !entity.attributes.isEmpty { arguments.append(("attributes", .array(entity.attributes.map { .unbroken(literal($0)) }))) }
+        if !entity.relationships.isEmpty {
+            arguments.append(("relationships", .array(entity.relationships.map { .unbroken(literal($0)) })))
+        }
         if !entity.fetchedProperties.isEmpty {
-            arguments.append(("fetchedProperties", .array(entity.fetchedProperties.map(literal))))
+            arguments.append(("fetchedProperties", .array(entity.fetchedProperties.map { .unbroken(literal($0)) })))
         }
         add(&arguments, "uniquenessConstraints", entity.uniquenessConstraints)
         if !entity.fetchIndexes.isEmpty { arguments.append(("fetchIndexes", .array(entity.fetchIndexes.map(literal)))) }
