@@ -43,7 +43,7 @@ import Testing
         let files = generate(model)
         let leaf = files["Leaf+ManagedGen.swift"]!
         #expect(leaf.contains("public final class Leaf: Base {"))
-        #expect(leaf.contains("get { attributeValue(at: 2) }"))
+        #expect(leaf.contains("get { stringAttribute(at: 2) }"))
         #expect(files["Base+ManagedGen.swift"]!.contains("open class Base: ManagedObject {"))
         #expect(files["Base+ManagedGen.swift"]!.contains("get { toOneRelationship(at: 1) }"))
     }
@@ -101,8 +101,8 @@ import Testing
         let xcode = generate(model)["T+ManagedGen.swift"]!
         #expect(xcode.contains("public var scalar: Int16 {"))
         #expect(xcode.contains("public var object: NSNumber? {"))
-        #expect(xcode.contains("get { (attributeValue(at: 1) as Int32?).map { NSNumber(value: $0) } }"))
-        #expect(xcode.contains("set { setAttributeValue(newValue?.int32Value, at: 1) }"))
+        #expect(xcode.contains("get { int32NumberAttribute(at: 1) }"))
+        #expect(xcode.contains("set { setInt32NumberAttribute(newValue, at: 1) }"))
         #expect(xcode.contains("public var legacy: NSNumber? {"))
         #expect(xcode.contains("public var required: String? {"))
         #expect(xcode.contains("public var optionalScalar: Double {"))
@@ -112,11 +112,11 @@ import Testing
         let strict = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
         #expect(strict.contains("public var object: Int32? {"))
         #expect(strict.contains("public var legacy: Bool {"))
-        #expect(strict.contains("get { attributeValue(at: 2) ?? false }"))
+        #expect(strict.contains("get { boolAttribute(at: 2, default: false) }"))
         #expect(strict.contains("public var required: String {"))
         #expect(strict.contains("public var optionalScalar: Double? {"))
         #expect(strict.contains("public var when: Date {"))
-        #expect(strict.contains("get { requiredValue(attributeValue(at: 6) as Date?, key: \"T.when\") }"))
+        #expect(strict.contains("get { requiredValue(dateAttribute(at: 6) as Date?, key: \"T.when\") }"))
     }
 
     @Test func transformablesAreTypedByKnownClassNamesElseAny() {
@@ -178,8 +178,8 @@ import Testing
         ])
         let output = Generator().generate(model, modelFileName: "F.xcdatamodel")
         let text = output.files.first { $0.name == "Flight+ManagedGen.swift" }!.contents
-        #expect(text.contains("public var ident: String { get { attributeValue(at: 0) ?? \"\" }"))
-        #expect(text.contains("get { attributeValue(at: 1) ?? \"Unknown\" }"))
+        #expect(text.contains("public var ident: String { get { stringAttribute(at: 0, default: \"\") }"))
+        #expect(text.contains("get { stringAttribute(at: 1, default: \"Unknown\") }"))
         #expect(!text.contains("public var gate:"))
         #expect(text.contains("public var codeValue: String {"))
         #expect(output.diagnostics.contains { $0.message.contains("no wrapper 'name'") })
@@ -234,7 +234,7 @@ import Testing
         let text = generate(model)["TestModel+ManagedGen.swift"]!
         #expect(!text.contains("/abs/path"))
         #expect(!text.contains("isTransient"))
-        #expect(text.contains("Attribute(name: \"name\", type: .string, isOptional: true)"))
+        #expect(text.contains("Attribute.compact(name: \"name\", type: .string, isOptional: true)"))
     }
 
     @Test func optionsDecodeFromJSONAndRejectUnknownKeys() throws {

@@ -35,4 +35,22 @@ import Testing
             #expect(walk.requiredValue(walk.dog, key: "Walk.dog") === dog)
         }
     }
+
+    /// The typed attribute accessors on `Book.pages` (Integer 32 at index 2) and `Book.isbn` (String at 1).
+    @Test func typedAttributeAccessorsReadWriteAndFallBack() throws {
+        try withContext(LibraryModel.managedObjectModel) { context in
+            let book = Book(context: context)
+            #expect(book.int32Attribute(at: 2) == nil)
+            #expect(book.int32Attribute(at: 2, default: 7) == 7)
+            book.setInt32NumberAttribute(NSNumber(value: 12), at: 2)
+            #expect(book.int32Attribute(at: 2) == 12)
+            #expect(book.int32NumberAttribute(at: 2) == NSNumber(value: 12))
+            #expect(book.pages == 12)
+            book.setInt32Attribute(nil, at: 2)
+            #expect(book.int32NumberAttribute(at: 2) == nil)
+            book.setStringAttribute("9780000000000", at: 1)
+            #expect(book.isbn == "9780000000000")
+            #expect(book.stringAttribute(at: 1, default: "") == "9780000000000")
+        }
+    }
 }

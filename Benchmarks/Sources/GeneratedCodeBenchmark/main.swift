@@ -119,15 +119,17 @@ func storedPropertyBaseline(of files: [GeneratedFile]) -> [GeneratedFile] {
     return baseline
 }
 
-/// `public var name: Type {` → `public var name: Type = <empty value>` (optionals start nil;
-/// a type without an obvious empty value becomes implicitly unwrapped, same cost to check).
+/// `public var name: Type {` (accessors on the following lines or on this one) →
+/// `public var name: Type = <empty value>` (optionals start nil; a type without an obvious empty
+/// value becomes implicitly unwrapped, same cost to check).
 func storedProperty(_ line: String) -> String? {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
-    guard trimmed.hasSuffix(" {"), let varRange = trimmed.range(of: "var "),
+    guard let varRange = trimmed.range(of: "var "),
           trimmed[..<varRange.lowerBound].split(separator: " ").allSatisfy({ ["public", "package", "internal", "open"].contains($0) }),
-          let colon = trimmed.range(of: ": ", range: varRange.upperBound..<trimmed.endIndex) else { return nil }
+          let colon = trimmed.range(of: ": ", range: varRange.upperBound..<trimmed.endIndex),
+          let brace = trimmed.range(of: " {", range: colon.upperBound..<trimmed.endIndex) else { return nil }
     let name = trimmed[varRange.upperBound..<colon.lowerBound]
-    let type = String(trimmed[colon.upperBound...].dropLast(2))
+    let type = String(trimmed[colon.upperBound..<brace.lowerBound])
     let access = trimmed[..<varRange.lowerBound]
     if type.hasSuffix("?") { return "\(access)var \(name): \(type)" }
     let unqualified = type.split(separator: ".").last.map(String.init) ?? type

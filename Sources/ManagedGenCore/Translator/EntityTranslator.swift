@@ -122,8 +122,8 @@ struct EntityTranslator {
         if index.options.optionality == .strict && !relationship.isOptional {
             return .variable(VariableDeclaration(
                 access: access, name: name, type: destination,
-                getter: mapper.nonOptionalRead(
-                    "toOneRelationship(at: \(propertyIndex))", type: destination, fallback: nil,
+                getter: mapper.requiredRead(
+                    "toOneRelationship(at: \(propertyIndex))", type: destination,
                     what: "\(entity.name).\(relationship.name)"),
                 setter: ["setToOneRelationship(newValue, at: \(propertyIndex))"]))
         }
@@ -157,14 +157,14 @@ struct EntityTranslator {
             let propertyIndex = plan.propertyIndex(of: attribute.name)!
             let storage = mapper.storageType(of: attribute).type
             let override = attribute.userInfo[UserInfoKeys.wrapperDefault]
-            let getter = mapper.nonOptionalRead(
-                "attributeValue(at: \(propertyIndex))", type: storage,
+            let getter = mapper.nonOptionalAttributeRead(
+                attribute, at: propertyIndex, type: storage,
                 fallback: storage == types.any ? nil : mapper.fallbackValue(for: attribute, override: override),
                 what: "\(entity.name).\(attribute.name)")
             result.append(.variable(
                 VariableDeclaration(
                     access: access, name: SwiftNames.escaped(wrapper), type: storage, getter: getter,
-                    setter: ["setAttributeValue(newValue, at: \(propertyIndex))"]),
+                    setter: [mapper.attributeWrite(attribute, "newValue", at: propertyIndex)]),
                 documentation: ["Non-optional `\(attribute.name)`."]))
         }
         for relationship in entity.relationships {
@@ -184,8 +184,8 @@ struct EntityTranslator {
             } else {
                 result.append(.variable(VariableDeclaration(
                     access: access, name: name, type: destination,
-                    getter: mapper.nonOptionalRead(
-                        "toOneRelationship(at: \(propertyIndex))", type: destination, fallback: nil,
+                    getter: mapper.requiredRead(
+                        "toOneRelationship(at: \(propertyIndex))", type: destination,
                         what: "\(entity.name).\(relationship.name)"),
                     setter: ["setToOneRelationship(newValue, at: \(propertyIndex))"]),
                     documentation: documentation))

@@ -87,6 +87,11 @@ struct ModelLiteralTranslator {
         return call("Entity", arguments)
     }
 
+    /// The fields `Attribute.compact` (runtime, for generated code) takes, in its order.
+    private static let compactAttributeLabels: Set<String> = [
+        "name", "type", "isOptional", "isTransient", "usesScalarValueType", "defaultValueString", "syncable",
+    ]
+
     private func literal(_ attribute: Attribute) -> SwiftLiteral {
         var arguments: [(String?, SwiftLiteral)] = [
             ("name", .string(attribute.name)), ("type", .atom(".\(attribute.type)")),
@@ -116,6 +121,9 @@ struct ModelLiteralTranslator {
         add(&arguments, "versionHashModifier", attribute.versionHashModifier)
         add(&arguments, "syncable", attribute.syncable)
         add(&arguments, "userInfo", attribute.userInfo)
+        if arguments.allSatisfy({ $0.0.map(Self.compactAttributeLabels.contains) ?? false }) {
+            return .call(types.dataModel("Attribute") + ".compact", arguments.map { LiteralArgument(label: $0.0, value: $0.1) })
+        }
         return call("Attribute", arguments)
     }
 

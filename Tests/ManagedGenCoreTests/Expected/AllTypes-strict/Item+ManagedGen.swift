@@ -16,7 +16,7 @@ extension Item: FetchableManagedObject {
         public static let sample = "sample"
     }
 
-    public var position: Int32 { get { attributeValue(at: 0) ?? 0 } set { setAttributeValue(newValue, at: 0) } }
+    public var position: Int32 { get { int32Attribute(at: 0, default: 0) } set { setInt32Attribute(newValue, at: 0) } }
     public var owned: Sample? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
     public var sample: Sample? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
     /// A fetch request for `Item` objects.

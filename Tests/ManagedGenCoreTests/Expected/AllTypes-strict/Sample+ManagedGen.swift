@@ -43,21 +43,21 @@ extension Sample: FetchableManagedObject {
         public static let related = "related"
     }
 
-    public var binary: Data? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var boolean: Bool { get { attributeValue(at: 1) ?? true } set { setAttributeValue(newValue, at: 1) } }
-    public var booleanObject: Bool? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
-    public var date: Date? { get { attributeValue(at: 3) } set { setAttributeValue(newValue, at: 3) } }
-    public var decimal: Decimal? { get { attributeValue(at: 4) } set { setAttributeValue(newValue, at: 4) } }
+    public var binary: Data? { get { dataAttribute(at: 0) } set { setDataAttribute(newValue, at: 0) } }
+    public var boolean: Bool { get { boolAttribute(at: 1, default: true) } set { setBoolAttribute(newValue, at: 1) } }
+    public var booleanObject: Bool? { get { boolAttribute(at: 2) } set { setBoolAttribute(newValue, at: 2) } }
+    public var date: Date? { get { dateAttribute(at: 3) } set { setDateAttribute(newValue, at: 3) } }
+    public var decimal: Decimal? { get { decimalAttribute(at: 4) } set { setDecimalAttribute(newValue, at: 4) } }
     /// Derived from `items.@count`: the store computes it; setting it is kept for Xcode parity.
-    public var derivedCount: Int64? { get { attributeValue(at: 5) } set { setAttributeValue(newValue, at: 5) } }
-    public var double: Double { get { attributeValue(at: 6) ?? 2.5 } set { setAttributeValue(newValue, at: 6) } }
-    public var float: Float { get { attributeValue(at: 7) ?? 0 } set { setAttributeValue(newValue, at: 7) } }
-    public var int16: Int16 { get { attributeValue(at: 8) ?? 7 } set { setAttributeValue(newValue, at: 8) } }
-    public var int32: Int32 { get { attributeValue(at: 9) ?? 0 } set { setAttributeValue(newValue, at: 9) } }
-    public var int64: Int64? { get { attributeValue(at: 10) } set { setAttributeValue(newValue, at: 10) } }
-    public var legacyNumber: Int32? { get { attributeValue(at: 11) } set { setAttributeValue(newValue, at: 11) } }
+    public var derivedCount: Int64? { get { int64Attribute(at: 5) } set { setInt64Attribute(newValue, at: 5) } }
+    public var double: Double { get { doubleAttribute(at: 6, default: 2.5) } set { setDoubleAttribute(newValue, at: 6) } }
+    public var float: Float { get { floatAttribute(at: 7, default: 0) } set { setFloatAttribute(newValue, at: 7) } }
+    public var int16: Int16 { get { int16Attribute(at: 8, default: 7) } set { setInt16Attribute(newValue, at: 8) } }
+    public var int32: Int32 { get { int32Attribute(at: 9, default: 0) } set { setInt32Attribute(newValue, at: 9) } }
+    public var int64: Int64? { get { int64Attribute(at: 10) } set { setInt64Attribute(newValue, at: 10) } }
+    public var legacyNumber: Int32? { get { int32Attribute(at: 11) } set { setInt32Attribute(newValue, at: 11) } }
     public var location: Location? { get { (attributeValue(at: 12) as [String: Any]?).map(Location.init(dictionary:)) } set { setAttributeValue(newValue?.dictionary, at: 12) } }
-    public var name: String { get { attributeValue(at: 13) ?? "Untitled" } set { setAttributeValue(newValue, at: 13) } }
+    public var name: String { get { stringAttribute(at: 13, default: "Untitled") } set { setStringAttribute(newValue, at: 13) } }
     /// Stored through the value transformer `NSSecureUnarchiveFromDataTransformer`.
     public var tags: [String]? { get { attributeValue(at: 14) } set { setAttributeValue(newValue, at: 14) } }
     // Transformable class 'UIColor' is not a Foundation or standard type; typed Any.
@@ -69,22 +69,22 @@ extension Sample: FetchableManagedObject {
     /// Transient: not saved.
     public var scratch: Any? { get { attributeValue(at: 19) } set { setAttributeValue(newValue, at: 19) } }
     /// Transient: not saved.
-    public var transientString: String? { get { attributeValue(at: 20) } set { setAttributeValue(newValue, at: 20) } }
-    public var uri: URL? { get { attributeValue(at: 21) } set { setAttributeValue(newValue, at: 21) } }
-    public var uuid: UUID? { get { attributeValue(at: 22) } set { setAttributeValue(newValue, at: 22) } }
-    public var uuidWithDefault_: UUID? { get { attributeValue(at: 23) } set { setAttributeValue(newValue, at: 23) } }
-    public var count_: Int16? { get { attributeValue(at: 24) } set { setAttributeValue(newValue, at: 24) } }
-    public var score: Double? { get { attributeValue(at: 25) } set { setAttributeValue(newValue, at: 25) } }
-    public var title_: String? { get { attributeValue(at: 26) } set { setAttributeValue(newValue, at: 26) } }
+    public var transientString: String? { get { stringAttribute(at: 20) } set { setStringAttribute(newValue, at: 20) } }
+    public var uri: URL? { get { urlAttribute(at: 21) } set { setUrlAttribute(newValue, at: 21) } }
+    public var uuid: UUID? { get { uuidAttribute(at: 22) } set { setUuidAttribute(newValue, at: 22) } }
+    public var uuidWithDefault_: UUID? { get { uuidAttribute(at: 23) } set { setUuidAttribute(newValue, at: 23) } }
+    public var count_: Int16? { get { int16Attribute(at: 24) } set { setInt16Attribute(newValue, at: 24) } }
+    public var score: Double? { get { doubleAttribute(at: 25) } set { setDoubleAttribute(newValue, at: 25) } }
+    public var title_: String? { get { stringAttribute(at: 26) } set { setStringAttribute(newValue, at: 26) } }
     public var items: OrderedSet<Item> { get { orderedRelationship(at: 27) } set { setOrderedRelationship(newValue, at: 27) } }
     public var owner_: Item? { get { toOneRelationship(at: 28) } set { setToOneRelationship(newValue, at: 28) } }
     public var related: Set<Item> { get { relationship(at: 29) } set { setRelationship(newValue, at: 29) } }
     /// Non-optional `uuidWithDefault_`.
-    public var uuidWithDefault: UUID { get { attributeValue(at: 23) ?? UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")! } set { setAttributeValue(newValue, at: 23) } }
+    public var uuidWithDefault: UUID { get { uuidAttribute(at: 23, default: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) } set { setUuidAttribute(newValue, at: 23) } }
     /// Non-optional `count_`.
-    public var count: Int16 { get { attributeValue(at: 24) ?? 42 } set { setAttributeValue(newValue, at: 24) } }
+    public var count: Int16 { get { int16Attribute(at: 24, default: 42) } set { setInt16Attribute(newValue, at: 24) } }
     /// Non-optional `score`.
-    public var scoreValue: Double { get { attributeValue(at: 25) ?? 0 } set { setAttributeValue(newValue, at: 25) } }
+    public var scoreValue: Double { get { doubleAttribute(at: 25, default: 0) } set { setDoubleAttribute(newValue, at: 25) } }
     /// Non-optional `owner_`.
     public var owner: Item { get { requiredValue(toOneRelationship(at: 28) as Item?, key: "Sample.owner_") } set { setToOneRelationship(newValue, at: 28) } }
     public func addToItems(_ value: Item) { addRelatedObject(value, at: 27) }

@@ -25,7 +25,7 @@ internal enum Walks {
 
     private static let dogEntity: Entity = Entity(
         name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute(name: "name", type: .string, isOptional: true)],
+        attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
         relationships: [
             Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
         ],
@@ -34,7 +34,7 @@ internal enum Walks {
 
     private static let walkEntity: Entity = Entity(
         name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute(name: "date", type: .date, usesScalarValueType: false)],
+        attributes: [Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
         relationships: [
             Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
         ]
@@ -53,7 +53,7 @@ extension Dog: FetchableManagedObject {
         internal static let walks = "walks"
     }
 
-    internal var name: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
+    internal var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
     internal var walks: OrderedSet<Walk> { get { orderedRelationship(at: 1) } set { setOrderedRelationship(newValue, at: 1) } }
     internal func addToWalks(_ value: Walk) { addRelatedObject(value, at: 1) }
     internal func removeFromWalks(_ value: Walk) { removeRelatedObject(value, at: 1) }
@@ -83,7 +83,7 @@ extension Walk: FetchableManagedObject {
         internal static let dog = "dog"
     }
 
-    internal var date: Date? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
+    internal var date: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
     internal var dog: Dog? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     internal class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }

@@ -15,7 +15,7 @@ extension Dog: FetchableManagedObject {
         public static let walks = "walks"
     }
 
-    public var name: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
+    public var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
     public var walks: OrderedSet<Walk> { get { orderedRelationship(at: 1) } set { setOrderedRelationship(newValue, at: 1) } }
     public func addToWalks(_ value: Walk) { addRelatedObject(value, at: 1) }
     public func removeFromWalks(_ value: Walk) { removeRelatedObject(value, at: 1) }

@@ -25,7 +25,7 @@ public enum DogWalkModel {
 
     private static let dogEntity: Entity = Entity(
         name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute(name: "name", type: .string, isOptional: true)],
+        attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
         relationships: [
             Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
         ],
@@ -34,7 +34,7 @@ public enum DogWalkModel {
 
     private static let walkEntity: Entity = Entity(
         name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute(name: "date", type: .date, usesScalarValueType: false)],
+        attributes: [Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
         relationships: [
             Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
         ]

@@ -15,7 +15,7 @@ extension Walk: FetchableManagedObject {
         public static let dog = "dog"
     }
 
-    public var date: Date? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
+    public var date: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
     public var dog: Dog? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     public class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }

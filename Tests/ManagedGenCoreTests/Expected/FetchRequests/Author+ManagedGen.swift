@@ -17,8 +17,8 @@ extension Author: FetchableManagedObject {
         public static let recentBooks = "recentBooks"
     }
 
-    public var born: Date? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var name: String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
+    public var born: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
+    public var name: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
     public var books: Set<Book> { get { relationship(at: 2) } set { setRelationship(newValue, at: 2) } }
 
     /// Fetched property: the `Book` objects matching `author == $FETCH_SOURCE AND year > 2000`,

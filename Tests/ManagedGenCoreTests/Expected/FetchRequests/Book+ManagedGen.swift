@@ -17,9 +17,9 @@ extension Book: FetchableManagedObject {
         public static let author = "author"
     }
 
-    public var pages: Int32 { get { attributeValue(at: 0) ?? 0 } set { setAttributeValue(newValue, at: 0) } }
-    public var title: String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
-    public var year: Int16 { get { attributeValue(at: 2) ?? 0 } set { setAttributeValue(newValue, at: 2) } }
+    public var pages: Int32 { get { int32Attribute(at: 0, default: 0) } set { setInt32Attribute(newValue, at: 0) } }
+    public var title: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
+    public var year: Int16 { get { int16Attribute(at: 2, default: 0) } set { setInt16Attribute(newValue, at: 2) } }
     public var author: Author? { get { toOneRelationship(at: 3) } set { setToOneRelationship(newValue, at: 3) } }
     /// A fetch request for `Book` objects.
     public class func fetchRequest() -> FetchRequest<Book> { FetchRequest<Book>(entityName: "Book") }

@@ -66,8 +66,8 @@ public enum FetchRequestsModel {
     private static let authorEntity: Entity = Entity(
         name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
-            Attribute(name: "name", type: .string, isOptional: true),
+            Attribute.compact(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
+            Attribute.compact(name: "name", type: .string, isOptional: true),
         ],
         relationships: [
             Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true, isOptional: true),
@@ -80,9 +80,9 @@ public enum FetchRequestsModel {
     private static let bookEntity: Entity = Entity(
         name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
-            Attribute(name: "title", type: .string, isOptional: true),
-            Attribute(name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "title", type: .string, isOptional: true),
+            Attribute.compact(name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
         ],
         relationships: [
             Relationship(name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author", isOptional: true, maxCount: 1),

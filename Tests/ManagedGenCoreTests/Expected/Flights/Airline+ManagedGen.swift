@@ -17,16 +17,16 @@ extension Airline: FetchableManagedObject {
         public static let flights_ = "flights_"
     }
 
-    public var code_: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var name_: String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
-    public var shortname_: String? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
+    public var code_: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    public var name_: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
+    public var shortname_: String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
     public var flights_: Set<Flight> { get { relationship(at: 3) } set { setRelationship(newValue, at: 3) } }
     /// Non-optional `code_`.
-    public var code: String { get { attributeValue(at: 0) ?? "" } set { setAttributeValue(newValue, at: 0) } }
+    public var code: String { get { stringAttribute(at: 0, default: "") } set { setStringAttribute(newValue, at: 0) } }
     /// Non-optional `name_`.
-    public var name: String { get { attributeValue(at: 1) ?? "" } set { setAttributeValue(newValue, at: 1) } }
+    public var name: String { get { stringAttribute(at: 1, default: "") } set { setStringAttribute(newValue, at: 1) } }
     /// Non-optional `shortname_`.
-    public var shortname: String { get { attributeValue(at: 2) ?? "" } set { setAttributeValue(newValue, at: 2) } }
+    public var shortname: String { get { stringAttribute(at: 2, default: "") } set { setStringAttribute(newValue, at: 2) } }
     /// Non-optional `flights_`.
     public var flights: Set<Flight> { get { relationship(at: 3) } set { setRelationship(newValue, at: 3) } }
     public func addToFlights_(_ value: Flight) { addRelatedObject(value, at: 3) }

@@ -24,21 +24,21 @@ extension Airport: FetchableManagedObject {
         public static let flightsTo_ = "flightsTo_"
     }
 
-    public var city_: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var countryCode: String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
-    public var icao_: String? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
-    public var latitude: Double { get { attributeValue(at: 3) ?? 0 } set { setAttributeValue(newValue, at: 3) } }
-    public var location: String? { get { attributeValue(at: 4) } set { setAttributeValue(newValue, at: 4) } }
-    public var longitude: Double { get { attributeValue(at: 5) ?? 0 } set { setAttributeValue(newValue, at: 5) } }
-    public var name: String? { get { attributeValue(at: 6) } set { setAttributeValue(newValue, at: 6) } }
-    public var state: String? { get { attributeValue(at: 7) } set { setAttributeValue(newValue, at: 7) } }
-    public var timezone: String? { get { attributeValue(at: 8) } set { setAttributeValue(newValue, at: 8) } }
+    public var city_: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    public var countryCode: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
+    public var icao_: String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
+    public var latitude: Double { get { doubleAttribute(at: 3, default: 0) } set { setDoubleAttribute(newValue, at: 3) } }
+    public var location: String? { get { stringAttribute(at: 4) } set { setStringAttribute(newValue, at: 4) } }
+    public var longitude: Double { get { doubleAttribute(at: 5, default: 0) } set { setDoubleAttribute(newValue, at: 5) } }
+    public var name: String? { get { stringAttribute(at: 6) } set { setStringAttribute(newValue, at: 6) } }
+    public var state: String? { get { stringAttribute(at: 7) } set { setStringAttribute(newValue, at: 7) } }
+    public var timezone: String? { get { stringAttribute(at: 8) } set { setStringAttribute(newValue, at: 8) } }
     public var flightsFrom_: Set<Flight> { get { relationship(at: 9) } set { setRelationship(newValue, at: 9) } }
     public var flightsTo_: Set<Flight> { get { relationship(at: 10) } set { setRelationship(newValue, at: 10) } }
     /// Non-optional `city_`.
-    public var city: String { get { attributeValue(at: 0) ?? "" } set { setAttributeValue(newValue, at: 0) } }
+    public var city: String { get { stringAttribute(at: 0, default: "") } set { setStringAttribute(newValue, at: 0) } }
     /// Non-optional `icao_`.
-    public var icao: String { get { attributeValue(at: 2) ?? "" } set { setAttributeValue(newValue, at: 2) } }
+    public var icao: String { get { stringAttribute(at: 2, default: "") } set { setStringAttribute(newValue, at: 2) } }
     /// Non-optional `flightsFrom_`.
     public var flightsFrom: Set<Flight> { get { relationship(at: 9) } set { setRelationship(newValue, at: 9) } }
     /// Non-optional `flightsTo_`.

@@ -28,31 +28,31 @@ extension Flight: FetchableManagedObject {
         public static let origin_ = "origin_"
     }
 
-    public var actualOff: Date? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var actualOn: Date? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
-    public var aircraftType_: String? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
-    public var arrival: Date? { get { attributeValue(at: 3) } set { setAttributeValue(newValue, at: 3) } }
-    public var estimatedOff: Date? { get { attributeValue(at: 4) } set { setAttributeValue(newValue, at: 4) } }
-    public var estimatedOn: Date? { get { attributeValue(at: 5) } set { setAttributeValue(newValue, at: 5) } }
-    public var filedAirspeed: Int16 { get { attributeValue(at: 6) ?? 0 } set { setAttributeValue(newValue, at: 6) } }
-    public var ident_: String? { get { attributeValue(at: 7) } set { setAttributeValue(newValue, at: 7) } }
-    public var scheduledIn: Date? { get { attributeValue(at: 8) } set { setAttributeValue(newValue, at: 8) } }
-    public var scheduledOff_: Date? { get { attributeValue(at: 9) } set { setAttributeValue(newValue, at: 9) } }
-    public var scheduledOn_: Date? { get { attributeValue(at: 10) } set { setAttributeValue(newValue, at: 10) } }
-    public var status_: String? { get { attributeValue(at: 11) } set { setAttributeValue(newValue, at: 11) } }
+    public var actualOff: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
+    public var actualOn: Date? { get { dateAttribute(at: 1) } set { setDateAttribute(newValue, at: 1) } }
+    public var aircraftType_: String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
+    public var arrival: Date? { get { dateAttribute(at: 3) } set { setDateAttribute(newValue, at: 3) } }
+    public var estimatedOff: Date? { get { dateAttribute(at: 4) } set { setDateAttribute(newValue, at: 4) } }
+    public var estimatedOn: Date? { get { dateAttribute(at: 5) } set { setDateAttribute(newValue, at: 5) } }
+    public var filedAirspeed: Int16 { get { int16Attribute(at: 6, default: 0) } set { setInt16Attribute(newValue, at: 6) } }
+    public var ident_: String? { get { stringAttribute(at: 7) } set { setStringAttribute(newValue, at: 7) } }
+    public var scheduledIn: Date? { get { dateAttribute(at: 8) } set { setDateAttribute(newValue, at: 8) } }
+    public var scheduledOff_: Date? { get { dateAttribute(at: 9) } set { setDateAttribute(newValue, at: 9) } }
+    public var scheduledOn_: Date? { get { dateAttribute(at: 10) } set { setDateAttribute(newValue, at: 10) } }
+    public var status_: String? { get { stringAttribute(at: 11) } set { setStringAttribute(newValue, at: 11) } }
     public var airline_: Airline? { get { toOneRelationship(at: 12) } set { setToOneRelationship(newValue, at: 12) } }
     public var destination_: Airport? { get { toOneRelationship(at: 13) } set { setToOneRelationship(newValue, at: 13) } }
     public var origin_: Airport? { get { toOneRelationship(at: 14) } set { setToOneRelationship(newValue, at: 14) } }
     /// Non-optional `aircraftType_`.
-    public var aircraftType: String { get { attributeValue(at: 2) ?? "" } set { setAttributeValue(newValue, at: 2) } }
+    public var aircraftType: String { get { stringAttribute(at: 2, default: "") } set { setStringAttribute(newValue, at: 2) } }
     /// Non-optional `ident_`.
-    public var ident: String { get { attributeValue(at: 7) ?? "" } set { setAttributeValue(newValue, at: 7) } }
+    public var ident: String { get { stringAttribute(at: 7, default: "") } set { setStringAttribute(newValue, at: 7) } }
     /// Non-optional `scheduledOff_`.
-    public var scheduledOff: Date { get { requiredValue(attributeValue(at: 9) as Date?, key: "Flight.scheduledOff_") } set { setAttributeValue(newValue, at: 9) } }
+    public var scheduledOff: Date { get { requiredValue(dateAttribute(at: 9) as Date?, key: "Flight.scheduledOff_") } set { setDateAttribute(newValue, at: 9) } }
     /// Non-optional `scheduledOn_`.
-    public var scheduledOn: Date { get { requiredValue(attributeValue(at: 10) as Date?, key: "Flight.scheduledOn_") } set { setAttributeValue(newValue, at: 10) } }
+    public var scheduledOn: Date { get { requiredValue(dateAttribute(at: 10) as Date?, key: "Flight.scheduledOn_") } set { setDateAttribute(newValue, at: 10) } }
     /// Non-optional `status_`.
-    public var status: String { get { attributeValue(at: 11) ?? "Unknown" } set { setAttributeValue(newValue, at: 11) } }
+    public var status: String { get { stringAttribute(at: 11, default: "Unknown") } set { setStringAttribute(newValue, at: 11) } }
     /// Non-optional `airline_`.
     public var airline: Airline { get { requiredValue(toOneRelationship(at: 12) as Airline?, key: "Flight.airline_") } set { setToOneRelationship(newValue, at: 12) } }
     /// Non-optional `destination_`.

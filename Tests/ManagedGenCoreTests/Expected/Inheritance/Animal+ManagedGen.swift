@@ -17,11 +17,11 @@ extension Animal: AnimalFetching {
         public static let keeper = "keeper"
     }
 
-    public var ident: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var name_: String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
+    public var ident: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    public var name_: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
     public var keeper: Keeper? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
     /// Non-optional `name_`.
-    public var name: String { get { attributeValue(at: 1) ?? "" } set { setAttributeValue(newValue, at: 1) } }
+    public var name: String { get { stringAttribute(at: 1, default: "") } set { setStringAttribute(newValue, at: 1) } }
     /// A fetch request for `Animal` objects.
     public class func fetchRequest() -> FetchRequest<Animal> { FetchRequest<Animal>(entityName: "Animal") }
 }

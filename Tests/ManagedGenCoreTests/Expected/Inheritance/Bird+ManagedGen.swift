@@ -17,7 +17,7 @@ extension Bird {
         public static let wingspan = "wingspan"
     }
 
-    public var wingspan: Double { get { attributeValue(at: 3) ?? 0 } set { setAttributeValue(newValue, at: 3) } }
+    public var wingspan: Double { get { doubleAttribute(at: 3, default: 0) } set { setDoubleAttribute(newValue, at: 3) } }
     /// A fetch request for `Bird` objects.
     public class func fetchRequest() -> FetchRequest<Bird> { FetchRequest<Bird>(entityName: "Bird") }
     /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.

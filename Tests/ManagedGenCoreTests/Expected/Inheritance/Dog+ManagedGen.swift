@@ -18,7 +18,7 @@ extension Dog {
         public static let breed = "breed"
     }
 
-    public var breed: String? { get { attributeValue(at: 4) } set { setAttributeValue(newValue, at: 4) } }
+    public var breed: String? { get { stringAttribute(at: 4) } set { setStringAttribute(newValue, at: 4) } }
     /// A fetch request for `Dog` objects.
     public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
 }

@@ -30,8 +30,8 @@ public enum InheritanceModel {
     private static let animalEntity: Entity = Entity(
         name: "Animal", representedClassName: "Animal", isAbstract: true, codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "ident", type: .string, isOptional: true),
-            Attribute(name: "name_", type: .string, isOptional: true),
+            Attribute.compact(name: "ident", type: .string, isOptional: true),
+            Attribute.compact(name: "name_", type: .string, isOptional: true),
         ],
         relationships: [
             Relationship(name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper", isOptional: true, maxCount: 1),
@@ -41,22 +41,24 @@ public enum InheritanceModel {
 
     private static let birdEntity: Entity = Entity(
         name: "Bird", representedClassName: "Zoo.Bird", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute(name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0")]
+        attributes: [
+            Attribute.compact(name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+        ]
     )
 
     private static let mammalEntity: Entity = Entity(
         name: "Mammal", representedClassName: "Mammal", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute(name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4")]
+        attributes: [Attribute.compact(name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4")]
     )
 
     private static let dogEntity: Entity = Entity(
         name: "Dog", representedClassName: "Dog", parentEntity: "Mammal", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute(name: "breed", type: .string, isOptional: true)]
+        attributes: [Attribute.compact(name: "breed", type: .string, isOptional: true)]
     )
 
     private static let keeperEntity: Entity = Entity(
         name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true,
-        attributes: [Attribute(name: "name", type: .string, isOptional: true)],
+        attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
         relationships: [
             Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
             Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
@@ -66,12 +68,12 @@ public enum InheritanceModel {
     private static let enclosureEntity: Entity = Entity(
         name: "Enclosure", representedClassName: "Enclosure", syncable: true,
         attributes: [
-            Attribute(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
         ],
         relationships: [
             Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
         ]
     )
 
-    private static let visitorEntity: Entity = Entity(name: "Visitor", syncable: true, attributes: [Attribute(name: "name", type: .string, isOptional: true)])
+    private static let visitorEntity: Entity = Entity(name: "Visitor", syncable: true, attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)])
 }

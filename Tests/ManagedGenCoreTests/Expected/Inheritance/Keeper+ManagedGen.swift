@@ -11,7 +11,7 @@ extension Keeper: FetchableManagedObject {
         public static let enclosure = "enclosure"
     }
 
-    public var name: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
+    public var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
     public var animals: Set<Animal> { get { relationship(at: 1) } set { setRelationship(newValue, at: 1) } }
     public var enclosure: Enclosure? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
     public func addToAnimals(_ value: Animal) { addRelatedObject(value, at: 1) }

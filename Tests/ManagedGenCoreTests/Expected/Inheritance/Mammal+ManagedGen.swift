@@ -17,7 +17,7 @@ extension Mammal {
         public static let legs = "legs"
     }
 
-    public var legs: Int16 { get { attributeValue(at: 3) ?? 4 } set { setAttributeValue(newValue, at: 3) } }
+    public var legs: Int16 { get { int16Attribute(at: 3, default: 4) } set { setInt16Attribute(newValue, at: 3) } }
     /// A fetch request for `Mammal` objects.
     public class func fetchRequest() -> FetchRequest<Mammal> { FetchRequest<Mammal>(entityName: "Mammal") }
     /// The `Mammal` whose `ident` is `ident` (unique in the model), inserted if there is none.

@@ -16,9 +16,9 @@ extension Data: FetchableManagedObject {
         public static let uuid = "uuid"
     }
 
-    public var date: Foundation.Date? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var string: Swift.String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
-    public var uuid: UUID? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
+    public var date: Foundation.Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
+    public var string: Swift.String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
+    public var uuid: UUID? { get { uuidAttribute(at: 2) } set { setUuidAttribute(newValue, at: 2) } }
     /// A fetch request for `Data` objects.
     public class func fetchRequest() -> FetchRequest<Data> { FetchRequest<Data>(entityName: "Data") }
 }

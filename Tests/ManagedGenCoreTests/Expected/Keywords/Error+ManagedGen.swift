@@ -15,8 +15,8 @@ extension Error: FetchableManagedObject {
         public static let data = "data"
     }
 
-    public var code: Int64 { get { attributeValue(at: 0) ?? 0 } set { setAttributeValue(newValue, at: 0) } }
-    public var data: Swift.String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
+    public var code: Int64 { get { int64Attribute(at: 0, default: 0) } set { setInt64Attribute(newValue, at: 0) } }
+    public var data: Swift.String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
     /// A fetch request for `Error` objects.
     public class func fetchRequest() -> FetchRequest<Error> { FetchRequest<Error>(entityName: "Error") }
 }

@@ -29,17 +29,17 @@ public enum KeywordsModel {
     private static let setEntity: Entity = Entity(
         name: "Set", representedClassName: "Set", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "class", type: .string, isOptional: true),
-            Attribute(name: "default", type: .integer16, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
-            Attribute(name: "description", type: .string, isOptional: true),
-            Attribute(name: "entity", type: .string, isOptional: true),
-            Attribute(name: "hash", type: .string, isOptional: true),
-            Attribute(name: "isDeleted", type: .boolean, usesScalarValueType: true),
-            Attribute(name: "objectID", type: .string, isOptional: true),
-            Attribute(name: "self", type: .string, isOptional: true),
-            Attribute(name: "Type", type: .string, isOptional: true),
-            Attribute(name: "Date", type: .date, isOptional: true),
-            Attribute(name: "in", type: .string, isOptional: true),
+            Attribute.compact(name: "class", type: .string, isOptional: true),
+            Attribute.compact(name: "default", type: .integer16, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "description", type: .string, isOptional: true),
+            Attribute.compact(name: "entity", type: .string, isOptional: true),
+            Attribute.compact(name: "hash", type: .string, isOptional: true),
+            Attribute.compact(name: "isDeleted", type: .boolean, usesScalarValueType: true),
+            Attribute.compact(name: "objectID", type: .string, isOptional: true),
+            Attribute.compact(name: "self", type: .string, isOptional: true),
+            Attribute.compact(name: "Type", type: .string, isOptional: true),
+            Attribute.compact(name: "Date", type: .date, isOptional: true),
+            Attribute.compact(name: "in", type: .string, isOptional: true),
         ],
         relationships: [
             Relationship(name: "protocol", destinationEntity: "Task", inverseName: "set", inverseEntity: "Task", isToMany: true, isOptional: true),
@@ -49,10 +49,10 @@ public enum KeywordsModel {
     private static let taskEntity: Entity = Entity(
         name: "Task", representedClassName: "Task", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "data", type: .binary, isOptional: true),
-            Attribute(name: "description_", type: .string, isOptional: true),
-            Attribute(name: "repeat_", type: .string, isOptional: true),
-            Attribute(name: "return", type: .string, isOptional: true),
+            Attribute.compact(name: "data", type: .binary, isOptional: true),
+            Attribute.compact(name: "description_", type: .string, isOptional: true),
+            Attribute.compact(name: "repeat_", type: .string, isOptional: true),
+            Attribute.compact(name: "return", type: .string, isOptional: true),
         ],
         relationships: [
             Relationship(name: "set", destinationEntity: "Set", inverseName: "protocol", inverseEntity: "Set", isOptional: true, maxCount: 1),
@@ -64,25 +64,25 @@ public enum KeywordsModel {
     private static let errorEntity: Entity = Entity(
         name: "Error", representedClassName: "Error", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
-            Attribute(name: "data", type: .string, isOptional: true),
+            Attribute.compact(name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "data", type: .string, isOptional: true),
         ]
     )
 
     private static let dataEntity: Entity = Entity(
         name: "Data", representedClassName: "Data", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "date", type: .date, isOptional: true),
-            Attribute(name: "string", type: .string, isOptional: true),
-            Attribute(name: "uuid", type: .uuid, isOptional: true),
+            Attribute.compact(name: "date", type: .date, isOptional: true),
+            Attribute.compact(name: "string", type: .string, isOptional: true),
+            Attribute.compact(name: "uuid", type: .uuid, isOptional: true),
         ]
     )
 
     private static let stringEntity: Entity = Entity(
         name: "String", representedClassName: "String", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "value", type: .string, isOptional: true),
-            Attribute(name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "value", type: .string, isOptional: true),
+            Attribute.compact(name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
         ]
     )
 }

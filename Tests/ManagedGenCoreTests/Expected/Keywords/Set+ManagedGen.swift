@@ -25,17 +25,17 @@ extension Set: FetchableManagedObject {
         public static let `protocol` = "protocol"
     }
 
-    public var `class`: Swift.String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var `default`: Int16 { get { attributeValue(at: 1) ?? 0 } set { setAttributeValue(newValue, at: 1) } }
-    public var description_: Swift.String? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
-    public var entity_: Swift.String? { get { attributeValue(at: 3) } set { setAttributeValue(newValue, at: 3) } }
-    public var hash_: Swift.String? { get { attributeValue(at: 4) } set { setAttributeValue(newValue, at: 4) } }
-    public var isDeleted_: Bool { get { attributeValue(at: 5) ?? false } set { setAttributeValue(newValue, at: 5) } }
-    public var objectID_: Swift.String? { get { attributeValue(at: 6) } set { setAttributeValue(newValue, at: 6) } }
-    public var self_: Swift.String? { get { attributeValue(at: 7) } set { setAttributeValue(newValue, at: 7) } }
-    public var Type_: Swift.String? { get { attributeValue(at: 8) } set { setAttributeValue(newValue, at: 8) } }
-    public var Date: Foundation.Date? { get { attributeValue(at: 9) } set { setAttributeValue(newValue, at: 9) } }
-    public var `in`: Swift.String? { get { attributeValue(at: 10) } set { setAttributeValue(newValue, at: 10) } }
+    public var `class`: Swift.String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    public var `default`: Int16 { get { int16Attribute(at: 1, default: 0) } set { setInt16Attribute(newValue, at: 1) } }
+    public var description_: Swift.String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
+    public var entity_: Swift.String? { get { stringAttribute(at: 3) } set { setStringAttribute(newValue, at: 3) } }
+    public var hash_: Swift.String? { get { stringAttribute(at: 4) } set { setStringAttribute(newValue, at: 4) } }
+    public var isDeleted_: Bool { get { boolAttribute(at: 5, default: false) } set { setBoolAttribute(newValue, at: 5) } }
+    public var objectID_: Swift.String? { get { stringAttribute(at: 6) } set { setStringAttribute(newValue, at: 6) } }
+    public var self_: Swift.String? { get { stringAttribute(at: 7) } set { setStringAttribute(newValue, at: 7) } }
+    public var Type_: Swift.String? { get { stringAttribute(at: 8) } set { setStringAttribute(newValue, at: 8) } }
+    public var Date: Foundation.Date? { get { dateAttribute(at: 9) } set { setDateAttribute(newValue, at: 9) } }
+    public var `in`: Swift.String? { get { stringAttribute(at: 10) } set { setStringAttribute(newValue, at: 10) } }
     public var `protocol`: Swift.Set<Task> { get { relationship(at: 11) } set { setRelationship(newValue, at: 11) } }
     public func addToProtocol(_ value: Task) { addRelatedObject(value, at: 11) }
     public func removeFromProtocol(_ value: Task) { removeRelatedObject(value, at: 11) }

@@ -15,8 +15,8 @@ extension String: FetchableManagedObject {
         public static let count = "count"
     }
 
-    public var value_: Swift.String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var count: Int64 { get { attributeValue(at: 1) ?? 0 } set { setAttributeValue(newValue, at: 1) } }
+    public var value_: Swift.String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    public var count: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
     /// A fetch request for `String` objects.
     public class func fetchRequest() -> FetchRequest<String> { FetchRequest<String>(entityName: "String") }
 }

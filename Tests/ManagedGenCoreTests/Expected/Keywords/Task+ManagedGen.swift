@@ -19,14 +19,14 @@ extension Task: FetchableManagedObject {
         public static let error_ = "error_"
     }
 
-    public var data: Foundation.Data? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var description_: Swift.String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
-    public var repeat_: Swift.String? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
-    public var `return`: Swift.String? { get { attributeValue(at: 3) } set { setAttributeValue(newValue, at: 3) } }
+    public var data: Foundation.Data? { get { dataAttribute(at: 0) } set { setDataAttribute(newValue, at: 0) } }
+    public var description_: Swift.String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
+    public var repeat_: Swift.String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
+    public var `return`: Swift.String? { get { stringAttribute(at: 3) } set { setStringAttribute(newValue, at: 3) } }
     public var set: Set? { get { toOneRelationship(at: 4) } set { setToOneRelationship(newValue, at: 4) } }
     public var error_: Error? { get { toOneRelationship(at: 5) } set { setToOneRelationship(newValue, at: 5) } }
     /// Non-optional `repeat_`.
-    public var `repeat`: Swift.String { get { attributeValue(at: 2) ?? "" } set { setAttributeValue(newValue, at: 2) } }
+    public var `repeat`: Swift.String { get { stringAttribute(at: 2, default: "") } set { setStringAttribute(newValue, at: 2) } }
     /// Non-optional `error_`.
     public var error: Error { get { requiredValue(toOneRelationship(at: 5) as Error?, key: "Task.error_") } set { setToOneRelationship(newValue, at: 5) } }
     /// A fetch request for `Task` objects.

@@ -17,9 +17,9 @@ extension Tweet: FetchableManagedObject {
         public static let tweeter = "tweeter"
     }
 
-    public var created: Date? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var text: String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
-    public var unique: String? { get { attributeValue(at: 2) } set { setAttributeValue(newValue, at: 2) } }
+    public var created: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
+    public var text: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
+    public var unique: String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
     public var tweeter: TwitterUser? { get { toOneRelationship(at: 3) } set { setToOneRelationship(newValue, at: 3) } }
     /// A fetch request for `Tweet` objects.
     public class func fetchRequest() -> FetchRequest<Tweet> { FetchRequest<Tweet>(entityName: "Tweet") }

@@ -26,9 +26,9 @@ public enum TweetsModel {
     private static let tweetEntity: Entity = Entity(
         name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "created", type: .date, usesScalarValueType: false, syncable: true),
-            Attribute(name: "text", type: .string, syncable: true),
-            Attribute(name: "unique", type: .string, isOptional: true, syncable: true),
+            Attribute.compact(name: "created", type: .date, usesScalarValueType: false, syncable: true),
+            Attribute.compact(name: "text", type: .string, syncable: true),
+            Attribute.compact(name: "unique", type: .string, isOptional: true, syncable: true),
         ],
         relationships: [
             Relationship(name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets", inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true),
@@ -39,8 +39,8 @@ public enum TweetsModel {
     private static let twitterUserEntity: Entity = Entity(
         name: "TwitterUser", representedClassName: "TwitterUser", codeGeneration: .`class`, syncable: true,
         attributes: [
-            Attribute(name: "name", type: .string, syncable: true),
-            Attribute(name: "screenName", type: .string, syncable: true),
+            Attribute.compact(name: "name", type: .string, syncable: true),
+            Attribute.compact(name: "screenName", type: .string, syncable: true),
         ],
         relationships: [
             Relationship(name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet", isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true),

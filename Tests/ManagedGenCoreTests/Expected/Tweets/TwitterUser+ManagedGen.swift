@@ -16,8 +16,8 @@ extension TwitterUser: FetchableManagedObject {
         public static let tweets = "tweets"
     }
 
-    public var name: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-    public var screenName: String? { get { attributeValue(at: 1) } set { setAttributeValue(newValue, at: 1) } }
+    public var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    public var screenName: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
     public var tweets: Set<Tweet> { get { relationship(at: 2) } set { setRelationship(newValue, at: 2) } }
     public func addToTweets(_ value: Tweet) { addRelatedObject(value, at: 2) }
     public func removeFromTweets(_ value: Tweet) { removeRelatedObject(value, at: 2) }
