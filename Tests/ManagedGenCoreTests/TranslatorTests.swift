@@ -59,7 +59,7 @@ import Testing
         #expect(output.files[0].contents.contains("\"A\": Alpha.self,"))
         // A manual entity with a class name: no source, but generated code and the registry use
         // the class the user writes, and the human files start it for them.
-        #expect(output.files[0].contents.contains("\"E\": Echo.self,"))
+        #expect(output.files[0].contents.contains("\"E\": Echo.self]"))
         let human = Generator().humanFiles(for: model, modelFileName: "M.xcdatamodel")
         #expect(human.map(\.name) == ["Alpha.swift", "Beta.swift", "C.swift", "D.swift", "Echo.swift"])
         #expect(human[4].contents.contains("public final class Echo: ManagedObject {"))

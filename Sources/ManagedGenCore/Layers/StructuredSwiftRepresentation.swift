@@ -182,6 +182,8 @@ public struct Parameter: Hashable, Sendable {
 
 /// A function.
 public struct FunctionDeclaration: Hashable, Sendable {
+    /// Attributes written before the access level, such as `@_optimize(none)`.
+    public var attributes: [String]
     public var access: AccessModifier?
     public var modifiers: [MemberModifier]
     public var name: String
@@ -191,9 +193,10 @@ public struct FunctionDeclaration: Hashable, Sendable {
     public var body: [String]
 
     public init(
-        access: AccessModifier?, modifiers: [MemberModifier] = [], name: String, parameters: [Parameter] = [],
-        isThrowing: Bool = false, returnType: String? = nil, body: [String]
+        attributes: [String] = [], access: AccessModifier?, modifiers: [MemberModifier] = [], name: String,
+        parameters: [Parameter] = [], isThrowing: Bool = false, returnType: String? = nil, body: [String]
     ) {
+        self.attributes = attributes
         self.access = access
         self.modifiers = modifiers
         self.name = name

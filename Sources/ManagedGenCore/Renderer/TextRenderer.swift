@@ -62,7 +62,7 @@ public struct TextRenderer: Sendable {
             }
         case .function(let function):
             guard let body = function.body.isEmpty ? "" : singleLine(function.body) else { return nil }
-            let head = signature(prefix(function.access, function.modifiers) + "func \(function.name)", function.parameters,
+            let head = signature(functionHead(function), function.parameters,
                                  isThrowing: function.isThrowing, returnType: function.returnType, indentLevel)
             line = body.isEmpty ? "\(head) {}" : "\(head) { \(body) }"
         case .initializer(let initializer):
@@ -91,7 +91,7 @@ public struct TextRenderer: Sendable {
         case .variable(let variable):
             render(variable, into: &writer)
         case .function(let function):
-            var head = prefix(function.access, function.modifiers) + "func \(function.name)"
+            var head = functionHead(function)
             head = signature(head, function.parameters, isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
             renderBody(head, function.body, into: &writer)
         case .initializer(let initializer):
@@ -100,6 +100,10 @@ public struct TextRenderer: Sendable {
         case .enumCase(let name):
             writer.line("case \(name)")
         }
+    }
+
+    private func functionHead(_ function: FunctionDeclaration) -> String {
+        function.attributes.map { "\($0) " }.joined() + prefix(function.access, function.modifiers) + "func \(function.name)"
     }
 
     private func typeHead(_ type: TypeDeclaration) -> String {

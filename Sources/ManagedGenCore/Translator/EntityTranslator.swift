@@ -1,7 +1,7 @@
 import DataModel
 
-/// Translates one entity into its declarations: the class (for "Class Definition"), and the
-/// extensions with properties, key constants, to-many accessors, wrappers and fetch helpers.
+/// Translates one entity into its declarations: the class (for "Class Definition") and one
+/// extension with key constants, properties, wrappers, to-many accessors and fetch helpers.
 struct EntityTranslator {
     let index: ModelIndex
     let plan: ModelIndex.EntityPlan
@@ -12,8 +12,6 @@ struct EntityTranslator {
     var className: String { SwiftNames.escaped(plan.className) }
     private var isFinal: Bool { !entity.isAbstract && !plan.hasSubentities }
 
-    /// The class (for "Class Definition") and one extension with everything else: key
-    /// constants, properties, wrappers, to-many accessors and fetch helpers.
     func declarations() -> [Declaration] {
         var result: [Declaration] = []
         if plan.codeGeneration == .class { result.append(classDeclaration()) }

@@ -7,8 +7,8 @@ struct ModelLiteralTranslator {
     let types: TypeNames
     let mapper: TypeMapper
 
-    /// The model; with `entityReferences`, the entities are those names (of constants holding
-    /// `literal(entity)`), which keeps each expression small for the type checker.
+    /// The model; with `entityReferences`, the entities are those expressions (calls of functions
+    /// returning `literal(entity)`), which keeps each expression small for the type checker.
     func literal(_ model: Model, entityReferences: [String]? = nil) -> SwiftLiteral {
         var arguments: [(String?, SwiftLiteral)] = []
         if let entityReferences, !entityReferences.isEmpty {

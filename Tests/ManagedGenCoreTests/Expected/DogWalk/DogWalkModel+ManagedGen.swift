@@ -7,7 +7,7 @@ import Foundation
 public enum DogWalkModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = Model(
-        entities: [dogEntity, walkEntity],
+        entities: [dogEntity(), walkEntity()],
         metadata: ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "14490.99", systemVersion: "18F132", minimumToolsVersion: "Automatic",
@@ -17,26 +17,26 @@ public enum DogWalkModel {
 
     /// The runtime model, with each entity bound to its generated class.
     public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+    private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
-    private static let classes: [String: ManagedObject.Type] = [
-        "Dog": Dog.self,
-        "Walk": Walk.self,
-    ]
+    @_optimize(none) private static func dogEntity() -> Entity {
+        Entity(
+            name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
+            attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
+            relationships: [
+                Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
+            ],
+            uniquenessConstraints: [["name"]]
+        )
+    }
 
-    private static let dogEntity: Entity = Entity(
-        name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
-        relationships: [
-            Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
-        ],
-        uniquenessConstraints: [["name"]]
-    )
-
-    private static let walkEntity: Entity = Entity(
-        name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
-        relationships: [
-            Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
-        ]
-    )
+    @_optimize(none) private static func walkEntity() -> Entity {
+        Entity(
+            name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
+            attributes: [Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
+            relationships: [
+                Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
+            ]
+        )
+    }
 }

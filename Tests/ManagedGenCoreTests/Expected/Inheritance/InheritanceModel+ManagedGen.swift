@@ -7,7 +7,9 @@ import Foundation
 public enum InheritanceModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = Model(
-        entities: [animalEntity, birdEntity, mammalEntity, dogEntity, keeperEntity, enclosureEntity, visitorEntity],
+        entities: [
+            animalEntity(), birdEntity(), mammalEntity(), dogEntity(), keeperEntity(), enclosureEntity(), visitorEntity(),
+        ],
         metadata: ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
@@ -19,61 +21,69 @@ public enum InheritanceModel {
     public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
 
     private static let classes: [String: ManagedObject.Type] = [
-        "Animal": Animal.self,
-        "Bird": Bird.self,
-        "Mammal": Mammal.self,
-        "Dog": Dog.self,
-        "Keeper": Keeper.self,
+        "Animal": Animal.self, "Bird": Bird.self, "Mammal": Mammal.self, "Dog": Dog.self, "Keeper": Keeper.self,
         "Enclosure": Enclosure.self,
     ]
 
-    private static let animalEntity: Entity = Entity(
-        name: "Animal", representedClassName: "Animal", isAbstract: true, codeGeneration: .`class`, syncable: true,
-        attributes: [
-            Attribute.compact(name: "ident", type: .string, isOptional: true),
-            Attribute.compact(name: "name_", type: .string, isOptional: true),
-        ],
-        relationships: [
-            Relationship(name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper", isOptional: true, maxCount: 1),
-        ],
-        uniquenessConstraints: [["ident"]]
-    )
+    @_optimize(none) private static func animalEntity() -> Entity {
+        Entity(
+            name: "Animal", representedClassName: "Animal", isAbstract: true, codeGeneration: .`class`, syncable: true,
+            attributes: [
+                Attribute.compact(name: "ident", type: .string, isOptional: true),
+                Attribute.compact(name: "name_", type: .string, isOptional: true),
+            ],
+            relationships: [
+                Relationship(name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper", isOptional: true, maxCount: 1),
+            ],
+            uniquenessConstraints: [["ident"]]
+        )
+    }
 
-    private static let birdEntity: Entity = Entity(
-        name: "Bird", representedClassName: "Zoo.Bird", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
-        attributes: [
-            Attribute.compact(name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
-        ]
-    )
+    @_optimize(none) private static func birdEntity() -> Entity {
+        Entity(
+            name: "Bird", representedClassName: "Zoo.Bird", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                Attribute.compact(name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+            ]
+        )
+    }
 
-    private static let mammalEntity: Entity = Entity(
-        name: "Mammal", representedClassName: "Mammal", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute.compact(name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4")]
-    )
+    @_optimize(none) private static func mammalEntity() -> Entity {
+        Entity(
+            name: "Mammal", representedClassName: "Mammal", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
+            attributes: [Attribute.compact(name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4")]
+        )
+    }
 
-    private static let dogEntity: Entity = Entity(
-        name: "Dog", representedClassName: "Dog", parentEntity: "Mammal", codeGeneration: .`class`, syncable: true,
-        attributes: [Attribute.compact(name: "breed", type: .string, isOptional: true)]
-    )
+    @_optimize(none) private static func dogEntity() -> Entity {
+        Entity(
+            name: "Dog", representedClassName: "Dog", parentEntity: "Mammal", codeGeneration: .`class`, syncable: true,
+            attributes: [Attribute.compact(name: "breed", type: .string, isOptional: true)]
+        )
+    }
 
-    private static let keeperEntity: Entity = Entity(
-        name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true,
-        attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
-        relationships: [
-            Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
-            Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
-        ]
-    )
+    @_optimize(none) private static func keeperEntity() -> Entity {
+        Entity(
+            name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true,
+            attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
+            relationships: [
+                Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
+                Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
+            ]
+        )
+    }
 
-    private static let enclosureEntity: Entity = Entity(
-        name: "Enclosure", representedClassName: "Enclosure", syncable: true,
-        attributes: [
-            Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
-        ],
-        relationships: [
-            Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
-        ]
-    )
+    @_optimize(none) private static func enclosureEntity() -> Entity {
+        Entity(
+            name: "Enclosure", representedClassName: "Enclosure", syncable: true,
+            attributes: [
+                Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
+            ],
+            relationships: [
+                Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
+            ]
+        )
+    }
 
-    private static let visitorEntity: Entity = Entity(name: "Visitor", syncable: true, attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)])
+    @_optimize(none) private static func visitorEntity() -> Entity { Entity(name: "Visitor", syncable: true, attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)]) }
 }
