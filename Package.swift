@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(
             name: "ManagedGenCoreTests",
             dependencies: ["ManagedGenCore"],
-            exclude: ["Fixtures", "Expected"]
+            exclude: ["Fixtures", "Expected", "ExpectedAPI"]
         ),
     ]
 )

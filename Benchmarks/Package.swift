@@ -25,6 +25,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "GeneratedCodeBenchmark",
+            dependencies: [
+                .product(name: "DataModel", package: "ManagedGen"),
+                .product(name: "ManagedGenCore", package: "ManagedGen"),
+            ]
+        ),
+        .executableTarget(
             name: "PredicateBenchmark",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
         ),

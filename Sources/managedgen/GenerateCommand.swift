@@ -72,7 +72,9 @@ struct GenerateCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let modelFileName = URL(fileURLWithPath: model).lastPathComponent
-        let bundle = try ModelLoading.load(model, options: diagnosticOptions)
+        // The generated code carries the current version only: the others are not read
+        // (`validate` checks them all).
+        let bundle = try ModelLoading.load(model, versions: .currentOnly, options: diagnosticOptions)
 
         let generator = Generator(options: options)
         if listOutputs {

@@ -89,6 +89,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    /// `generate` reads the current version only: a broken older version does not stop it, an
+    /// error in the current one does; `validate` still reports the older one.
+    @Test func generateReadsTheCurrentVersionOnlyAndValidateEveryVersion() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = directory.appendingPathComponent("Versions.xcdatamodeld")
+        func writeVersion(_ name: String, _ entity: String) throws {
+            let folder = bundle.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("""
+                <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+                <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                    \(entity)
+                </model>
+
+                """.utf8).write(to: folder.appendingPathComponent("contents"))
+        }
+        let broken = #"<entity name="Card" codeGenerationType="class"><relationship name="user" maxCount="1" deletionRule="Nullify"/></entity>"#
+        let good = #"<entity name="Card" representedClassName="Card" codeGenerationType="class"><attribute name="title" optional="YES" attributeType="String"/></entity>"#
+        try writeVersion("Versions", broken)
+        try writeVersion("Versions 2", good)
+        func setCurrent(_ name: String) throws {
+            try Data("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(name).xcdatamodel</string></dict></plist>
+
+                """.utf8).write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        }
+        try setCurrent("Versions 2")
+        let output = directory.appendingPathComponent("out")
+        let generated = try run(["generate", bundle.path, "--output", output.path])
+        #expect(generated.status == 0, "\(generated.standardError)")
+        #expect(generated.standardError.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("Card+ManagedGen.swift").path))
+        let validated = try run(["validate", bundle.path])
+        #expect(validated.status == 1)
+        #expect(validated.standardError.contains("Versions.xcdatamodel/contents:3:"))
+
+        try setCurrent("Versions")
+        let failed = try run(["generate", bundle.path, "--output", directory.appendingPathComponent("out2").path])
+        #expect(failed.status == 1)
+        #expect(failed.standardError.contains("Versions.xcdatamodel/contents:3:"))
+        #expect(failed.standardError.contains(": error: "))
+    }
+
     @Test func optionsComeFromTheConfigFileAndFlagsOverrideThem() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -11,7 +11,7 @@ import Testing
         #expect(renderer.render(file) == "// Generated.\n\nimport Foundation\n\npublic enum A {}\n")
     }
 
-    @Test func computedPropertiesAndFunctionsUseFourSpaceIndentation() {
+    @Test func oneLineBodiesStayOnTheLineAndOthersUseFourSpaceIndentation() {
         let type = TypeDeclaration(.class, access: .public, isFinal: true, name: "Dog", inheritance: ["ManagedObject"], members: [
             .variable(VariableDeclaration(access: .public, modifiers: [.override, .class], name: "entityName", type: "String", getter: ["\"Dog\""])),
             .variable(VariableDeclaration(
@@ -19,6 +19,7 @@ import Testing
                 getter: ["attributeValue(at: 0)"], setter: ["setAttributeValue(newValue, at: 0)"]),
                 documentation: ["The name."]),
             .function(FunctionDeclaration(access: .public, name: "bark", parameters: [Parameter(label: "_", name: "times", type: "Int")], body: ["print(times)"])),
+            .function(FunctionDeclaration(access: .public, name: "sit", body: ["print(1)", "print(2)"])),
         ])
         let text = renderer.render(SwiftFile(name: "Dog.swift", declarations: [.type(type)]))
         #expect(text == """
@@ -26,13 +27,13 @@ import Testing
                 public override class var entityName: String { "Dog" }
 
                 /// The name.
-                public var name: String? {
-                    get { attributeValue(at: 0) }
-                    set { setAttributeValue(newValue, at: 0) }
-                }
+                public var name: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
 
-                public func bark(_ times: Int) {
-                    print(times)
+                public func bark(_ times: Int) { print(times) }
+
+                public func sit() {
+                    print(1)
+                    print(2)
                 }
             }
 

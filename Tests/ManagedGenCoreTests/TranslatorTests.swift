@@ -43,7 +43,7 @@ import Testing
         let files = generate(model)
         let leaf = files["Leaf+ManagedGen.swift"]!
         #expect(leaf.contains("public final class Leaf: Base {"))
-        #expect(leaf.contains("get { attributeValue(at: 2) }"))
+        #expect(leaf.contains("get { stringAttribute(at: 2) }"))
         #expect(files["Base+ManagedGen.swift"]!.contains("open class Base: ManagedObject {"))
         #expect(files["Base+ManagedGen.swift"]!.contains("get { toOneRelationship(at: 1) }"))
     }
@@ -59,7 +59,7 @@ import Testing
         #expect(output.files[0].contents.contains("\"A\": Alpha.self,"))
         // A manual entity with a class name: no source, but generated code and the registry use
         // the class the user writes, and the human files start it for them.
-        #expect(output.files[0].contents.contains("\"E\": Echo.self,"))
+        #expect(output.files[0].contents.contains("\"E\": Echo.self]"))
         let human = Generator().humanFiles(for: model, modelFileName: "M.xcdatamodel")
         #expect(human.map(\.name) == ["Alpha.swift", "Beta.swift", "C.swift", "D.swift", "Echo.swift"])
         #expect(human[4].contents.contains("public final class Echo: ManagedObject {"))
@@ -81,7 +81,7 @@ import Testing
         let model = Model(entities: [entity("K", codegen: .category, attributes: [Attribute(name: "n", type: .string, isOptional: true)])])
         let text = generate(model)["K+ManagedGen.swift"]!
         #expect(!text.contains("class K"))
-        #expect(text.contains("extension K {"))
+        #expect(text.contains("extension K: FetchableManagedObject {"))
         let human = Generator().humanFiles(for: model, modelFileName: "Test.xcdatamodel")
         #expect(human.map(\.name) == ["K.swift"])
         #expect(human[0].contents.contains("public final class K: ManagedObject {"))
@@ -101,8 +101,8 @@ import Testing
         let xcode = generate(model)["T+ManagedGen.swift"]!
         #expect(xcode.contains("public var scalar: Int16 {"))
         #expect(xcode.contains("public var object: NSNumber? {"))
-        #expect(xcode.contains("get { (attributeValue(at: 1) as Int32?).map { NSNumber(value: $0) } }"))
-        #expect(xcode.contains("set { setAttributeValue(newValue?.int32Value, at: 1) }"))
+        #expect(xcode.contains("get { int32NumberAttribute(at: 1) }"))
+        #expect(xcode.contains("set { setInt32NumberAttribute(newValue, at: 1) }"))
         #expect(xcode.contains("public var legacy: NSNumber? {"))
         #expect(xcode.contains("public var required: String? {"))
         #expect(xcode.contains("public var optionalScalar: Double {"))
@@ -112,11 +112,11 @@ import Testing
         let strict = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
         #expect(strict.contains("public var object: Int32? {"))
         #expect(strict.contains("public var legacy: Bool {"))
-        #expect(strict.contains("get { attributeValue(at: 2) ?? false }"))
+        #expect(strict.contains("get { boolAttribute(at: 2, default: false) }"))
         #expect(strict.contains("public var required: String {"))
         #expect(strict.contains("public var optionalScalar: Double? {"))
         #expect(strict.contains("public var when: Date {"))
-        #expect(strict.contains("preconditionFailure(\"T.when is nil\")"))
+        #expect(strict.contains("get { requiredValue(dateAttribute(at: 6) as Date?, key: \"T.when\") }"))
     }
 
     @Test func transformablesAreTypedByKnownClassNamesElseAny() {
@@ -157,7 +157,7 @@ import Testing
         let text = generate(model)["Person+ManagedGen.swift"]!
         #expect(text.contains("public var Person_: String? {"))
         #expect(text.contains("public static let Person_ = \"Person\""))
-        #expect(text.contains("let inserted = Person(context: context)"))
+        #expect(text.contains("try Person.findOrInsert(Keys.Person_, Person_, at: 0, in: context)"))
     }
 
     @Test func wrappersFollowTheSuffixUserInfoAndSkipClashes() {
@@ -178,13 +178,13 @@ import Testing
         ])
         let output = Generator().generate(model, modelFileName: "F.xcdatamodel")
         let text = output.files.first { $0.name == "Flight+ManagedGen.swift" }!.contents
-        #expect(text.contains("public var ident: String {\n        get { attributeValue(at: 0) ?? \"\" }"))
-        #expect(text.contains("get { attributeValue(at: 1) ?? \"Unknown\" }"))
+        #expect(text.contains("public var ident: String { get { stringAttribute(at: 0, default: \"\") }"))
+        #expect(text.contains("get { stringAttribute(at: 1, default: \"Unknown\") }"))
         #expect(!text.contains("public var gate:"))
         #expect(text.contains("public var codeValue: String {"))
         #expect(output.diagnostics.contains { $0.message.contains("no wrapper 'name'") })
         #expect(text.contains("public var origin: Flight {"))
-        #expect(text.contains("preconditionFailure(\"Flight.origin_ is nil\")"))
+        #expect(text.contains("requiredValue(toOneRelationship(at: 6) as Flight?, key: \"Flight.origin_\")"))
 
         let noSuffix = Generator(options: GeneratorOptions(wrapperSuffix: "")).generate(model, modelFileName: "F.xcdatamodel")
         #expect(!noSuffix.files.contains { $0.contents.contains("public var ident: String") })
@@ -201,7 +201,7 @@ import Testing
         ])
         let text = generate(model)["Airport+ManagedGen.swift"]!
         #expect(text.contains("public static func withIcao(_ icao: String, in context: ManagedObjectContext) throws -> Airport {"))
-        #expect(text.contains("try Airport.first(ObjectPredicate(\"%K == %@\", Keys.icao_, icao), in: context)"))
+        #expect(text.contains("{ try Airport.findOrInsert(Keys.icao_, icao, at: 0, in: context) }"))
         #expect(text.contains("public static func withCODE(_ code: String, in context: ManagedObjectContext) throws -> Airport {"))
         #expect(!text.contains("func withA"))
     }
@@ -234,7 +234,7 @@ import Testing
         let text = generate(model)["TestModel+ManagedGen.swift"]!
         #expect(!text.contains("/abs/path"))
         #expect(!text.contains("isTransient"))
-        #expect(text.contains("Attribute(name: \"name\", type: .string, isOptional: true)"))
+        #expect(text.contains("Attribute.compact(name: \"name\", type: .string, isOptional: true)"))
     }
 
     @Test func optionsDecodeFromJSONAndRejectUnknownKeys() throws {

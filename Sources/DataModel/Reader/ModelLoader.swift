@@ -15,10 +15,11 @@ public struct ModelLoader: Sendable {
         self.validator = validator
     }
 
-    /// Reads the model at `path` (see `ModelReader.read(at:versionName:)`) and validates each
-    /// version that could be read. Diagnostics come sorted by file, line and column.
-    public func load(at path: String, versionName: String? = nil) -> ModelReadResult {
-        var result = reader.read(at: path, versionName: versionName)
+    /// Reads the model at `path` (see `ModelReader.read(at:versionName:versions:)`) and
+    /// validates each version that was read: every version, or with `.currentOnly` the current
+    /// one alone. Diagnostics come sorted by file, line and column.
+    public func load(at path: String, versionName: String? = nil, versions: VersionSelection = .all) -> ModelReadResult {
+        var result = reader.read(at: path, versionName: versionName, versions: versions)
         if let bundle = result.bundle {
             // Where the reader already reported an error (say an unknown attributeType), a
             // validation finding at the same spot only restates it ("has no type"): leave it out.

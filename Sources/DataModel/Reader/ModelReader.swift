@@ -32,10 +32,21 @@ public struct ModelReadResult: Sendable {
     }
 }
 
+/// Which versions of a bundle to read.
+public enum VersionSelection: Sendable, Hashable {
+    /// Every version (what `validate` and migration need).
+    case all
+    /// The current version alone (what generating code needs): the other versions are not
+    /// opened, so a broken one does not stop generation, and a bundle of a hundred versions
+    /// reads as fast as one. The bundle then holds the current version only.
+    case currentOnly
+}
+
 /// Reads Xcode Core Data model files with libxml2, recording where every element came from.
 ///
 /// It takes any of the forms Xcode and real projects use:
-/// - a `.xcdatamodeld` bundle: every `.xcdatamodel` version inside it is read; the current one
+/// - a `.xcdatamodeld` bundle: every `.xcdatamodel` version inside it is read (or the current
+///   one alone, `VersionSelection.currentOnly`); the current one
 ///   is named by `.xccurrentversion` (key `_XCCurrentVersionName`). Without that name, a bundle
 ///   with one version uses it; with several, the version named like the bundle, else the last
 ///   in natural order (`Model 10` after `Model 9`), with a warning.
@@ -55,9 +66,11 @@ public struct ModelReader: Sendable {
     }
 
     /// Reads the model at `path`.
-    /// - Parameter versionName: the version to treat as current (with or without
-    ///   `.xcdatamodel`), overriding `.xccurrentversion`; `nil` to use the bundle's choice.
-    public func read(at path: String, versionName: String? = nil) -> ModelReadResult {
+    /// - Parameters:
+    ///   - versionName: the version to treat as current (with or without `.xcdatamodel`),
+    ///     overriding `.xccurrentversion`; `nil` to use the bundle's choice.
+    ///   - versions: every version of a bundle, or the current one alone.
+    public func read(at path: String, versionName: String? = nil, versions: VersionSelection = .all) -> ModelReadResult {
         let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         var diagnostics: [Diagnostic] = []
         let bundle: ModelBundle?
@@ -71,7 +84,7 @@ public struct ModelReader: Sendable {
                 bundlePath: path, diagnostics: &diagnostics)
         case .directory:
             if path.hasSuffix(".xcdatamodeld") {
-                bundle = readBundle(at: path, versionName: versionName, diagnostics: &diagnostics)
+                bundle = readBundle(at: path, versionName: versionName, versions: versions, diagnostics: &diagnostics)
             } else if path.hasSuffix(".xcdatamodel") || FileSystem.kind(of: path + "/contents") == .file
                         || FileSystem.kind(of: path + "/elements") == .file {
                 bundle = readSingleVersion(
@@ -134,7 +147,8 @@ public struct ModelReader: Sendable {
     }
 
     private func readBundle(
-        at path: String, versionName requestedVersion: String?, diagnostics: inout [Diagnostic]
+        at path: String, versionName requestedVersion: String?, versions selection: VersionSelection,
+        diagnostics: inout [Diagnostic]
     ) -> ModelBundle? {
         let bundleName = Self.baseName(path, dropping: ".xcdatamodeld")
         let versionNames: [String]
@@ -160,7 +174,7 @@ public struct ModelReader: Sendable {
 
         var versions: [ModelVersion] = []
         var currentIsReadable = false
-        for name in versionNames {
+        for name in versionNames where selection == .all || name == currentName {
             let contentsPath = path + "/" + name + ".xcdatamodel/contents"
             switch readVersion(contentsPath: contentsPath, diagnostics: &diagnostics) {
             case .model(let model):

@@ -16,14 +16,29 @@ public struct SwiftFile: Hashable, Sendable {
     /// Line comments at the top (without `//`).
     public var headerComments: [String]
     /// Modules to import, in order.
-    public var imports: [String]
+    public var imports: [Import]
     public var declarations: [Declaration]
 
-    public init(name: String, headerComments: [String] = [], imports: [String] = [], declarations: [Declaration] = []) {
+    public init(name: String, headerComments: [String] = [], imports: [Import] = [], declarations: [Declaration] = []) {
         self.name = name
         self.headerComments = headerComments
         self.imports = imports
         self.declarations = declarations
+    }
+}
+
+/// `import Module`, or `@_spi(Group) import Module` to see the module's API for generated code only.
+public struct Import: Hashable, Sendable, ExpressibleByStringLiteral {
+    public var module: String
+    public var spiGroup: String?
+
+    public init(_ module: String, spiGroup: String? = nil) {
+        self.module = module
+        self.spiGroup = spiGroup
+    }
+
+    public init(stringLiteral module: String) {
+        self.init(module)
     }
 }
 
@@ -167,6 +182,8 @@ public struct Parameter: Hashable, Sendable {
 
 /// A function.
 public struct FunctionDeclaration: Hashable, Sendable {
+    /// Attributes written before the access level, such as `@_optimize(none)`.
+    public var attributes: [String]
     public var access: AccessModifier?
     public var modifiers: [MemberModifier]
     public var name: String
@@ -176,9 +193,10 @@ public struct FunctionDeclaration: Hashable, Sendable {
     public var body: [String]
 
     public init(
-        access: AccessModifier?, modifiers: [MemberModifier] = [], name: String, parameters: [Parameter] = [],
-        isThrowing: Bool = false, returnType: String? = nil, body: [String]
+        attributes: [String] = [], access: AccessModifier?, modifiers: [MemberModifier] = [], name: String,
+        parameters: [Parameter] = [], isThrowing: Bool = false, returnType: String? = nil, body: [String]
     ) {
+        self.attributes = attributes
         self.access = access
         self.modifiers = modifiers
         self.name = name

@@ -1,6 +1,7 @@
 /// Prints structured Swift as deterministic text: 4-space indentation, declarations in the order
-/// given, one blank line between members (none between consecutive one-line members without
-/// comments), `\n` line endings and a trailing newline.
+/// given, a member with a one-line body on one line (however long), one blank line between
+/// members (in extensions and enums none between consecutive one-line members), `\n` line
+/// endings and a trailing newline.
 public struct TextRenderer: Sendable {
     /// Signatures longer than this put one parameter on each line.
     public var maximumLineLength: Int
@@ -14,7 +15,7 @@ public struct TextRenderer: Sendable {
         var writer = LineWriter()
         for comment in file.headerComments { writer.line("// \(comment)".trimmingTrailingSpaces) }
         if !file.headerComments.isEmpty { writer.blank() }
-        for module in file.imports { writer.line("import \(module)") }
+        for item in file.imports { writer.line((item.spiGroup.map { "@_spi(\($0)) " } ?? "") + "import \(item.module)") }
         if !file.imports.isEmpty { writer.blank() }
         renderMembers(file.declarations, separateAll: true, into: &writer)
         return writer.text
@@ -23,52 +24,74 @@ public struct TextRenderer: Sendable {
     private func renderMembers(_ members: [Declaration], separateAll: Bool, into writer: inout LineWriter) {
         var previousWasCompact = false
         for (index, member) in members.enumerated() {
-            let compact = isSingleLine(member)
+            let compact = oneLine(member, indentLevel: writer.indentLevel) != nil
             if index > 0 && (separateAll || !(compact && previousWasCompact)) { writer.blank() }
             render(member, into: &writer)
             previousWasCompact = compact
         }
     }
 
-    /// Whether a declaration renders as exactly one line (those stay together in enums).
-    private func isSingleLine(_ declaration: Declaration) -> Bool {
-        guard declaration.documentation.isEmpty && declaration.comments.isEmpty else { return false }
+    /// The declaration as one line (its documentation and comments aside), when it has that
+    /// form: no members or body, or a one-line body (a property's one-line getter and setter)
+    /// after a signature that fits on one line. One-line members stay together.
+    private func oneLine(_ declaration: Declaration, indentLevel: Int) -> String? {
+        let line: String
         switch declaration.kind {
-        case .enumCase:
-            return true
-        case .variable(let variable):
-            if let initializer = variable.initializer { return !initializer.utf8.contains(10) }
-            guard let getter = variable.getter else { return true }
-            return variable.setter == nil && getter.count == 1 && !getter[0].utf8.contains(10)
+        case .enumCase(let name):
+            return "case \(name)"
         case .type(let type):
-            return type.members.isEmpty
+            guard type.members.isEmpty else { return nil }
+            line = typeHead(type) + " {}"
         case .extension(let ext):
-            return ext.members.isEmpty
+            guard ext.members.isEmpty else { return nil }
+            line = extensionHead(ext) + " {}"
+        case .variable(let variable):
+            let head = variableHead(variable)
+            if let initializer = variable.initializer {
+                line = "\(head) = \(initializer)"
+            } else if let getter = variable.getter {
+                guard let get = singleLine(getter) else { return nil }
+                if let setter = variable.setter {
+                    guard let set = singleLine(setter) else { return nil }
+                    line = "\(head) { get { \(get) } set { \(set) } }"
+                } else {
+                    line = "\(head) { \(get) }"
+                }
+            } else {
+                line = head
+            }
         case .function(let function):
-            return function.body.isEmpty
+            guard let body = function.body.isEmpty ? "" : singleLine(function.body) else { return nil }
+            let head = signature(functionHead(function), function.parameters,
+                                 isThrowing: function.isThrowing, returnType: function.returnType, indentLevel)
+            line = body.isEmpty ? "\(head) {}" : "\(head) { \(body) }"
         case .initializer(let initializer):
-            return initializer.body.isEmpty
+            guard initializer.body.isEmpty else { return nil }
+            line = signature(prefix(initializer.access, []) + "init", initializer.parameters, isThrowing: false, returnType: nil, indentLevel) + " {}"
         }
+        return line.utf8.contains(10) ? nil : line
+    }
+
+    private func singleLine(_ body: [String]) -> String? {
+        body.count == 1 && !body[0].utf8.contains(10) ? body[0] : nil
     }
 
     private func render(_ declaration: Declaration, into writer: inout LineWriter) {
         for line in declaration.documentation { writer.line("/// \(line)".trimmingTrailingSpaces) }
         for line in declaration.comments { writer.line("// \(line)".trimmingTrailingSpaces) }
+        if let line = oneLine(declaration, indentLevel: writer.indentLevel) {
+            writer.line(line)
+            return
+        }
         switch declaration.kind {
         case .type(let type):
-            var head = prefix(type.access, [])
-            if type.isFinal { head += "final " }
-            head += "\(type.kind.rawValue) \(type.name)"
-            if !type.inheritance.isEmpty { head += ": " + type.inheritance.joined(separator: ", ") }
-            renderBlock(head, type.members, separateAll: type.kind != .enum, into: &writer)
+            renderBlock(typeHead(type), type.members, separateAll: type.kind != .enum, into: &writer)
         case .extension(let ext):
-            var head = prefix(ext.access, []) + "extension \(ext.extendedType)"
-            if !ext.conformances.isEmpty { head += ": " + ext.conformances.joined(separator: ", ") }
-            renderBlock(head, ext.members, separateAll: true, into: &writer)
+            renderBlock(extensionHead(ext), ext.members, separateAll: false, into: &writer)
         case .variable(let variable):
             render(variable, into: &writer)
         case .function(let function):
-            var head = prefix(function.access, function.modifiers) + "func \(function.name)"
+            var head = functionHead(function)
             head = signature(head, function.parameters, isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
             renderBody(head, function.body, into: &writer)
         case .initializer(let initializer):
@@ -79,9 +102,32 @@ public struct TextRenderer: Sendable {
         }
     }
 
-    private func render(_ variable: VariableDeclaration, into writer: inout LineWriter) {
+    private func functionHead(_ function: FunctionDeclaration) -> String {
+        function.attributes.map { "\($0) " }.joined() + prefix(function.access, function.modifiers) + "func \(function.name)"
+    }
+
+    private func typeHead(_ type: TypeDeclaration) -> String {
+        var head = prefix(type.access, [])
+        if type.isFinal { head += "final " }
+        head += "\(type.kind.rawValue) \(type.name)"
+        if !type.inheritance.isEmpty { head += ": " + type.inheritance.joined(separator: ", ") }
+        return head
+    }
+
+    private func extensionHead(_ ext: ExtensionDeclaration) -> String {
+        var head = prefix(ext.access, []) + "extension \(ext.extendedType)"
+        if !ext.conformances.isEmpty { head += ": " + ext.conformances.joined(separator: ", ") }
+        return head
+    }
+
+    private func variableHead(_ variable: VariableDeclaration) -> String {
         var head = prefix(variable.access, variable.modifiers) + (variable.isLet ? "let " : "var ") + variable.name
         if let type = variable.type { head += ": \(type)" }
+        return head
+    }
+
+    private func render(_ variable: VariableDeclaration, into writer: inout LineWriter) {
+        let head = variableHead(variable)
         if let initializer = variable.initializer {
             writer.line("\(head) = \(initializer)")
             return

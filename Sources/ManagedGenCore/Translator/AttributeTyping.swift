@@ -124,28 +124,41 @@ struct TypeMapper {
         attribute.type.isNumeric && attribute.type != .decimal && attribute.usesScalarValueType == true
     }
 
-    /// The `NSNumber` accessor for Xcode-parity non-scalar numbers, or `nil`.
-    private func numberAccessor(_ type: AttributeType) -> String? {
-        switch type {
-        case .integer16: "int16Value"
-        case .integer32: "int32Value"
-        case .integer64: "int64Value"
-        case .double: "doubleValue"
-        case .float: "floatValue"
-        case .boolean: "boolValue"
-        default: nil
-        }
+    /// The stem of the runtime's typed accessors for the attribute's storage (`int32` →
+    /// `int32Attribute(at:)`, `setInt32Attribute(_:at:)`, `int32NumberAttribute(at:)`), or `nil`
+    /// for generic storage (transformable, composite, undefined), read and written generically.
+    private func accessorStem(_ attribute: Attribute) -> String? {
+        Self.accessorStemsByType[attribute.type]
+    }
+
+    static let accessorStemsByType: [AttributeType: String] = [
+        .integer16: "int16", .integer32: "int32", .integer64: "int64", .double: "double", .float: "float",
+        .boolean: "bool", .decimal: "decimal", .string: "string", .date: "date", .binary: "data", .uuid: "uuid",
+        .uri: "url", .objectID: "objectID",
+    ]
+
+    static var accessorStems: [String] { Array(accessorStemsByType.values) }
+
+    /// Reads the stored attribute at `propertyIndex` as an optional of its storage type.
+    func attributeRead(_ attribute: Attribute, at propertyIndex: Int) -> String {
+        accessorStem(attribute).map { "\($0)Attribute(at: \(propertyIndex))" } ?? "attributeValue(at: \(propertyIndex))"
+    }
+
+    /// Writes `value` (an optional of the storage type) to the attribute at `propertyIndex`.
+    func attributeWrite(_ attribute: Attribute, _ value: String, at propertyIndex: Int) -> String {
+        accessorStem(attribute).map { "set\(SwiftNames.uppercasingFirst($0))Attribute(\(value), at: \(propertyIndex))" }
+            ?? "setAttributeValue(\(value), at: \(propertyIndex))"
     }
 
     func typing(of attribute: Attribute, at propertyIndex: Int, entityName: String) -> AttributeTyping {
         let (storage, comment) = storageType(of: attribute)
         let comments = comment.map { [$0] } ?? []
-        if options.optionality == .xcode, !usesScalar(attribute), let accessor = numberAccessor(attribute.type) {
-            let number = types.foundation("NSNumber")
+        if options.optionality == .xcode, !usesScalar(attribute), attribute.type.isNumeric, attribute.type != .decimal,
+           let stem = accessorStem(attribute) {
             return AttributeTyping(
-                propertyType: "\(number)?", storageType: storage,
-                getter: ["(attributeValue(at: \(propertyIndex)) as \(storage)?).map { \(number)(value: $0) }"],
-                setter: ["setAttributeValue(newValue?.\(accessor), at: \(propertyIndex))"])
+                propertyType: "\(types.foundation("NSNumber"))?", storageType: storage,
+                getter: ["\(stem)NumberAttribute(at: \(propertyIndex))"],
+                setter: ["set\(SwiftNames.uppercasingFirst(stem))NumberAttribute(newValue, at: \(propertyIndex))"])
         }
         if let composite = attribute.composite.flatMap({ index.compositeTypeNames[$0] }), attribute.type == .composite {
             let optional = isOptionalProperty(attribute)
@@ -160,30 +173,34 @@ struct TypeMapper {
                 getter: ["\(read) ?? \(composite)()"],
                 setter: ["setAttributeValue(newValue.dictionary, at: \(propertyIndex))"], comments: comments)
         }
+        let setter = [attributeWrite(attribute, "newValue", at: propertyIndex)]
         if isOptionalProperty(attribute) {
             return AttributeTyping(
                 propertyType: "\(storage)?", storageType: storage,
-                getter: ["attributeValue(at: \(propertyIndex))"],
-                setter: ["setAttributeValue(newValue, at: \(propertyIndex))"], comments: comments)
+                getter: [attributeRead(attribute, at: propertyIndex)], setter: setter, comments: comments)
         }
         return AttributeTyping(
             propertyType: storage, storageType: storage,
-            getter: nonOptionalRead(
-                "attributeValue(at: \(propertyIndex))", type: storage,
+            getter: nonOptionalAttributeRead(
+                attribute, at: propertyIndex, type: storage,
                 fallback: fallbackValue(for: attribute, override: nil),
                 what: "\(entityName).\(attribute.name)"),
-            setter: ["setAttributeValue(newValue, at: \(propertyIndex))"], comments: comments)
+            setter: setter, comments: comments)
     }
 
-    /// A getter that reads an optional and falls back to a value, or traps naming the property.
-    func nonOptionalRead(_ read: String, type: String, fallback: String?, what: String) -> [String] {
-        if let fallback { return ["\(read) ?? \(fallback)"] }
-        return [
-            "guard let value: \(type) = \(read) else {",
-            "    preconditionFailure(\(SwiftNames.stringLiteral("\(what) is nil")))",
-            "}",
-            "return value",
-        ]
+    /// A getter for a non-optional view of the attribute at `propertyIndex`: the stored value,
+    /// else `fallback` (`int16Attribute(at: 3, default: 0)`, quicker to typecheck than `?? 0`),
+    /// else a trap naming the property.
+    func nonOptionalAttributeRead(_ attribute: Attribute, at propertyIndex: Int, type: String, fallback: String?, what: String) -> [String] {
+        let read = attributeRead(attribute, at: propertyIndex)
+        guard let fallback else { return requiredRead(read, type: type, what: what) }
+        if let stem = accessorStem(attribute) { return ["\(stem)Attribute(at: \(propertyIndex), default: \(fallback))"] }
+        return ["\(read) ?? \(fallback)"]
+    }
+
+    /// A getter that reads an optional and traps naming the property when it is `nil`.
+    func requiredRead(_ read: String, type: String, what: String) -> [String] {
+        ["requiredValue(\(read) as \(type)?, key: \(SwiftNames.stringLiteral(what)))"]
     }
 
     /// The value a non-optional view of the attribute gives when nothing is stored: the override

@@ -1,7 +1,7 @@
 import DataModel
 
-/// Translates one entity into its declarations: the class (for "Class Definition"), and the
-/// extensions with properties, key constants, to-many accessors, wrappers and fetch helpers.
+/// Translates one entity into its declarations: the class (for "Class Definition") and one
+/// extension with key constants, properties, wrappers, to-many accessors and fetch helpers.
 struct EntityTranslator {
     let index: ModelIndex
     let plan: ModelIndex.EntityPlan
@@ -15,33 +15,33 @@ struct EntityTranslator {
     func declarations() -> [Declaration] {
         var result: [Declaration] = []
         if plan.codeGeneration == .class { result.append(classDeclaration()) }
-        result.append(.extension(ExtensionDeclaration(extendedType: className, members: propertyMembers())))
-        let accessors = toManyAccessors()
-        if !accessors.isEmpty {
-            result.append(.extension(ExtensionDeclaration(extendedType: className, members: accessors)))
-        }
-        result.append(.extension(ExtensionDeclaration(extendedType: className, members: fetchMembers())))
-        if hasConveniences && !isFinal { result += fetchingProtocol() }
+        result.append(.extension(ExtensionDeclaration(
+            extendedType: className, conformances: fetchableConformance,
+            members: propertyMembers() + toManyAccessors() + fetchMembers())))
+        if isFetchableRoot && !isFinal { result.append(fetchingProtocol()) }
         return result
     }
 
-    /// `fetch`/`count`/`first` are declared once per class tree, in its topmost generated class:
-    /// static methods cannot be redeclared in a subclass, so sub-entities inherit them.
-    private var hasConveniences: Bool { index.plan(named: entity.parentEntity)?.generatesCode != true }
+    /// `fetch`/`count`/`first` come from `FetchableManagedObject` (runtime), which the topmost
+    /// generated class of each class tree conforms to; subclasses inherit the conformance (a
+    /// second declaration of it would be an error).
+    private var isFetchableRoot: Bool { index.plan(named: entity.parentEntity)?.generatesCode != true }
 
-    /// For a class with subclasses: a protocol the class conforms to, whose extension holds
-    /// `fetch`/`count`/`first` typed by `Self`, so `Dog.fetch(in:)` returns `[Dog]` and fetches
-    /// the `Dog` entity while `Animal.fetch(in:)` returns `[Animal]` (a class method cannot
-    /// return `[Self]`; a protocol extension can).
-    private func fetchingProtocol() -> [Declaration] {
-        let name = SwiftNames.escaped(plan.className + "Fetching")
-        return [
-            .type(
-                TypeDeclaration(.protocol, access: access, name: name, inheritance: [className]),
-                documentation: ["Typed fetch conveniences for `\(plan.className)` and its subclasses."]),
-            .extension(ExtensionDeclaration(extendedType: className, conformances: [name], members: [])),
-            .extension(ExtensionDeclaration(extendedType: name, members: conveniences())),
-        ]
+    private var fetchableConformance: [String] {
+        guard isFetchableRoot else { return [] }
+        return [isFinal ? types.runtime("FetchableManagedObject") : fetchingProtocolName]
+    }
+
+    private var fetchingProtocolName: String { SwiftNames.escaped(plan.className + "Fetching") }
+
+    /// For a class with subclasses, `<Class>Fetching`: code written against it before the fetch
+    /// helpers moved to `FetchableManagedObject` keeps compiling.
+    private func fetchingProtocol() -> Declaration {
+        .type(
+            TypeDeclaration(
+                .protocol, access: access, name: fetchingProtocolName,
+                inheritance: [className, types.runtime("FetchableManagedObject")]),
+            documentation: ["Typed fetch conveniences for `\(plan.className)` and its subclasses."])
     }
 
     // MARK: The class
@@ -120,8 +120,8 @@ struct EntityTranslator {
         if index.options.optionality == .strict && !relationship.isOptional {
             return .variable(VariableDeclaration(
                 access: access, name: name, type: destination,
-                getter: mapper.nonOptionalRead(
-                    "toOneRelationship(at: \(propertyIndex))", type: destination, fallback: nil,
+                getter: mapper.requiredRead(
+                    "toOneRelationship(at: \(propertyIndex))", type: destination,
                     what: "\(entity.name).\(relationship.name)"),
                 setter: ["setToOneRelationship(newValue, at: \(propertyIndex))"]))
         }
@@ -155,14 +155,14 @@ struct EntityTranslator {
             let propertyIndex = plan.propertyIndex(of: attribute.name)!
             let storage = mapper.storageType(of: attribute).type
             let override = attribute.userInfo[UserInfoKeys.wrapperDefault]
-            let getter = mapper.nonOptionalRead(
-                "attributeValue(at: \(propertyIndex))", type: storage,
+            let getter = mapper.nonOptionalAttributeRead(
+                attribute, at: propertyIndex, type: storage,
                 fallback: storage == types.any ? nil : mapper.fallbackValue(for: attribute, override: override),
                 what: "\(entity.name).\(attribute.name)")
             result.append(.variable(
                 VariableDeclaration(
                     access: access, name: SwiftNames.escaped(wrapper), type: storage, getter: getter,
-                    setter: ["setAttributeValue(newValue, at: \(propertyIndex))"]),
+                    setter: [mapper.attributeWrite(attribute, "newValue", at: propertyIndex)]),
                 documentation: ["Non-optional `\(attribute.name)`."]))
         }
         for relationship in entity.relationships {
@@ -182,8 +182,8 @@ struct EntityTranslator {
             } else {
                 result.append(.variable(VariableDeclaration(
                     access: access, name: name, type: destination,
-                    getter: mapper.nonOptionalRead(
-                        "toOneRelationship(at: \(propertyIndex))", type: destination, fallback: nil,
+                    getter: mapper.requiredRead(
+                        "toOneRelationship(at: \(propertyIndex))", type: destination,
                         what: "\(entity.name).\(relationship.name)"),
                     setter: ["setToOneRelationship(newValue, at: \(propertyIndex))"]),
                     documentation: documentation))
@@ -195,7 +195,8 @@ struct EntityTranslator {
     // MARK: To-many accessors
 
     /// Xcode's accessor family: add/remove (one object or a collection) and, for ordered
-    /// relationships, insert/remove/replace by index and index set.
+    /// relationships, insert/remove/replace by index and index set. Each forwards to the
+    /// runtime in one call.
     private func toManyAccessors() -> [Declaration] {
         var result: [Declaration] = []
         for relationship in entity.relationships where relationship.isToMany {
@@ -209,8 +210,8 @@ struct EntityTranslator {
             let value = Parameter(label: "_", name: "value", type: destination)
             let values = Parameter(label: "_", name: "values", type: collection)
             result += [
-                function("addTo\(suffix)", [value], "addToRelationship([value], at: \(propertyIndex))"),
-                function("removeFrom\(suffix)", [value], "removeFromRelationship([value], at: \(propertyIndex))"),
+                function("addTo\(suffix)", [value], "addRelatedObject(value, at: \(propertyIndex))"),
+                function("removeFrom\(suffix)", [value], "removeRelatedObject(value, at: \(propertyIndex))"),
                 function("addTo\(suffix)", [values], "addToRelationship(values, at: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [values], "removeFromRelationship(values, at: \(propertyIndex))"),
             ]
@@ -221,15 +222,15 @@ struct EntityTranslator {
             let atIndexes = Parameter(label: "at", name: "indexes", type: indexSet)
             result += [
                 function("insertInto\(suffix)", [value, atIndex],
-                         "insertIntoRelationship([value], at: \(indexSet)(integer: index), propertyIndex: \(propertyIndex))"),
+                         "insertRelatedObject(value, at: index, propertyIndex: \(propertyIndex))"),
                 function("insertInto\(suffix)", [Parameter(label: "_", name: "values", type: array), atIndexes],
                          "insertIntoRelationship(values, at: indexes, propertyIndex: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [atIndex],
-                         "removeFromRelationship(at: \(indexSet)(integer: index), propertyIndex: \(propertyIndex))"),
+                         "removeRelatedObject(at: index, propertyIndex: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [atIndexes],
                          "removeFromRelationship(at: indexes, propertyIndex: \(propertyIndex))"),
                 function("replace\(suffix)", [atIndex, Parameter(label: "with", name: "value", type: destination)],
-                         "replaceInRelationship(at: \(indexSet)(integer: index), with: [value], propertyIndex: \(propertyIndex))"),
+                         "replaceRelatedObject(at: index, with: value, propertyIndex: \(propertyIndex))"),
                 function("replace\(suffix)", [atIndexes, Parameter(label: "with", name: "values", type: array)],
                          "replaceInRelationship(at: indexes, with: values, propertyIndex: \(propertyIndex))"),
             ]
@@ -239,66 +240,15 @@ struct EntityTranslator {
 
     // MARK: Fetching
 
-    /// `fetchRequest()` in every class (as Xcode); `fetch`/`count`/`first` once per class tree,
-    /// in its topmost generated class: typed by `Self` there when it has subclasses (so
-    /// `Dog.fetch` returns `[Dog]` and fetches the `Dog` entity), by the class when final.
-    /// Static methods cannot be redeclared in a subclass, so sub-entities inherit them.
+    /// `fetchRequest()` in every class (as Xcode), and the find-or-insert functions.
     private func fetchMembers() -> [Declaration] {
         let request = types.fetchRequest(of: className)
-        let entityLiteral = SwiftNames.stringLiteral(entity.name)
-        var members: [Declaration] = [
-            .function(FunctionDeclaration(
-                access: access, modifiers: [.class], name: "fetchRequest", returnType: request,
-                body: ["\(request)(entityName: \(entityLiteral))"]),
-                documentation: ["A fetch request for `\(entity.name)` objects."]),
-        ]
-        if hasConveniences && isFinal { members += conveniences() }
-        members += findOrInsertFunctions()
-        return members
-    }
-
-    private func conveniences() -> [Declaration] {
-        let resultType = isFinal ? className : "Self"
-        let request = types.fetchRequest(of: resultType)
-        let newRequest = isFinal
-            ? "let request = \(request)(entityName: \(SwiftNames.stringLiteral(entity.name)))"
-            : "let request = \(request)(entityName: entityName)"
-        let what = isFinal ? "`\(entity.name)` objects" : "objects of this class's entity"
-        let context = Parameter(label: "in", name: "context", type: types.context)
-        let predicate = Parameter(label: "_", name: "predicate", type: "\(types.predicate)?", defaultValue: "nil")
-        let sort = Parameter(label: "sortedBy", name: "sortDescriptors", type: "[\(types.sortDescriptor)]", defaultValue: "[]")
         return [
             .function(FunctionDeclaration(
-                access: access, modifiers: [.static], name: "fetch", parameters: [predicate, sort, context],
-                isThrowing: true, returnType: "[\(resultType)]",
-                body: [
-                    newRequest,
-                    "request.predicate = predicate",
-                    "request.sortDescriptors = sortDescriptors",
-                    "return try context.fetch(request)",
-                ]),
-                documentation: ["The \(what) matching `predicate`, sorted."]),
-            .function(FunctionDeclaration(
-                access: access, modifiers: [.static], name: "count", parameters: [predicate, context],
-                isThrowing: true, returnType: types.int,
-                body: [
-                    newRequest,
-                    "request.predicate = predicate",
-                    "return try context.count(for: request)",
-                ]),
-                documentation: ["How many \(what) match `predicate`."]),
-            .function(FunctionDeclaration(
-                access: access, modifiers: [.static], name: "first", parameters: [predicate, sort, context],
-                isThrowing: true, returnType: "\(resultType)?",
-                body: [
-                    newRequest,
-                    "request.predicate = predicate",
-                    "request.sortDescriptors = sortDescriptors",
-                    "request.fetchLimit = 1",
-                    "return try context.fetch(request).first",
-                ]),
-                documentation: ["The first of the \(what) matching `predicate` in sort order, if any."]),
-        ]
+                access: access, modifiers: [.class], name: "fetchRequest", returnType: request,
+                body: ["\(request)(entityName: \(SwiftNames.stringLiteral(entity.name)))"]),
+                documentation: ["A fetch request for `\(entity.name)` objects."]),
+        ] + findOrInsertFunctions()
     }
 
     /// Attribute types a find-or-insert can compare with `==` in a predicate.
@@ -337,14 +287,8 @@ struct EntityTranslator {
                     access: access, modifiers: [.static], name: SwiftNames.escaped(functionName),
                     parameters: [Parameter(label: "_", name: parameterName, type: storage), Parameter(label: "in", name: "context", type: types.context)],
                     isThrowing: true, returnType: className,
-                    body: [
-                        "if let existing: \(className) = try \(className).first(\(types.predicate)(\"%K == %@\", Keys.\(SwiftNames.escaped(swiftName)), \(parameterName)), in: context) {",
-                        "    return existing",
-                        "}",
-                        "let inserted = \(className)(context: context)",
-                        "inserted.setAttributeValue(\(parameterName), at: \(propertyIndex))",
-                        "return inserted",
-                    ]),
+                    // Called on the class by name: in a subclass it still searches and inserts this entity.
+                    body: ["try \(className).findOrInsert(Keys.\(SwiftNames.escaped(swiftName)), \(parameterName), at: \(propertyIndex), in: context)"]),
                 documentation: [
                     "The `\(entity.name)` whose `\(attributeName)` is `\(parameterName.replacingOccurrences(of: "`", with: ""))` (unique in the model), inserted if there is none.",
                 ]))

@@ -7,8 +7,8 @@ struct ModelLiteralTranslator {
     let types: TypeNames
     let mapper: TypeMapper
 
-    /// The model; with `entityReferences`, the entities are those names (of constants holding
-    /// `literal(entity)`), which keeps each expression small for the type checker.
+    /// The model; with `entityReferences`, the entities are those expressions (calls of functions
+    /// returning `literal(entity)`), which keeps each expression small for the type checker.
     func literal(_ model: Model, entityReferences: [String]? = nil) -> SwiftLiteral {
         var arguments: [(String?, SwiftLiteral)] = []
         if let entityReferences, !entityReferences.isEmpty {
@@ -72,10 +72,13 @@ struct ModelLiteralTranslator {
         add(&arguments, "renamingIdentifier", entity.renamingIdentifier)
         add(&arguments, "versionHashModifier", entity.versionHashModifier)
         add(&arguments, "syncable", entity.syncable)
-        if !entity.attributes.isEmpty { arguments.append(("attributes", .array(entity.attributes.map(literal)))) }
-        if !entity.relationships.isEmpty { arguments.append(("relationships", .array(entity.relationships.map(literal)))) }
+        // One line per property, however long: a compact literal, easy to scan.
+        if !entity.attributes.isEmpty { arguments.append(("attributes", .array(entity.attributes.map { .unbroken(literal($0)) }))) }
+        if !entity.relationships.isEmpty {
+            arguments.append(("relationships", .array(entity.relationships.map { .unbroken(literal($0)) })))
+        }
         if !entity.fetchedProperties.isEmpty {
-            arguments.append(("fetchedProperties", .array(entity.fetchedProperties.map(literal))))
+            arguments.append(("fetchedProperties", .array(entity.fetchedProperties.map { .unbroken(literal($0)) })))
         }
         add(&arguments, "uniquenessConstraints", entity.uniquenessConstraints)
         if !entity.fetchIndexes.isEmpty { arguments.append(("fetchIndexes", .array(entity.fetchIndexes.map(literal)))) }
@@ -83,6 +86,11 @@ struct ModelLiteralTranslator {
         add(&arguments, "userInfo", entity.userInfo)
         return call("Entity", arguments)
     }
+
+    /// The fields `Attribute.compact` (runtime, for generated code) takes, in its order.
+    private static let compactAttributeLabels: Set<String> = [
+        "name", "type", "isOptional", "isTransient", "usesScalarValueType", "defaultValueString", "syncable",
+    ]
 
     private func literal(_ attribute: Attribute) -> SwiftLiteral {
         var arguments: [(String?, SwiftLiteral)] = [
@@ -113,6 +121,9 @@ struct ModelLiteralTranslator {
         add(&arguments, "versionHashModifier", attribute.versionHashModifier)
         add(&arguments, "syncable", attribute.syncable)
         add(&arguments, "userInfo", attribute.userInfo)
+        if arguments.allSatisfy({ $0.0.map(Self.compactAttributeLabels.contains) ?? false }) {
+            return .call(types.dataModel("Attribute") + ".compact", arguments.map { LiteralArgument(label: $0.0, value: $0.1) })
+        }
         return call("Attribute", arguments)
     }
 

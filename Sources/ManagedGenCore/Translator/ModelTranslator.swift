@@ -19,7 +19,7 @@ struct ModelTranslator {
     /// The model enum and the composite structs.
     func modelDeclarations() -> [Declaration] {
         let literals = ModelLiteralTranslator(types: types, mapper: TypeMapper(index: index))
-        // One constant per entity: a single expression holding a large model takes the Swift
+        // One function per entity: a single expression holding a large model takes the Swift
         // type checker minutes and gigabytes; many small ones take it no time.
         var constantNames: [String] = []
         var usedNames: Set<String> = []
@@ -31,14 +31,15 @@ struct ModelTranslator {
             }
             constantNames.append(name)
         }
-        let literal = literals.literal(index.model, entityReferences: constantNames)
+        let literal = literals.literal(index.model, entityReferences: constantNames.map { "\(SwiftNames.escaped($0))()" })
         let classes = index.model.entities.compactMap { entity -> String? in
             let plan = index.plan(for: entity)
             guard plan.hasClass else { return nil }
             return "\(SwiftNames.stringLiteral(entity.name)): \(SwiftNames.escaped(plan.className)).self"
         }
         // A typed constant: a large untyped dictionary literal defeats the type checker.
-        let registry = classes.isEmpty ? "[:]" : "[\n" + classes.map { "    \($0)," }.joined(separator: "\n") + "\n]"
+        // Written as an array of `"Entity": Class.self` entries, which is a dictionary literal's text.
+        let registry = classes.isEmpty ? "[:]" : SwiftLiteral.array(classes.map(SwiftLiteral.atom)).rendered()
         let registryType = "[\(types.string): \(types.managedObject).Type]"
         var result: [Declaration] = [
             .type(TypeDeclaration(
@@ -59,9 +60,11 @@ struct ModelTranslator {
                         access: .private, modifiers: [.static], isLet: true, name: "classes", type: registryType,
                         initializer: registry)),
                 ] + zip(constantNames, index.model.entities).map { name, entity in
-                    .variable(VariableDeclaration(
-                        access: .private, modifiers: [.static], isLet: true, name: SwiftNames.escaped(name),
-                        type: types.dataModel("Entity"), initializer: literals.literal(entity).rendered()))
+                    // Run once, when the model is first used: optimizing these large literals
+                    // would cost an optimised build much time (half of it for small models) for nothing.
+                    .function(FunctionDeclaration(
+                        attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: SwiftNames.escaped(name),
+                        returnType: types.dataModel("Entity"), body: [literals.literal(entity).rendered()]))
                 }),
                 documentation: ["The model `\(index.modelName)`."]),
         ]

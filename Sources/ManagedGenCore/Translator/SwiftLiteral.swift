@@ -1,14 +1,18 @@
-/// A Swift expression built from calls, arrays and atoms, printed on one line when short and
-/// one argument or element per line otherwise. Used to write the model as Swift values.
+/// A Swift expression built from calls, arrays and atoms, printed on one line when short;
+/// otherwise a call's short arguments fill lines, as do an array's names, and other arrays have
+/// one element per line. Used
+/// to write the model as Swift values.
 indirect enum SwiftLiteral {
     case atom(String)
     case call(String, [LiteralArgument])
     case array([SwiftLiteral])
+    /// Printed on one line whatever its length (one property of the model literal per line).
+    case unbroken(SwiftLiteral)
 
     static func string(_ text: String) -> SwiftLiteral { .atom(SwiftNames.stringLiteral(text)) }
 
     /// The expression; lines after the first are indented relative to the first.
-    func rendered(maximumLength: Int = 100) -> String {
+    func rendered(maximumLength: Int = 120) -> String {
         var lines: [String] = []
         render(maximumLength: maximumLength, into: &lines, indent: "")
         return lines.joined(separator: "\n")
@@ -17,31 +21,75 @@ indirect enum SwiftLiteral {
     /// Appends the expression's lines, the first one as `indent + prefix + …` is the caller's
     /// business: here the first line starts with `indent`.
     private func render(maximumLength: Int, into lines: inout [String], indent: String, prefix: String = "", suffix: String = "") {
-        if fitsOnOneLine(within: maximumLength - indent.utf8.count - prefix.utf8.count - suffix.utf8.count) {
-            var flat = indent + prefix
-            appendFlat(to: &flat)
-            lines.append(flat + suffix)
-            return
-        }
+        let limit = maximumLength - indent.utf8.count - prefix.utf8.count - suffix.utf8.count
         let inner = indent + "    "
         switch self {
-        case .atom(let text):
-            lines.append(indent + prefix + text + suffix)
-        case .call(let name, let arguments):
+        case .call(let name, let arguments) where !fitsOnOneLine(within: limit):
+            // Arguments that fit on a line share lines, filled up to `maximumLength`; the others
+            // (arrays of properties, long calls) get lines of their own.
             lines.append(indent + prefix + name + "(")
+            var filling = ""
             for (position, argument) in arguments.enumerated() {
-                argument.value.render(
-                    maximumLength: maximumLength, into: &lines, indent: inner,
-                    prefix: argument.label.map { "\($0): " } ?? "", suffix: position == arguments.count - 1 ? "" : ",")
+                let label = argument.label.map { "\($0): " } ?? ""
+                let separator = position == arguments.count - 1 ? "" : ","
+                if case .unbroken = argument.value {} else if argument.value.fitsOnOneLine(
+                    within: maximumLength - inner.utf8.count - label.utf8.count - separator.utf8.count) {
+                    var text = label
+                    argument.value.appendFlat(to: &text)
+                    text += separator
+                    if filling.isEmpty {
+                        filling = text
+                    } else if inner.utf8.count + filling.utf8.count + 1 + text.utf8.count <= maximumLength {
+                        filling += " " + text
+                    } else {
+                        lines.append(inner + filling)
+                        filling = text
+                    }
+                    continue
+                }
+                if !filling.isEmpty {
+                    lines.append(inner + filling)
+                    filling = ""
+                }
+                argument.value.render(maximumLength: maximumLength, into: &lines, indent: inner, prefix: label, suffix: separator)
             }
+            if !filling.isEmpty { lines.append(inner + filling) }
             lines.append(indent + ")" + suffix)
-        case .array(let elements):
+        case .array(let elements) where !fitsOnOneLine(within: limit) && elements.allSatisfy(\.isAtom):
+            // Names (the entity constants) fill lines.
+            lines.append(indent + prefix + "[")
+            var filling = ""
+            for element in elements {
+                var text = ""
+                element.appendFlat(to: &text)
+                text += ","
+                if filling.isEmpty {
+                    filling = text
+                } else if inner.utf8.count + filling.utf8.count + 1 + text.utf8.count <= maximumLength {
+                    filling += " " + text
+                } else {
+                    lines.append(inner + filling)
+                    filling = text
+                }
+            }
+            if !filling.isEmpty { lines.append(inner + filling) }
+            lines.append(indent + "]" + suffix)
+        case .array(let elements) where !fitsOnOneLine(within: limit):
             lines.append(indent + prefix + "[")
             for element in elements {
                 element.render(maximumLength: maximumLength, into: &lines, indent: inner, suffix: ",")
             }
             lines.append(indent + "]" + suffix)
+        default:
+            var flat = indent + prefix
+            appendFlat(to: &flat)
+            lines.append(flat + suffix)
         }
+    }
+
+    private var isAtom: Bool {
+        if case .atom = self { return true }
+        return false
     }
 
     /// Whether the one-line form is at most `limit` long; stops counting once it is longer,
@@ -53,6 +101,8 @@ indirect enum SwiftLiteral {
 
     private func consume(_ remaining: inout Int) -> Bool {
         switch self {
+        case .unbroken(let literal):
+            return literal.consume(&remaining)
         case .atom(let text):
             if text.utf8.contains(10) { return false }
             remaining -= text.utf8.count
@@ -73,6 +123,8 @@ indirect enum SwiftLiteral {
 
     private func appendFlat(to text: inout String) {
         switch self {
+        case .unbroken(let literal):
+            literal.appendFlat(to: &text)
         case .atom(let atom):
             text += atom
         case .call(let name, let arguments):

@@ -18,7 +18,7 @@ public enum SwiftNames {
     /// the nested `Keys` enum). A model property with one of these names gets a Swift property
     /// named with a trailing `_` appended (`description` → `description_`); its key stays the
     /// model's name. So does a property named like its own class.
-    public static let managedObjectMembers: Set<String> = [
+    public static let managedObjectMembers: Set<String> = Set([
         "entity", "objectID", "managedObjectContext", "isInserted", "isUpdated", "isDeleted",
         "isFault", "hasChanges", "hasPersistentChangedValues", "changedValues", "committedValues",
         "changedValuesForCurrentEvent", "description", "debugDescription", "hash", "hashValue",
@@ -33,7 +33,11 @@ public enum SwiftNames {
         "entityName", "fetchRequest", "Keys", "self", "init", "deinit", "isEqual", "className", "id",
         "classForCoder", "dynamicType", "isEmpty", "propertyValues", "setValuesForKeys",
         "dictionaryWithValues", "mutableSetValue", "mutableOrderedSetValue", "mutableArrayValue",
-    ]
+        // What the runtime adds for generated code (Sources/ManagedObjects/Generated).
+        "addRelatedObject", "removeRelatedObject", "insertRelatedObject", "replaceRelatedObject", "requiredValue",
+    ]).union(TypeMapper.accessorStems.flatMap { stem in
+        ["\(stem)Attribute", "set\(uppercasingFirst(stem))Attribute", "\(stem)NumberAttribute", "set\(uppercasingFirst(stem))NumberAttribute"]
+    })
 
     /// `name` as it must be written to be an identifier.
     public static func escaped(_ name: String) -> String {

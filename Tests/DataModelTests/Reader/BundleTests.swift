@@ -20,6 +20,17 @@ struct BundleTests {
         #expect(bundle.version(named: "Named 3")?.model.entities.map(\.name) == ["Three"])
     }
 
+    @Test func currentOnlyReadsAndValidatesTheCurrentVersionAlone() throws {
+        let path = ReaderTestPaths.fixture("Bundles/Named.xcdatamodeld")
+        let result = ModelLoader().load(at: path, versions: .currentOnly)
+        #expect(result.diagnostics.isEmpty)
+        let bundle = try #require(result.bundle)
+        #expect(bundle.versions.map(\.name) == ["Named 2"])
+        #expect(bundle.current.model.entities.map(\.name) == ["Two"])
+        let chosen = ModelLoader().load(at: path, versionName: "Named 3", versions: .currentOnly)
+        #expect(try #require(chosen.bundle).versions.map(\.name) == ["Named 3"])
+    }
+
     @Test func versionChosenExplicitly() throws {
         let result = load("Named.xcdatamodeld", versionName: "Named 3.xcdatamodel")
         #expect(try #require(result.bundle).current.model.entities.map(\.name) == ["Three"])
