@@ -264,14 +264,14 @@ import Testing
             ]),
         ])
         let text = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
-        #expect(text.contains("get { attributeValue(at: 0) ?? 1 }"))
-        #expect(text.contains("get { attributeValue(at: 1) ?? 1 }"))
-        #expect(text.contains("get { attributeValue(at: 2) ?? false }"))
-        #expect(text.contains("preconditionFailure(\"T.junkUUID is nil\")"))
-        #expect(text.contains("get { attributeValue(at: 4) ?? 0 }"))
-        #expect(text.contains("get { attributeValue(at: 5) ?? 7 }"))
-        #expect(text.contains("get { attributeValue(at: 6) ?? Decimal(string: \"0\")! }"))
-        #expect(text.contains("get { attributeValue(at: 7) ?? \" a \" }"))
+        #expect(text.contains("get { int16Attribute(at: 0, default: 1) }"))
+        #expect(text.contains("get { int32Attribute(at: 1, default: 1) }"))
+        #expect(text.contains("get { boolAttribute(at: 2, default: false) }"))
+        #expect(text.contains("get { requiredValue(uuidAttribute(at: 3) as UUID?, key: \"T.junkUUID\") }"))
+        #expect(text.contains("get { int16Attribute(at: 4, default: 0) }"))
+        #expect(text.contains("get { int64Attribute(at: 5, default: 7) }"))
+        #expect(text.contains("get { decimalAttribute(at: 6, default: Decimal(string: \"0\")!) }"))
+        #expect(text.contains("get { stringAttribute(at: 7, default: \" a \") }"))
     }
 }
 
