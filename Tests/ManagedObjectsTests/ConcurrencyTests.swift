@@ -143,10 +143,13 @@ struct ConcurrencyTests {
         #expect(!registered && tweets == 0 && !changed)
     }
 
-    @Test("an SQLite store is reported as not supported yet, naming the file")
-    func sqliteNotSupported() throws {
+    @Test("a file that is not an SQLite store is reported, named, and left as it was")
+    func sqliteFileThatIsNotAStore() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Tweets.sqlite")
+        let garbage = Data("this is not a database, just some text that is long enough".utf8)
+        try garbage.write(to: url)
         let container = PersistentContainer(name: "Tweets", managedObjectModel: TwitterModel.managedObjectModel)
-        let url = URL(fileURLWithPath: "/tmp/Tweets.sqlite")
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
         var reported: (any Error)?
         container.loadPersistentStores { description, error in
@@ -154,8 +157,10 @@ struct ConcurrencyTests {
             reported = error
         }
         let error = try #require(reported as? ManagedObjectError)
-        #expect(error.code == .persistentStoreInvalidType)
-        #expect(error.message.contains("SQLite") && error.message.contains("/tmp/Tweets.sqlite"))
+        #expect(error.code == .persistentStoreOpen)
+        #expect(error.message.contains(url.path))
+        #expect(try Data(contentsOf: url) == garbage)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["Tweets.sqlite"])
         #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
         #expect(throws: ManagedObjectError.self) { try container.loadPersistentStores() }
         // Saving without a store fails clearly instead of losing data.

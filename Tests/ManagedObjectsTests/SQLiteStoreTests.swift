@@ -1,0 +1,234 @@
+import Foundation
+import GRDB
+@testable import ManagedObjects
+import Testing
+
+/// A model with every stored attribute type, inheritance with a clashing column name, a to-one,
+/// a to-many, an ordered to-many and a many-to-many: what an SQLite store must keep.
+enum GalleryModel {
+    static let model = Model(entities: [
+        Entity(name: "Sample", attributes: [
+            Attribute(name: "int16", type: .integer16, isOptional: true),
+            Attribute(name: "int32", type: .integer32, isOptional: true),
+            Attribute(name: "int64", type: .integer64, isOptional: true),
+            Attribute(name: "decimal", type: .decimal, isOptional: true),
+            Attribute(name: "double", type: .double, isOptional: true),
+            Attribute(name: "float", type: .float, isOptional: true),
+            Attribute(name: "string", type: .string, isOptional: true),
+            Attribute(name: "flag", type: .boolean, isOptional: true),
+            Attribute(name: "date", type: .date, isOptional: true),
+            Attribute(name: "binary", type: .binary, isOptional: true),
+            Attribute(name: "uuid", type: .uuid, isOptional: true),
+            Attribute(name: "uri", type: .uri, isOptional: true),
+            Attribute(name: "archived", type: .transformable, isOptional: true),
+            Attribute(name: "scratch", type: .string, isOptional: true, isTransient: true),
+        ], relationships: [
+            Relationship(name: "owner", destinationEntity: "Owner", inverseName: "samples",
+                         inverseEntity: "Owner", isOptional: true),
+            Relationship(name: "tags", destinationEntity: "Tag", inverseName: "samples",
+                         inverseEntity: "Tag", isToMany: true, isOptional: true),
+        ], uniquenessConstraints: [["string"]]),
+        Entity(name: "Painting", parentEntity: "Sample", attributes: [
+            Attribute(name: "note", type: .string, isOptional: true),
+        ]),
+        Entity(name: "Photo", parentEntity: "Sample", attributes: [
+            Attribute(name: "note", type: .integer32, isOptional: true),
+        ]),
+        Entity(name: "Owner", attributes: [
+            Attribute(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "samples", destinationEntity: "Sample", inverseName: "owner",
+                         inverseEntity: "Sample", isToMany: true, isOptional: true),
+            Relationship(name: "steps", destinationEntity: "Step", inverseName: "owner",
+                         inverseEntity: "Step", isToMany: true, isOrdered: true, isOptional: true),
+        ]),
+        Entity(name: "Step", attributes: [
+            Attribute(name: "label", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "owner", destinationEntity: "Owner", inverseName: "steps",
+                         inverseEntity: "Owner", isOptional: true),
+        ]),
+        Entity(name: "Tag", attributes: [
+            Attribute(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "samples", destinationEntity: "Sample", inverseName: "tags",
+                         inverseEntity: "Sample", isToMany: true, isOptional: true),
+        ]),
+    ])
+
+    static let managedObjectModel = ManagedObjectModel(model)
+}
+
+/// A fresh directory for one test's store files, removed at the end of the test.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("SQLiteStoreTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+}
+
+/// A coordinator with one SQLite store at `url`, and a private-queue context on it.
+func sqliteContext(_ model: ManagedObjectModel, at url: URL) throws -> ManagedObjectContext {
+    let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    try coordinator.addPersistentStore(type: .sqlite, at: url)
+    return ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+}
+
+/// The rows `sql` reads from the file at `path` through a connection of its own, as an outside
+/// reader of the file: columns joined by `|`, rows by newlines, NULL as nothing, as the sqlite3
+/// shell prints them.
+func rawSQL(_ path: String, _ sql: String) throws -> String {
+    var configuration = Configuration()
+    configuration.readonly = true
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    defer { try? queue.close() }
+    return try queue.read { db in
+        try Row.fetchAll(db, sql: sql).map { row in
+            row.databaseValues.map { value -> String in
+                switch value.storage {
+                case .null: ""
+                case .int64(let integer): String(integer)
+                case .double(let double): String(double)
+                case .string(let string): string
+                case .blob(let data): data.map { String(format: "%02X", $0) }.joined()
+                }
+            }.joined(separator: "|")
+        }.joined(separator: "\n")
+    }
+}
+
+/// The statements that made a table and its indexes.
+func tableSQL(_ path: String, _ table: String) throws -> String {
+    try rawSQL(path, "SELECT sql FROM sqlite_master WHERE tbl_name = '\(table)' AND sql IS NOT NULL")
+}
+
+@Suite("SQLite store: Core Data's file format")
+struct SQLiteStoreTests {
+    let model = GalleryModel.managedObjectModel
+
+    @Test("entities are numbered roots by name, each followed by its sub-entities depth first")
+    func entityNumbering() {
+        let schema = SQLiteSchema(model: model)
+        #expect(SQLiteSchema.numberingOrder(of: model).map(\.name) == ["Owner", "Sample", "Painting", "Photo", "Step", "Tag"])
+        #expect(schema.entityNumbers == ["Owner": 1, "Sample": 2, "Painting": 3, "Photo": 4, "Step": 5, "Tag": 6])
+    }
+
+    @Test("a new store has Core Data's tables, columns, key allocator and metadata")
+    func newStoreLayout() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Gallery.sqlite")
+        _ = try sqliteContext(model, at: url)
+        let schema = try tableSQL(url.path, "ZSAMPLE")
+        #expect(schema.contains("Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"))
+        for column in ["ZINT16 INTEGER", "ZDECIMAL DECIMAL", "ZDOUBLE FLOAT", "ZSTRING VARCHAR", "ZFLAG INTEGER",
+                       "ZDATE TIMESTAMP", "ZBINARY BLOB", "ZUUID BLOB", "ZURI VARCHAR", "ZARCHIVED BLOB",
+                       "ZOWNER INTEGER", "ZNOTE VARCHAR", "ZNOTE1 INTEGER"] {
+            #expect(schema.contains(column), "ZSAMPLE has \(column)")
+        }
+        #expect(!schema.contains("ZSCRATCH"), "a transient attribute has no column")
+        #expect(schema.contains("CREATE UNIQUE INDEX Z_Sample_UNIQUE_string ON ZSAMPLE (ZSTRING COLLATE BINARY ASC)"))
+        #expect(try tableSQL(url.path, "ZSTEP").contains("Z_FOK_OWNER INTEGER"))
+        #expect(try tableSQL(url.path, "Z_2TAGS").contains("Z_2SAMPLES INTEGER, Z_6TAGS INTEGER"))
+        #expect(try rawSQL(url.path, "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+            == "1|Owner|0|0\n2|Sample|0|0\n3|Painting|2|0\n4|Photo|2|0\n5|Step|0|0\n6|Tag|0|0")
+        #expect(try rawSQL(url.path, "PRAGMA journal_mode") == "wal")
+
+        let store = try SQLiteStore(model: model, url: url)
+        let metadata = try store.metadata()
+        #expect(metadata["NSStoreType"] as? String == "SQLite")
+        #expect(metadata["NSStoreUUID"] as? String == store.identifier)
+        #expect(try rawSQL(url.path, "SELECT Z_UUID FROM Z_METADATA") == store.identifier)
+    }
+
+    @Test("every attribute type, to-one, to-many, ordered to-many and many-to-many survive reopening")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Gallery.sqlite")
+        let identifier = UUID()
+        let when = Date(timeIntervalSinceReferenceDate: 123_456.75)
+        let writer = try sqliteContext(model, at: url)
+        try writer.performAndWait {
+            let owner = ManagedObject(entity: model["Owner"]!, insertInto: writer)
+            owner.setValue("Ada", forKey: "name")
+            let painting = ManagedObject(entity: model["Painting"]!, insertInto: writer)
+            painting.setValue(Int16(-7), forKey: "int16")
+            painting.setValue(Int32(70_000), forKey: "int32")
+            painting.setValue(Int64.max, forKey: "int64")
+            painting.setValue(Decimal(string: "12345.6789")!, forKey: "decimal")
+            painting.setValue(0.1, forKey: "double")
+            painting.setValue(Float(2.5), forKey: "float")
+            painting.setValue("Mona", forKey: "string")
+            painting.setValue(true, forKey: "flag")
+            painting.setValue(when, forKey: "date")
+            painting.setValue(Data([0, 1, 2, 255]), forKey: "binary")
+            painting.setValue(identifier, forKey: "uuid")
+            painting.setValue(URL(string: "https://example.com/a?b=c")!, forKey: "uri")
+            painting.setValue(Data("archived".utf8), forKey: "archived")
+            painting.setValue("oil", forKey: "note")
+            painting.setValue("not kept", forKey: "scratch")
+            painting.setValue(owner, forKey: "owner")
+            let photo = ManagedObject(entity: model["Photo"]!, insertInto: writer)
+            photo.setValue(Int32(3), forKey: "note")
+            photo.setValue(owner, forKey: "owner")
+            let steps = (0..<3).map { number in
+                let step = ManagedObject(entity: model["Step"]!, insertInto: writer)
+                step.setValue("step \(number)", forKey: "label")
+                return step
+            }
+            // Not the insertion order: the relationship's order is what must come back.
+            owner.setValue([steps[2], steps[0], steps[1]], forKey: "steps")
+            let tags = ["red", "blue"].map { name in
+                let tag = ManagedObject(entity: model["Tag"]!, insertInto: writer)
+                tag.setValue(name, forKey: "name")
+                return tag
+            }
+            painting.setValue(Set(tags), forKey: "tags")
+            photo.setValue(Set([tags[1]]), forKey: "tags")
+            try writer.save()
+        }
+
+        let reader = try sqliteContext(model, at: url)
+        try reader.performAndWait {
+            let paintings = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Painting"))
+            let painting = try #require(paintings.first)
+            #expect(paintings.count == 1)
+            #expect(painting.value(forKey: "int16") as? Int16 == -7)
+            #expect(painting.value(forKey: "int32") as? Int32 == 70_000)
+            #expect(painting.value(forKey: "int64") as? Int64 == Int64.max)
+            #expect(painting.value(forKey: "decimal") as? Decimal == Decimal(string: "12345.6789"))
+            #expect(painting.value(forKey: "double") as? Double == 0.1)
+            #expect(painting.value(forKey: "float") as? Float == 2.5)
+            #expect(painting.value(forKey: "string") as? String == "Mona")
+            #expect(painting.value(forKey: "flag") as? Bool == true)
+            #expect(painting.value(forKey: "date") as? Date == when)
+            #expect(painting.value(forKey: "binary") as? Data == Data([0, 1, 2, 255]))
+            #expect(painting.value(forKey: "uuid") as? UUID == identifier)
+            #expect(painting.value(forKey: "uri") as? URL == URL(string: "https://example.com/a?b=c"))
+            #expect(painting.value(forKey: "archived") as? Data == Data("archived".utf8))
+            #expect(painting.value(forKey: "note") as? String == "oil")
+            #expect(painting.value(forKey: "scratch") == nil)
+            let owner = try #require(painting.value(forKey: "owner") as? ManagedObject)
+            #expect(owner.value(forKey: "name") as? String == "Ada")
+            let samples = try #require(owner.value(forKey: "samples") as? Set<ManagedObject>)
+            #expect(Set(samples.map(\.entity.name)) == ["Painting", "Photo"])
+            let steps = try #require(owner.value(forKey: "steps") as? OrderedSet<ManagedObject>)
+            #expect(steps.map { $0.value(forKey: "label") as? String } == ["step 2", "step 0", "step 1"])
+            let tags = try #require(painting.value(forKey: "tags") as? Set<ManagedObject>)
+            #expect(Set(tags.map { $0.value(forKey: "name") as? String }) == ["red", "blue"])
+            let blue = try #require(tags.first { $0.value(forKey: "name") as? String == "blue" })
+            #expect((blue.value(forKey: "samples") as? Set<ManagedObject>)?.count == 2)
+            let photo = try #require(try reader.fetch(FetchRequest<ManagedObject>(entityName: "Photo")).first)
+            #expect(photo.value(forKey: "note") as? Int32 == 3)
+            #expect(try reader.count(for: FetchRequest<ManagedObject>(entityName: "Sample")) == 2)
+        }
+        // What Core Data would read: dates as seconds since 2001, the Z_ENT of each row.
+        #expect(try rawSQL(url.path, "SELECT ZDATE, Z_ENT, Z_OPT FROM ZSAMPLE WHERE ZSTRING = 'Mona'") == "123456.75|3|1")
+        #expect(try rawSQL(url.path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Sample'") == "2")
+    }
+}
