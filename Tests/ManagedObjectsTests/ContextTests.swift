@@ -166,9 +166,10 @@ struct ContextTests {
         }
     }
 
-    @Test("a store conflict fails the save with 133020 and leaves both sides intact")
-    func mergeConflict() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("a store conflict fails the save with 133020 and leaves both sides intact", arguments: StoreKind.allCases)
+    func mergeConflict(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         // The first context keeps using its object: an object it no longer held would be
@@ -201,15 +202,16 @@ struct ContextTests {
         }
     }
 
-    @Test("transient attributes stay in their context: the store keeps nil")
-    func transientAttributes() throws {
+    @Test("transient attributes stay in their context: the store keeps nil", arguments: StoreKind.allCases)
+    func transientAttributes(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
         let model = ManagedObjectModel(Model(entities: [
             Entity(name: "Draft", attributes: [
                 Attribute(name: "text", type: .string, isOptional: true),
                 Attribute(name: "cursor", type: .integer32, isOptional: true, isTransient: true),
             ]),
         ]))
-        let container = try makeContainer(model)
+        let container = try makeContainer(model, kind: kind, files: files)
         let context = container.newBackgroundContext()
         let id = try context.performAndWait {
             let draft = ManagedObject(entity: model["Draft"]!, insertInto: context)
@@ -231,9 +233,10 @@ struct ContextTests {
 
 @Suite("Uniqueness constraints")
 struct UniquenessTests {
-    @Test("a save that would duplicate a constrained value fails with 133021 and writes nothing")
-    func duplicateFails() throws {
-        let container = try makeContainer(EnrouteModel.managedObjectModel)
+    @Test("a save that would duplicate a constrained value fails with 133021 and writes nothing", arguments: StoreKind.allCases)
+    func duplicateFails(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(EnrouteModel.managedObjectModel, kind: kind, files: files)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         try first.performAndWait { () throws in

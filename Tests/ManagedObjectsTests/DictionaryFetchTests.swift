@@ -8,7 +8,7 @@ struct DictionaryFetchTests {
     /// evaluating predicates and sorts itself or leaving them to the context.
     func library(storeEvaluates: Bool) throws -> (ManagedObjectContext, [ManagedObjectID]) {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: LibraryModel.managedObjectModel)
-        coordinator.addPersistentStore(InspectedStore(evaluatesPredicates: storeEvaluates))
+        coordinator.addPersistentStore(try InspectedStore(evaluatesPredicates: storeEvaluates, model: LibraryModel.managedObjectModel))
         let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
         let libraryIDs = try context.performAndWait { () throws -> [ManagedObjectID] in
             var libraries: [ManagedObject] = []

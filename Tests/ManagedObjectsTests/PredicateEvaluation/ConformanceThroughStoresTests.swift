@@ -92,7 +92,7 @@ struct ConformanceThroughStoresTests {
     static func count(_ predicate: ObjectPredicate, on values: [String: Any], shape: Shape, storeEvaluates: Bool) throws -> Int? {
         let model = ManagedObjectModel(Model(entities: shape.all.map(\.entity)))
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        coordinator.addPersistentStore(InspectedStore(evaluatesPredicates: storeEvaluates))
+        coordinator.addPersistentStore(try InspectedStore(evaluatesPredicates: storeEvaluates, model: model))
         let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
         return try context.performAndWait { () throws -> Int? in
             _ = shape.insert(values, into: context, model: model)
