@@ -231,4 +231,77 @@ struct SQLiteStoreTests {
         #expect(try rawSQL(url.path, "SELECT ZDATE, Z_ENT, Z_OPT FROM ZSAMPLE WHERE ZSTRING = 'Mona'") == "123456.75|3|1")
         #expect(try rawSQL(url.path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Sample'") == "2")
     }
+
+    @Test("updates, reordering, removals and deletes reach the file; Z_OPT counts the saves")
+    func changesReachTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Gallery.sqlite")
+        let writer = try sqliteContext(model, at: url)
+        let ids = try writer.performAndWait {
+            let owner = ManagedObject(entity: model["Owner"]!, insertInto: writer)
+            let steps = (0..<3).map { number in
+                let step = ManagedObject(entity: model["Step"]!, insertInto: writer)
+                step.setValue("step \(number)", forKey: "label")
+                return step
+            }
+            owner.setValue(steps, forKey: "steps")
+            let sample = ManagedObject(entity: model["Sample"]!, insertInto: writer)
+            let tags = ["red", "blue", "green"].map { name in
+                let tag = ManagedObject(entity: model["Tag"]!, insertInto: writer)
+                tag.setValue(name, forKey: "name")
+                return tag
+            }
+            sample.setValue(Set(tags), forKey: "tags")
+            try writer.save()
+
+            owner.setValue([steps[1], steps[2], steps[0]], forKey: "steps")
+            sample.setValue(Set([tags[0], tags[1]]), forKey: "tags")
+            writer.delete(tags[1])
+            sample.setValue("renamed", forKey: "string")
+            try writer.save()
+            return (owner: owner.objectID, sample: sample.objectID)
+        }
+        let reader = try sqliteContext(model, at: url)
+        try reader.performAndWait {
+            let owner = try reader.existingObject(with: reader.persistentStoreCoordinator.managedObjectID(forURIRepresentation: ids.owner.uriRepresentation)!)
+            let steps = try #require(owner.value(forKey: "steps") as? OrderedSet<ManagedObject>)
+            #expect(steps.map { $0.value(forKey: "label") as? String } == ["step 1", "step 2", "step 0"])
+            let sample = try reader.existingObject(with: reader.persistentStoreCoordinator.managedObjectID(forURIRepresentation: ids.sample.uriRepresentation)!)
+            #expect(sample.value(forKey: "string") as? String == "renamed")
+            let tags = try #require(sample.value(forKey: "tags") as? Set<ManagedObject>)
+            #expect(tags.compactMap { $0.value(forKey: "name") as? String } == ["red"])
+            #expect(try reader.count(for: FetchRequest<ManagedObject>(entityName: "Tag")) == 2)
+        }
+        #expect(try rawSQL(url.path, "SELECT Z_OPT FROM ZSAMPLE") == "2")
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM Z_2TAGS") == "1")
+    }
+
+    @Test("two coordinators on one file: a save over another's newer save fails with 133020 and writes nothing")
+    func conflictAcrossCoordinators() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Gallery.sqlite")
+        let first = try sqliteContext(model, at: url)
+        let second = try sqliteContext(model, at: url)
+        let id = try first.performAndWait {
+            let owner = ManagedObject(entity: model["Owner"]!, insertInto: first)
+            owner.setValue("original", forKey: "name")
+            try first.save()
+            return owner.objectID
+        }
+        let held = try second.performAndWait {
+            let owner = try second.existingObject(with: second.persistentStoreCoordinator.managedObjectID(forURIRepresentation: id.uriRepresentation)!)
+            #expect(owner.value(forKey: "name") as? String == "original")
+            return owner
+        }
+        try first.performAndWait {
+            try first.existingObject(with: id).setValue("first", forKey: "name")
+            try first.save()
+        }
+        try second.performAndWait {
+            held.setValue("second", forKey: "name")
+            let error = try #require(throws: ManagedObjectError.self) { try second.save() }
+            #expect(error.code == .mergeConflict)
+        }
+        #expect(try rawSQL(url.path, "SELECT ZNAME, Z_OPT FROM ZOWNER") == "first|2")
+    }
 }
