@@ -179,4 +179,22 @@ struct RealSQLiteStoreTests {
         let reader = try sqliteContext(model, at: url)
         #expect(try reader.performAndWait { try reader.count(for: FetchRequest<ManagedObject>(entityName: "User")) } == 13)
     }
+
+    @Test("a corrupt store (SQLite header, damaged pages) is refused with 134080, naming the file, and left as it was")
+    func corruptStoreRefused() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.copy("alemar11__CoreDataPlus/SampleModel3_V1.sqlite", into: directory)
+        var bytes = try Data(contentsOf: url)
+        // Keep the 16-byte header, damage the rest of the first page (the schema's root).
+        for index in 16..<min(bytes.count, 4096) { bytes[index] = 0xA5 }
+        try bytes.write(to: url)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model(Self.cases[2]))
+        let error = try #require(throws: ManagedObjectError.self) {
+            try coordinator.addPersistentStore(type: .sqlite, at: url)
+        }
+        #expect(error.code == .persistentStoreOpen)
+        #expect(error.message.contains(url.path))
+        #expect(try Data(contentsOf: url) == bytes)
+        #expect(coordinator.persistentStores.isEmpty)
+    }
 }

@@ -304,4 +304,49 @@ struct SQLiteStoreTests {
         }
         #expect(try rawSQL(url.path, "SELECT ZNAME, Z_OPT FROM ZOWNER") == "first|2")
     }
+
+    @Test("an ordered many-to-many keeps each side's order in the join table")
+    func orderedManyToMany() throws {
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Playlist", attributes: [Attribute(name: "name", type: .string, isOptional: true)], relationships: [
+                Relationship(name: "songs", destinationEntity: "Song", inverseName: "playlists", inverseEntity: "Song",
+                             isToMany: true, isOrdered: true, isOptional: true),
+            ]),
+            Entity(name: "Song", attributes: [Attribute(name: "title", type: .string, isOptional: true)], relationships: [
+                Relationship(name: "playlists", destinationEntity: "Playlist", inverseName: "songs", inverseEntity: "Playlist",
+                             isToMany: true, isOptional: true),
+            ]),
+        ]))
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Music.sqlite")
+        let writer = try sqliteContext(model, at: url)
+        try writer.performAndWait {
+            let songs = ["a", "b", "c"].map { title in
+                let song = ManagedObject(entity: model["Song"]!, insertInto: writer)
+                song.setValue(title, forKey: "title")
+                return song
+            }
+            let first = ManagedObject(entity: model["Playlist"]!, insertInto: writer)
+            first.setValue("first", forKey: "name")
+            first.setValue([songs[2], songs[0], songs[1]], forKey: "songs")
+            let second = ManagedObject(entity: model["Playlist"]!, insertInto: writer)
+            second.setValue("second", forKey: "name")
+            second.setValue([songs[1], songs[2]], forKey: "songs")
+            try writer.save()
+        }
+        let joinTable = try tableSQL(url.path, "Z_1SONGS")
+        #expect(joinTable.contains("Z_1PLAYLISTS INTEGER, Z_2SONGS INTEGER, Z_FOK_2SONGS INTEGER"), "\(joinTable)")
+        let reader = try sqliteContext(model, at: url)
+        try reader.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Playlist", sortDescriptors: [ObjectSortDescriptor(key: "name")])
+            let playlists = try reader.fetch(request)
+            let titles = playlists.map { playlist in
+                (playlist.value(forKey: "songs") as? OrderedSet<ManagedObject>)?.map { $0.value(forKey: "title") as? String ?? "" }
+            }
+            #expect(titles == [["c", "a", "b"], ["b", "c"]])
+            let song = try #require(try reader.fetch(FetchRequest<ManagedObject>(
+                entityName: "Song", predicate: ObjectPredicate("title == 'c'"))).first)
+            #expect((song.value(forKey: "playlists") as? Set<ManagedObject>)?.count == 2)
+        }
+    }
 }

@@ -16,7 +16,7 @@ import Foundation
 ///   the destination's foreign key;
 /// - a many-to-many (or a to-many without inverse) as a join table `Z_<n><RELATIONSHIP>` with
 ///   one column per side, `Z_<n><NAME>` (n: that side's entity number, NAME: the relationship
-///   that points to it), plus `Z_FOK_<column>` for an ordered side.
+///   that points to it), plus `Z_FOK_<n><NAME>` for an ordered side.
 ///
 /// Entity numbers (`Z_ENT`): the real stores number root entities in name order, each followed
 /// by its sub-entities depth first, siblings in name order (CoreDataPlus's SampleModel: Car 1,
@@ -185,8 +185,9 @@ struct SQLiteSchema: @unchecked Sendable {
                     firstColumn: "Z_\(ownNumber)\(pointingHere.uppercased())",
                     secondColumn: "Z_\(otherNumber)\(relationship.name.uppercased())")
                 if join.firstColumn == join.secondColumn { join.secondColumn += "1" }
-                if relationship.isOrdered { join.secondOrderColumn = "Z_FOK_" + join.secondColumn }
-                if relationship.inverseRelationship?.isOrdered == true { join.firstOrderColumn = "Z_FOK_" + join.firstColumn }
+                // `Z_FOK_` takes the place of the column's `Z_`: Z_2SONGS is ordered by Z_FOK_2SONGS.
+                if relationship.isOrdered { join.secondOrderColumn = "Z_FOK_" + join.secondColumn.dropFirst(2) }
+                if relationship.inverseRelationship?.isOrdered == true { join.firstOrderColumn = "Z_FOK_" + join.firstColumn.dropFirst(2) }
                 joinTables.append(join)
                 if let inverse = relationship.inverseRelationship {
                     joinTablesByRelationship[ObjectIdentifier(inverse)] = (join, .second)
