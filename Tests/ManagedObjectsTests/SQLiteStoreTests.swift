@@ -41,6 +41,8 @@ enum GalleryModel {
                          inverseEntity: "Sample", isToMany: true, isOptional: true),
             Relationship(name: "steps", destinationEntity: "Step", inverseName: "owner",
                          inverseEntity: "Step", isToMany: true, isOrdered: true, isOptional: true),
+            // To an entity with sub-entities: the key and the destination's entity number.
+            Relationship(name: "favorite", destinationEntity: "Sample", isOptional: true),
         ]),
         Entity(name: "Step", attributes: [
             Attribute(name: "label", type: .string, isOptional: true),
@@ -134,6 +136,7 @@ struct SQLiteStoreTests {
         #expect(!schema.contains("ZSCRATCH"), "a transient attribute has no column")
         #expect(schema.contains("CREATE UNIQUE INDEX Z_Sample_UNIQUE_string ON ZSAMPLE (ZSTRING COLLATE BINARY ASC)"))
         #expect(try tableSQL(url.path, "ZSTEP").contains("Z_FOK_OWNER INTEGER"))
+        #expect(try tableSQL(url.path, "ZOWNER").contains("ZFAVORITE INTEGER, Z1_FAVORITE INTEGER"))
         #expect(try tableSQL(url.path, "Z_2TAGS").contains("Z_2SAMPLES INTEGER, Z_6TAGS INTEGER"))
         #expect(try rawSQL(url.path, "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
             == "1|Owner|0|0\n2|Sample|0|0\n3|Painting|2|0\n4|Photo|2|0\n5|Step|0|0\n6|Tag|0|0")
@@ -176,6 +179,7 @@ struct SQLiteStoreTests {
             let photo = ManagedObject(entity: model["Photo"]!, insertInto: writer)
             photo.setValue(Int32(3), forKey: "note")
             photo.setValue(owner, forKey: "owner")
+            owner.setValue(photo, forKey: "favorite")
             let steps = (0..<3).map { number in
                 let step = ManagedObject(entity: model["Step"]!, insertInto: writer)
                 step.setValue("step \(number)", forKey: "label")
@@ -215,6 +219,7 @@ struct SQLiteStoreTests {
             #expect(painting.value(forKey: "scratch") == nil)
             let owner = try #require(painting.value(forKey: "owner") as? ManagedObject)
             #expect(owner.value(forKey: "name") as? String == "Ada")
+            #expect((owner.value(forKey: "favorite") as? ManagedObject)?.entity.name == "Photo")
             let samples = try #require(owner.value(forKey: "samples") as? Set<ManagedObject>)
             #expect(Set(samples.map(\.entity.name)) == ["Painting", "Photo"])
             let steps = try #require(owner.value(forKey: "steps") as? OrderedSet<ManagedObject>)
@@ -230,6 +235,7 @@ struct SQLiteStoreTests {
         // What Core Data would read: dates as seconds since 2001, the Z_ENT of each row.
         #expect(try rawSQL(url.path, "SELECT ZDATE, Z_ENT, Z_OPT FROM ZSAMPLE WHERE ZSTRING = 'Mona'") == "123456.75|3|1")
         #expect(try rawSQL(url.path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Sample'") == "2")
+        #expect(try rawSQL(url.path, "SELECT Z1_FAVORITE FROM ZOWNER") == "4")
     }
 
     @Test("updates, reordering, removals and deletes reach the file; Z_OPT counts the saves")
