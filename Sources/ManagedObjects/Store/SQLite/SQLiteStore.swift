@@ -8,9 +8,11 @@ import GRDB
 /// The file is a GRDB `DatabasePool` in WAL mode: reads run beside a save and see the last
 /// completed one; each save is one write transaction (all or nothing, also across a crash).
 ///
-/// First version: a fetch reads every row of the requested entities and evaluates the
-/// predicate, sorts and window in memory (``StoreRequest/evaluate(over:graph:)``, as the
-/// in-memory store does); only a count without predicate is answered by SQL alone. To-many
+/// First version: a fetch reads the rows of the requested entities, narrowed by what SQL can
+/// tell of the predicate (``SQLiteRowFilter``: simple comparisons of number, Boolean and date
+/// attributes), and evaluates the whole predicate, sorts and window in memory
+/// (``StoreRequest/evaluate(over:graph:)``, as the in-memory store does); only a count without
+/// predicate is answered by SQL alone. To-many
 /// relationships come unloaded (``StoredValue/toManyFault``) and are read on use.
 public final class SQLiteStore: PersistentStore, Sendable {
     public let identifier: String
@@ -189,8 +191,16 @@ public final class SQLiteStore: PersistentStore, Sendable {
             }
             return .count(request.window(0..<total).count)
         }
+        // Rows the predicate cannot match are left in the file when SQL can tell which they are.
+        let narrowing = request.predicate.flatMap { predicate in
+            schema.storage[request.entity.name].flatMap {
+                SQLiteRowFilter.condition(for: predicate, storage: $0, entity: request.entity)
+            }
+        }
         let rows = try pool.read { db in
-            try Row.fetchAll(db, sql: "\(selectClause(table)) WHERE \(entityFilter) ORDER BY Z_PK")
+            try Row.fetchAll(
+                db, sql: "\(selectClause(table)) WHERE \(entityFilter)\(narrowing.map { " AND \($0.sql)" } ?? "") ORDER BY Z_PK",
+                arguments: StatementArguments(narrowing?.arguments ?? []))
                 .compactMap { try storedObject($0, table: table, db: db) }
         }
         return try request.evaluate(over: rows, graph: graph)
