@@ -197,13 +197,22 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 SQLiteRowFilter.condition(for: predicate, storage: $0, entity: request.entity)
             }
         }
+        // Without predicate or sorts the window is a range of rows in key order: SQL cuts it.
+        var rest = request
+        var window = ""
+        if request.predicate == nil, request.sortDescriptors.isEmpty, !request.resultType.isDictionaries,
+           request.fetchOffset > 0 || request.fetchLimit > 0 {
+            window = " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
+            rest.fetchOffset = 0
+            rest.fetchLimit = 0
+        }
         let rows = try pool.read { db in
             try Row.fetchAll(
-                db, sql: "\(selectClause(table)) WHERE \(entityFilter)\(narrowing.map { " AND \($0.sql)" } ?? "") ORDER BY Z_PK",
+                db, sql: "\(selectClause(table)) WHERE \(entityFilter)\(narrowing.map { " AND \($0.sql)" } ?? "") ORDER BY Z_PK\(window)",
                 arguments: StatementArguments(narrowing?.arguments ?? []))
                 .compactMap { try storedObject($0, table: table, db: db) }
         }
-        return try request.evaluate(over: rows, graph: graph)
+        return try rest.evaluate(over: rows, graph: graph)
     }
 
     /// Everything but a block, which needs managed objects.
