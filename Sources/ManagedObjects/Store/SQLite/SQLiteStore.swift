@@ -12,8 +12,8 @@ import GRDB
 /// tell of the predicate (``SQLiteRowFilter``: simple comparisons of number, Boolean and date
 /// attributes), and evaluates the whole predicate, sorts and window in memory
 /// (``StoreRequest/evaluate(over:graph:)``, as the in-memory store does); only a count without
-/// predicate is answered by SQL alone. To-many
-/// relationships come unloaded (``StoredValue/toManyFault``) and are read on use.
+/// predicate is answered by SQL alone. To-many relationships come unloaded
+/// (``StoredValue/toManyFault``) and are read on use.
 public final class SQLiteStore: PersistentStore, Sendable {
     public let identifier: String
     public let url: URL?
@@ -64,7 +64,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// Checks, without changing anything, that the file is a Core Data SQLite store with the
     /// model's entities and columns; returns its UUID and its entity numbers by model entity name.
     private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> (identifier: String, numbers: [String: Int64]) {
-        let header = FileManager.default.contents(atPath: path)?.prefix(16) ?? Data()
+        let file = FileHandle(forReadingAtPath: path)
+        let header = (try? file?.read(upToCount: 16)) ?? nil
+        try? file?.close()
         guard header == Data("SQLite format 3\0".utf8) else {
             throw ManagedObjectError(.persistentStoreOpen, "\(path) is not an SQLite file")
         }
