@@ -26,3 +26,11 @@ func makeContainer(
     try container.loadPersistentStores()
     return container
 }
+
+/// `withContext` on a store of `kind` (an SQLite store's file in a temporary directory removed
+/// afterwards).
+func withContext<T>(_ model: ManagedObjectModel, kind: StoreKind, _ body: (ManagedObjectContext) throws -> T) throws -> T {
+    let files = try TemporaryDirectory()
+    let context = try makeContainer(model, kind: kind, files: files).newBackgroundContext()
+    return try context.performAndWait { try body(context) }
+}
