@@ -4,9 +4,10 @@ import Testing
 
 @Suite("Contexts on their queues")
 struct ConcurrencyTests {
-    @Test("background contexts inserting at the same time do not corrupt each other", .timeLimit(.minutes(1)))
-    func parallelInserts() async throws {
-        let container = try makeContainer(DogWalkModel.managedObjectModel)
+    @Test("background contexts inserting at the same time do not corrupt each other", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    func parallelInserts(kind: StoreKind) async throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
         let contexts = (0..<8).map { _ in container.newBackgroundContext() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (number, context) in contexts.enumerated() {
@@ -60,9 +61,10 @@ struct ConcurrencyTests {
         #expect(name == "Joe")
     }
 
-    @Test("performBackgroundTask runs on a private queue and its save reaches other contexts", .timeLimit(.minutes(1)))
-    func backgroundTask() async throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("performBackgroundTask runs on a private queue and its save reaches other contexts", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    func backgroundTask(kind: StoreKind) async throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let count = try await container.performBackgroundTask { context in
             let tweet = Tweet(context: context)
             tweet.text = "from the background"
