@@ -355,4 +355,26 @@ struct SQLiteStoreTests {
             #expect((song.value(forKey: "playlists") as? Set<ManagedObject>)?.count == 2)
         }
     }
+
+    @Test("a value the file cannot hold fails the whole save with 1550, naming the attribute; nothing is written")
+    func unstorableValueFailsTheSave() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Gallery.sqlite")
+        let context = try sqliteContext(model, at: url)
+        try context.performAndWait {
+            let owner = ManagedObject(entity: model["Owner"]!, insertInto: context)
+            owner.setValue("kept back", forKey: "name")
+            let sample = ManagedObject(entity: model["Sample"]!, insertInto: context)
+            // Core Data would archive it through a value transformer; there are none here.
+            sample.setValue(["not", "data"], forKey: "archived")
+            let error = try #require(throws: ManagedObjectError.self) { try context.save() }
+            #expect(error.code == .validation && error.key == "archived")
+            #expect(context.hasChanges)
+            #expect(try rawSQL(url.path, "SELECT (SELECT COUNT(*) FROM ZOWNER) + (SELECT COUNT(*) FROM ZSAMPLE)") == "0")
+            sample.setValue(Data([1]), forKey: "archived")
+            try context.save()
+        }
+        #expect(try rawSQL(url.path, "SELECT ZNAME FROM ZOWNER") == "kept back")
+        #expect(try rawSQL(url.path, "SELECT COUNT(*), hex(ZARCHIVED) FROM ZSAMPLE") == "1|01")
+    }
 }
