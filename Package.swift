@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libxml2, used directly by the reader because it reports line numbers.
@@ -40,6 +41,8 @@ let package = Package(
             dependencies: [
                 "DataModel",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                // The SQLite store: a DatabasePool in WAL mode, Core Data's own file format.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Build tool: generates a target's model classes at build time.
@@ -61,7 +64,11 @@ let package = Package(
             dependencies: ["managedgen"]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "ManagedObjectsTests", dependencies: ["ManagedObjects"]),
+        .testTarget(
+            name: "ManagedObjectsTests",
+            // GRDB: tests read store files with SQL of their own, as an outside reader would.
+            dependencies: ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // A consumer of the build plugin: the seeds' models in Models/ are generated at build
         // time, and the tests run the seeds' scenarios on the generated classes.
         .testTarget(

@@ -96,7 +96,8 @@ import Testing
 struct Typechecker: Sendable {
     let swiftc: String
     let modules: String
-    let moduleMap: String
+    /// The C modules the package's modules import (libxml2; SQLite through GRDB).
+    let moduleMaps: [String]
 
     struct Result: Sendable {
         var succeeded: Bool
@@ -114,7 +115,10 @@ struct Typechecker: Sendable {
         guard let swiftc = path.split(separator: ":").map({ "\($0)/swiftc" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw TypecheckError(description: "swiftc not found in PATH")
         }
-        return Typechecker(swiftc: swiftc, modules: modules, moduleMap: root.appendingPathComponent("Sources/CLibXML2/module.modulemap").path)
+        return Typechecker(swiftc: swiftc, modules: modules, moduleMaps: [
+            root.appendingPathComponent("Sources/CLibXML2/module.modulemap").path,
+            root.appendingPathComponent(".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap").path,
+        ])
     }
 
     func typecheck(_ files: [GeneratedFile], moduleName: String) throws -> Result {
@@ -131,8 +135,8 @@ struct Typechecker: Sendable {
         process.executableURL = URL(fileURLWithPath: swiftc)
         process.arguments = [
             "-typecheck", "-wmo", "-swift-version", "6", "-warnings-as-errors", "-module-name", moduleName,
-            "-I", modules, "-Xcc", "-fmodule-map-file=\(moduleMap)", "-Xcc", "-I/usr/include/libxml2",
-        ] + paths
+            "-I", modules, "-Xcc", "-I/usr/include/libxml2",
+        ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + paths
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -4,9 +4,10 @@ import Testing
 
 @Suite("Contexts on their queues")
 struct ConcurrencyTests {
-    @Test("background contexts inserting at the same time do not corrupt each other", .timeLimit(.minutes(1)))
-    func parallelInserts() async throws {
-        let container = try makeContainer(DogWalkModel.managedObjectModel)
+    @Test("background contexts inserting at the same time do not corrupt each other", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    func parallelInserts(kind: StoreKind) async throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
         let contexts = (0..<8).map { _ in container.newBackgroundContext() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (number, context) in contexts.enumerated() {
@@ -60,9 +61,10 @@ struct ConcurrencyTests {
         #expect(name == "Joe")
     }
 
-    @Test("performBackgroundTask runs on a private queue and its save reaches other contexts", .timeLimit(.minutes(1)))
-    func backgroundTask() async throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("performBackgroundTask runs on a private queue and its save reaches other contexts", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    func backgroundTask(kind: StoreKind) async throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let count = try await container.performBackgroundTask { context in
             let tweet = Tweet(context: context)
             tweet.text = "from the background"
@@ -143,10 +145,13 @@ struct ConcurrencyTests {
         #expect(!registered && tweets == 0 && !changed)
     }
 
-    @Test("an SQLite store is reported as not supported yet, naming the file")
-    func sqliteNotSupported() throws {
+    @Test("a file that is not an SQLite store is reported, named, and left as it was")
+    func sqliteFileThatIsNotAStore() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Tweets.sqlite")
+        let garbage = Data("this is not a database, just some text that is long enough".utf8)
+        try garbage.write(to: url)
         let container = PersistentContainer(name: "Tweets", managedObjectModel: TwitterModel.managedObjectModel)
-        let url = URL(fileURLWithPath: "/tmp/Tweets.sqlite")
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
         var reported: (any Error)?
         container.loadPersistentStores { description, error in
@@ -154,8 +159,10 @@ struct ConcurrencyTests {
             reported = error
         }
         let error = try #require(reported as? ManagedObjectError)
-        #expect(error.code == .persistentStoreInvalidType)
-        #expect(error.message.contains("SQLite") && error.message.contains("/tmp/Tweets.sqlite"))
+        #expect(error.code == .persistentStoreOpen)
+        #expect(error.message.contains(url.path))
+        #expect(try Data(contentsOf: url) == garbage)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["Tweets.sqlite"])
         #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
         #expect(throws: ManagedObjectError.self) { try container.loadPersistentStores() }
         // Saving without a store fails clearly instead of losing data.

@@ -4,9 +4,10 @@ import Testing
 
 @Suite("ManagedObjectContext")
 struct ContextTests {
-    @Test("save gives permanent IDs with the store's URI form; the context keeps one object per ID")
-    func permanentIDs() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("save gives permanent IDs with the store's URI form; the context keeps one object per ID", arguments: StoreKind.allCases)
+    func permanentIDs(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let store = try #require(container.persistentStoreCoordinator.persistentStores.first)
         let context = container.newBackgroundContext()
         try context.performAndWait {
@@ -34,9 +35,10 @@ struct ContextTests {
         }
     }
 
-    @Test("save writes to the store; another context sees it on its next fetch")
-    func saveIsVisibleElsewhere() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("save writes to the store; another context sees it on its next fetch", arguments: StoreKind.allCases)
+    func saveIsVisibleElsewhere(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let writer = container.newBackgroundContext()
         let reader = container.newBackgroundContext()
         try reader.performAndWait { () throws in
@@ -69,9 +71,9 @@ struct ContextTests {
         }
     }
 
-    @Test("rollback: inserts leave, changes and deletes are undone, relationships restored")
-    func rollback() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("rollback: inserts leave, changes and deletes are undone, relationships restored", arguments: StoreKind.allCases)
+    func rollback(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             joe.name = "Joe"
             let tweet = Tweet(context: context)
@@ -104,9 +106,10 @@ struct ContextTests {
         }
     }
 
-    @Test("refresh: without merging discards changes and loads the store's values; with merging keeps them")
-    func refresh() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("refresh: without merging discards changes and loads the store's values; with merging keeps them", arguments: StoreKind.allCases)
+    func refresh(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let context = container.newBackgroundContext()
         let other = container.newBackgroundContext()
         let id = try context.performAndWait {
@@ -134,9 +137,9 @@ struct ContextTests {
         }
     }
 
-    @Test("reset forgets every object")
-    func reset() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("reset forgets every object", arguments: StoreKind.allCases)
+    func reset(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let saved = Tweet(context: context)
             saved.text = "kept in store"
             try context.save()
@@ -150,9 +153,10 @@ struct ContextTests {
         }
     }
 
-    @Test("existingObject(with:) throws 133000 for an ID with no object")
-    func existingObject() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("existingObject(with:) throws 133000 for an ID with no object", arguments: StoreKind.allCases)
+    func existingObject(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let tweet = Tweet(context: context)
@@ -166,9 +170,10 @@ struct ContextTests {
         }
     }
 
-    @Test("a store conflict fails the save with 133020 and leaves both sides intact")
-    func mergeConflict() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("a store conflict fails the save with 133020 and leaves both sides intact", arguments: StoreKind.allCases)
+    func mergeConflict(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         // The first context keeps using its object: an object it no longer held would be
@@ -201,15 +206,16 @@ struct ContextTests {
         }
     }
 
-    @Test("transient attributes stay in their context: the store keeps nil")
-    func transientAttributes() throws {
+    @Test("transient attributes stay in their context: the store keeps nil", arguments: StoreKind.allCases)
+    func transientAttributes(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
         let model = ManagedObjectModel(Model(entities: [
             Entity(name: "Draft", attributes: [
                 Attribute(name: "text", type: .string, isOptional: true),
                 Attribute(name: "cursor", type: .integer32, isOptional: true, isTransient: true),
             ]),
         ]))
-        let container = try makeContainer(model)
+        let container = try makeContainer(model, kind: kind, files: files)
         let context = container.newBackgroundContext()
         let id = try context.performAndWait {
             let draft = ManagedObject(entity: model["Draft"]!, insertInto: context)
@@ -231,9 +237,10 @@ struct ContextTests {
 
 @Suite("Uniqueness constraints")
 struct UniquenessTests {
-    @Test("a save that would duplicate a constrained value fails with 133021 and writes nothing")
-    func duplicateFails() throws {
-        let container = try makeContainer(EnrouteModel.managedObjectModel)
+    @Test("a save that would duplicate a constrained value fails with 133021 and writes nothing", arguments: StoreKind.allCases)
+    func duplicateFails(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(EnrouteModel.managedObjectModel, kind: kind, files: files)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         try first.performAndWait { () throws in

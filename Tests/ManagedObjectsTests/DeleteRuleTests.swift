@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Delete rules")
 struct DeleteRuleTests {
-    @Test("nullify: deleting a tweet removes it from its tweeter")
-    func nullify() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("nullify: deleting a tweet removes it from its tweeter", arguments: StoreKind.allCases)
+    func nullify(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             let (kept, deleted) = (Tweet(context: context), Tweet(context: context))
             joe.tweets = [kept, deleted]
@@ -23,9 +23,9 @@ struct DeleteRuleTests {
         }
     }
 
-    @Test("cascade: deleting a user deletes the tweets, transitively")
-    func cascade() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("cascade: deleting a user deletes the tweets, transitively", arguments: StoreKind.allCases)
+    func cascade(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             // Author.passport cascades; Dog.walks cascades in the other model.
             let author = Author(context: context)
             author.passport = Passport(context: context)
@@ -34,7 +34,7 @@ struct DeleteRuleTests {
             try context.save()
             #expect(try context.count(for: FetchRequest<Passport>(entityName: "Passport")) == 0)
         }
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             let tweets = [Tweet(context: context), Tweet(context: context)]
             joe.addToTweets(Set(tweets))
@@ -46,7 +46,7 @@ struct DeleteRuleTests {
             #expect(try context.count(for: TwitterUser.fetchRequest()) == 0)
         }
         // Transitive: user → tweets (cascade); a second model level via Dog → walks.
-        try withContext(DogWalkModel.managedObjectModel) { (context) throws in
+        try withContext(DogWalkModel.managedObjectModel, kind: kind) { (context) throws in
             let dog = Dog(context: context)
             for _ in 0..<3 { dog.addToWalks(Walk(context: context)) }
             try context.save()
@@ -56,8 +56,8 @@ struct DeleteRuleTests {
         }
     }
 
-    @Test("cascade goes through several levels")
-    func cascadeTransitive() throws {
+    @Test("cascade goes through several levels", arguments: StoreKind.allCases)
+    func cascadeTransitive(kind: StoreKind) throws {
         let model = ManagedObjectModel(Model(entities: [
             Entity(name: "A", relationships: [
                 Relationship(name: "bs", destinationEntity: "B", inverseName: "a", isToMany: true,
@@ -72,7 +72,7 @@ struct DeleteRuleTests {
                 Relationship(name: "b", destinationEntity: "B", inverseName: "cs", isOptional: true),
             ]),
         ]))
-        try withContext(model) { (context) throws in
+        try withContext(model, kind: kind) { (context) throws in
             let a = ManagedObject(entity: model["A"]!, insertInto: context)
             let b = ManagedObject(entity: model["B"]!, insertInto: context)
             let c = ManagedObject(entity: model["C"]!, insertInto: context)
@@ -86,9 +86,9 @@ struct DeleteRuleTests {
         }
     }
 
-    @Test("deny: a save fails with 1600 while the relationship has objects; nothing is saved")
-    func deny() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("deny: a save fails with 1600 while the relationship has objects; nothing is saved", arguments: StoreKind.allCases)
+    func deny(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             let library = Library(context: context)
             library.name = "City"
             let book = Book(context: context)
@@ -116,9 +116,9 @@ struct DeleteRuleTests {
         }
     }
 
-    @Test("no action: the destination keeps pointing at the deleted object")
-    func noAction() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("no action: the destination keeps pointing at the deleted object", arguments: StoreKind.allCases)
+    func noAction(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             let library = Library(context: context)
             let shelf = Shelf(context: context)
             shelf.library = library
@@ -132,9 +132,9 @@ struct DeleteRuleTests {
         }
     }
 
-    @Test("deleting a never-saved object forgets it; prepareForDeletion runs first")
-    func deleteInserted() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("deleting a never-saved object forgets it; prepareForDeletion runs first", arguments: StoreKind.allCases)
+    func deleteInserted(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             let tweet = Tweet(context: context)
             tweet.tweeter = joe

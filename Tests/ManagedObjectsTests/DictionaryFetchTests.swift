@@ -6,9 +6,9 @@ import Testing
 struct DictionaryFetchTests {
     /// Two libraries with three books each (one book without pages), saved; the store
     /// evaluating predicates and sorts itself or leaving them to the context.
-    func library(storeEvaluates: Bool) throws -> (ManagedObjectContext, [ManagedObjectID]) {
+    func library(storeEvaluates: Bool, kind: StoreKind) throws -> (ManagedObjectContext, [ManagedObjectID]) {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: LibraryModel.managedObjectModel)
-        coordinator.addPersistentStore(InspectedStore(evaluatesPredicates: storeEvaluates))
+        coordinator.addPersistentStore(try InspectedStore(evaluatesPredicates: storeEvaluates, kind: kind, model: LibraryModel.managedObjectModel))
         let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
         let libraryIDs = try context.performAndWait { () throws -> [ManagedObjectID] in
             var libraries: [ManagedObject] = []
@@ -38,9 +38,9 @@ struct DictionaryFetchTests {
         }
     }
 
-    @Test("properties per object: attributes, to-ones as IDs, nil left out", arguments: [true, false])
-    func properties(storeEvaluates: Bool) throws {
-        let (context, libraries) = try library(storeEvaluates: storeEvaluates)
+    @Test("properties per object: attributes, to-ones as IDs, nil left out", arguments: [true, false], StoreKind.allCases)
+    func properties(storeEvaluates: Bool, kind: StoreKind) throws {
+        let (context, libraries) = try library(storeEvaluates: storeEvaluates, kind: kind)
         let registered = context.performAndWait { context.registeredObjects.count }
         let rows = try fetch(context) {
             $0.propertiesToFetch = ["title", "pages", "library", "library.name"]
@@ -57,9 +57,9 @@ struct DictionaryFetchTests {
         #expect(all.count == 2 && Set(all[0].keys) == ["title", "pages", "library"])
     }
 
-    @Test("grouped aggregates, sorted and windowed by group", arguments: [true, false])
-    func grouped(storeEvaluates: Bool) throws {
-        let (context, _) = try library(storeEvaluates: storeEvaluates)
+    @Test("grouped aggregates, sorted and windowed by group", arguments: [true, false], StoreKind.allCases)
+    func grouped(storeEvaluates: Bool, kind: StoreKind) throws {
+        let (context, _) = try library(storeEvaluates: storeEvaluates, kind: kind)
         let rows = try fetch(context) {
             $0.propertiesToFetch = [
                 "library.name",
@@ -92,9 +92,9 @@ struct DictionaryFetchTests {
         #expect(overall.count == 1 && overall[0]["least"] as? Int32 == 100)
     }
 
-    @Test("distinct rows; unsaved changes are not included")
-    func distinctAndSaved() throws {
-        let (context, _) = try library(storeEvaluates: true)
+    @Test("distinct rows; unsaved changes are not included", arguments: StoreKind.allCases)
+    func distinctAndSaved(kind: StoreKind) throws {
+        let (context, _) = try library(storeEvaluates: true, kind: kind)
         let pages = try fetch(context) {
             $0.propertiesToFetch = ["pages"]
             $0.returnsDistinctResults = true
@@ -108,9 +108,9 @@ struct DictionaryFetchTests {
         #expect(try fetch(context) { $0.propertiesToFetch = ["title"] }.count == 6)
     }
 
-    @Test("what SQL could not answer throws invalidFetchRequest")
-    func invalid() throws {
-        let (context, _) = try library(storeEvaluates: true)
+    @Test("what SQL could not answer throws invalidFetchRequest", arguments: StoreKind.allCases)
+    func invalid(kind: StoreKind) throws {
+        let (context, _) = try library(storeEvaluates: true, kind: kind)
         let requests: [(String, (FetchRequest<[String: Any]>) -> Void)] = [
             ("ungrouped plain column", {
                 $0.propertiesToFetch = ["title", .expression(ExpressionDescription(name: "n", function: .count, keyPath: "title"))]

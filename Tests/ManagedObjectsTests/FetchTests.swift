@@ -16,9 +16,9 @@ struct FetchTests {
         try context.fetch(request).map(\.screenName)
     }
 
-    @Test("sort ascending and descending, nil first ascending, ties keep store order")
-    func sortBasics() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("sort ascending and descending, nil first ascending, ties keep store order", arguments: StoreKind.allCases)
+    func sortBasics(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             _ = insertUsers(["bob", nil, "Carol", "alice"], in: context)
             try context.save()
             let request = TwitterUser.fetchRequest()
@@ -31,9 +31,9 @@ struct FetchTests {
         }
     }
 
-    @Test("localized standard compare: case-insensitive, digits as numbers")
-    func localizedStandard() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("localized standard compare: case-insensitive, digits as numbers", arguments: StoreKind.allCases)
+    func localizedStandard(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             _ = insertUsers(["file10", "File2", "file1", "file02b"], in: context)
             let request = TwitterUser.fetchRequest()
             request.sortDescriptors = [ObjectSortDescriptor(key: "screenName", comparison: .localizedStandard)]
@@ -43,8 +43,8 @@ struct FetchTests {
         }
     }
 
-    @Test("numbers compare by value across types; dates compare; several descriptors apply in turn")
-    func valuesAcrossTypes() throws {
+    @Test("numbers compare by value across types; dates compare; several descriptors apply in turn", arguments: StoreKind.allCases)
+    func valuesAcrossTypes(kind: StoreKind) throws {
         func order(_ lhs: Any?, _ rhs: Any?) -> ComparisonResult {
             SortKey.compare(SortKey(lhs), SortKey(rhs), .compare)
         }
@@ -55,7 +55,7 @@ struct FetchTests {
         #expect(order(nil, Int16.min) == .orderedAscending)
         #expect(order(Date(timeIntervalSince1970: 1), Date(timeIntervalSince1970: 2)) == .orderedAscending)
 
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             joe.name = "Joe"
             let ann = TwitterUser(context: context)
@@ -80,9 +80,9 @@ struct FetchTests {
         }
     }
 
-    @Test("fetchLimit and fetchOffset window the sorted results; count honours them")
-    func limitAndOffset() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("fetchLimit and fetchOffset window the sorted results; count honours them", arguments: StoreKind.allCases)
+    func limitAndOffset(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             _ = insertUsers(["e", "a", "d", "b", "c"], in: context)
             let request = TwitterUser.fetchRequest()
             request.sortDescriptors = [ObjectSortDescriptor(key: "screenName")]
@@ -99,9 +99,9 @@ struct FetchTests {
         }
     }
 
-    @Test("predicates filter: the closure form, through relationships")
-    func predicates() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("predicates filter: the closure form, through relationships", arguments: StoreKind.allCases)
+    func predicates(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             joe.screenName = "CS193p"
             for text in ["hello", "Hello world", "bye"] {
@@ -123,9 +123,9 @@ struct FetchTests {
         }
     }
 
-    @Test("sub-entities are fetched with their parent unless includesSubentities is false")
-    func subentities() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("sub-entities are fetched with their parent unless includesSubentities is false", arguments: StoreKind.allCases)
+    func subentities(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             let book = Book(context: context)
             book.title = "Dune"
             let album = Album(context: context)
@@ -142,9 +142,9 @@ struct FetchTests {
         }
     }
 
-    @Test("includesPendingChanges: unsaved inserts returned and deletes left out, unless false")
-    func pendingChanges() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("includesPendingChanges: unsaved inserts returned and deletes left out, unless false", arguments: StoreKind.allCases)
+    func pendingChanges(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let saved = insertUsers(["saved", "doomed"], in: context)
             try context.save()
             let unsaved = insertUsers(["unsaved"], in: context)
@@ -157,9 +157,9 @@ struct FetchTests {
         }
     }
 
-    @Test("result types: object IDs and count")
-    func resultTypes() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("result types: object IDs and count", arguments: StoreKind.allCases)
+    func resultTypes(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let users = insertUsers(["a", "b"], in: context)
             try context.save()
             let ids = FetchRequest<ManagedObjectID>(entityName: "TwitterUser")
@@ -176,9 +176,9 @@ struct FetchTests {
         }
     }
 
-    @Test("generated fetch helpers: fetch, count, first and find-or-insert")
-    func generatedHelpers() throws {
-        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+    @Test("generated fetch helpers: fetch, count, first and find-or-insert", arguments: StoreKind.allCases)
+    func generatedHelpers(kind: StoreKind) throws {
+        try withContext(EnrouteModel.managedObjectModel, kind: kind) { (context) throws in
             for icao in ["KSFO", "KJFK", "EGLL"] { _ = try Airport.withICAO(icao, in: context) }
             try context.save()
             let byICAO = [ObjectSortDescriptor(key: Airport.Keys.icao_)]
@@ -192,9 +192,10 @@ struct FetchTests {
         }
     }
 
-    @Test("the seeds' predicates select what Core Data would")
-    func seedPredicates() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("the seeds' predicates select what Core Data would", arguments: StoreKind.allCases)
+    func seedPredicates(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws in
             let day: TimeInterval = 86_400

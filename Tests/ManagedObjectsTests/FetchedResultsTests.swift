@@ -43,9 +43,9 @@ struct FetchedResultsTests {
                                         sectionNameKeyPath: "tweeter.screenName", cacheName: nil)
     }
 
-    @Test("sections by key path, object(at:), indexPath(forObject:), index titles")
-    func sections() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("sections by key path, object(at:), indexPath(forObject:), index titles", arguments: StoreKind.allCases)
+    func sections(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let ann = TwitterUser(context: context)
             ann.screenName = "ann"
             let bob = TwitterUser(context: context)
@@ -67,9 +67,9 @@ struct FetchedResultsTests {
         }
     }
 
-    @Test("the delegate hears inserts, updates, moves, deletes and section changes")
-    func changes() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("the delegate hears inserts, updates, moves, deletes and section changes", arguments: StoreKind.allCases)
+    func changes(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let ann = TwitterUser(context: context)
             ann.screenName = "ann"
             let a1 = tweet("a1", day: 1, by: ann, in: context)

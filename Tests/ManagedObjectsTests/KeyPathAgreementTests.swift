@@ -118,9 +118,9 @@ struct KeyPathAgreementTests {
         }
     }
 
-    @Test("the results' types and values, as documented in Docs/RuntimeDifferences.md")
-    func operatorResults() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("the results' types and values, as documented in Docs/RuntimeDifferences.md", arguments: StoreKind.allCases)
+    func operatorResults(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             let library = Library(context: context)
             let (a1, a2) = (Author(context: context), Author(context: context))
             for authors in [[a1, a2], [a2]] {
@@ -135,7 +135,7 @@ struct KeyPathAgreementTests {
             #expect((library.value(forKeyPath: "books.authors") as? [Any])?.count == 2)
             #expect(library.value(forKeyPath: "books.authors.@count") as? Int == 2)
         }
-        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+        try withContext(EnrouteModel.managedObjectModel, kind: kind) { (context) throws in
             let airport = try Airport.withICAO("KLAX", in: context)
             airport.latitude = 33.5
             for speed: Int16 in [100, 100, 250] {

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Notifications")
 struct NotificationTests {
-    @Test("objects-did-change announces inserts, updates and deletes by ID")
-    func objectsDidChange() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("objects-did-change announces inserts, updates and deletes by ID", arguments: StoreKind.allCases)
+    func objectsDidChange(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             var received: [ContextNotification] = []
             let observation = context.addObserver(for: [.objectsDidChange]) { received.append($0) }
             let joe = TwitterUser(context: context)
@@ -37,9 +37,9 @@ struct NotificationTests {
         }
     }
 
-    @Test("will-save and did-save bracket a save; did-save names permanent IDs")
-    func saveNotifications() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("will-save and did-save bracket a save; did-save names permanent IDs", arguments: StoreKind.allCases)
+    func saveNotifications(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             var names: [ContextNotification.Name] = []
             var didSave: ContextNotification?
             let observation = context.addObserver { notification in
@@ -64,9 +64,9 @@ struct NotificationTests {
         }
     }
 
-    @Test("a failed save posts will-save but no did-save")
-    func failedSave() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("a failed save posts will-save but no did-save", arguments: StoreKind.allCases)
+    func failedSave(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             var names: [ContextNotification.Name] = []
             let observation = context.addObserver(for: [.willSave, .didSave]) { names.append($0.name) }
             _ = Passport(context: context)

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("ManagedObject")
 struct ObjectTests {
-    @Test("insert: registered, inserted, temporary ID, context set")
-    func insert() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("insert: registered, inserted, temporary ID, context set", arguments: StoreKind.allCases)
+    func insert(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             #expect(tweet.managedObjectContext === context)
             #expect(tweet.isInserted && !tweet.isUpdated && !tweet.isDeleted && tweet.hasChanges)
@@ -21,9 +21,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("an object made without a context joins one with insert")
-    func insertLater() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("an object made without a context joins one with insert", arguments: StoreKind.allCases)
+    func insertLater(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let entity = try #require(context.managedObjectModel["TwitterUser"])
             let user = TwitterUser(entity: entity, insertInto: nil)
             #expect(user.managedObjectContext == nil && !user.isInserted)
@@ -34,9 +34,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("typed accessors and key-value coding read and write the same storage")
-    func keyValueCoding() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("typed accessors and key-value coding read and write the same storage", arguments: StoreKind.allCases)
+    func keyValueCoding(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             let created = Date(timeIntervalSinceReferenceDate: 1000)
             tweet.text = "140 characters of pure joy"
@@ -51,9 +51,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("setValue(_:forKey:) converts numbers to the storage type")
-    func numberConversion() throws {
-        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+    @Test("setValue(_:forKey:) converts numbers to the storage type", arguments: StoreKind.allCases)
+    func numberConversion(kind: StoreKind) throws {
+        try withContext(EnrouteModel.managedObjectModel, kind: kind) { (context) throws in
             let flight = Flight(context: context)
             flight.setValue(450, forKey: Flight.Keys.filedAirspeed_)
             #expect(flight.filedAirspeed_ == 450)
@@ -67,9 +67,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("value(forKeyPath:) follows to-one and to-many relationships")
-    func keyPaths() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("value(forKeyPath:) follows to-one and to-many relationships", arguments: StoreKind.allCases)
+    func keyPaths(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             joe.name = "Joe Schmo"
             let first = Tweet(context: context)
@@ -93,9 +93,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("key paths through an ordered to-many keep order; aggregates")
-    func orderedKeyPathsAndAggregates() throws {
-        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+    @Test("key paths through an ordered to-many keep order; aggregates", arguments: StoreKind.allCases)
+    func orderedKeyPathsAndAggregates(kind: StoreKind) throws {
+        try withContext(EnrouteModel.managedObjectModel, kind: kind) { (context) throws in
             let sfo = try Airport.withICAO("KSFO", in: context)
             for (ident, speed) in [("B", 300), ("A", 500), ("C", 400)] {
                 let flight = Flight(context: context)
@@ -112,7 +112,7 @@ struct ObjectTests {
             #expect(sfo.value(forKeyPath: "flightsFrom_.@sum.filedAirspeed_") as? Int == 1200)
             #expect(sfo.value(forKeyPath: "flightsFrom_.@max.ident_") as? String == "C")
         }
-        try withContext(DogWalkModel.managedObjectModel) { (context) throws in
+        try withContext(DogWalkModel.managedObjectModel, kind: kind) { (context) throws in
             let dog = Dog(context: context)
             let day = Date(timeIntervalSinceReferenceDate: 0)
             for _ in 0..<2 {
@@ -131,9 +131,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("primitive access stores values as they are, without inverse maintenance")
-    func primitiveAccess() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("primitive access stores values as they are, without inverse maintenance", arguments: StoreKind.allCases)
+    func primitiveAccess(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             tweet.setPrimitiveValue("raw", forKey: "text")
@@ -144,9 +144,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("changedValues and committedValues track what differs from the store")
-    func changes() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("changedValues and committedValues track what differs from the store", arguments: StoreKind.allCases)
+    func changes(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             tweet.text = "draft"
             #expect(Set(tweet.changedValues().keys) == ["text"])
@@ -165,9 +165,9 @@ struct ObjectTests {
         }
     }
 
-    @Test("setting a value to what it already is changes nothing")
-    func sameValue() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("setting a value to what it already is changes nothing", arguments: StoreKind.allCases)
+    func sameValue(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             tweet.text = "same"
             try context.save()
@@ -176,9 +176,10 @@ struct ObjectTests {
         }
     }
 
-    @Test("lifecycle hooks run at insert, fetch, delete and save")
-    func lifecycle() throws {
-        let container = try makeContainer(HookModel.managedObjectModel)
+    @Test("lifecycle hooks run at insert, fetch, delete and save", arguments: StoreKind.allCases)
+    func lifecycle(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(HookModel.managedObjectModel, kind: kind, files: files)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let note = Note(context: context)
@@ -207,9 +208,10 @@ struct ObjectTests {
         }
     }
 
-    @Test("identity: Hashable and Identifiable by object, one object per ID per context")
-    func identity() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("identity: Hashable and Identifiable by object, one object per ID per context", arguments: StoreKind.allCases)
+    func identity(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let context = container.newBackgroundContext()
         let id = try context.performAndWait {
             let a = Tweet(context: context)

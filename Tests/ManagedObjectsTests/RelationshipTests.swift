@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Relationships and inverses")
 struct RelationshipTests {
-    @Test("tweet.tweeter = joe puts the tweet in joe.tweets")
-    func toOneSetsInverse() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("tweet.tweeter = joe puts the tweet in joe.tweets", arguments: StoreKind.allCases)
+    func toOneSetsInverse(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             tweet.tweeter = joe
@@ -17,9 +17,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("joe.addToTweets(tweet) sets tweet.tweeter; removing clears it")
-    func toManySetsInverse() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("joe.addToTweets(tweet) sets tweet.tweeter; removing clears it", arguments: StoreKind.allCases)
+    func toManySetsInverse(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             joe.addToTweets(tweet)
@@ -34,9 +34,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("moving a tweet to another user takes it out of the first user's tweets")
-    func moveBetweenOwners() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("moving a tweet to another user takes it out of the first user's tweets", arguments: StoreKind.allCases)
+    func moveBetweenOwners(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let tweet = Tweet(context: context)
             let joe = TwitterUser(context: context)
             let ann = TwitterUser(context: context)
@@ -49,9 +49,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("replacing a to-many set updates every inverse")
-    func replaceSet() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("replacing a to-many set updates every inverse", arguments: StoreKind.allCases)
+    func replaceSet(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let joe = TwitterUser(context: context)
             let (a, b, c) = (Tweet(context: context), Tweet(context: context), Tweet(context: context))
             joe.tweets = [a, b]
@@ -63,9 +63,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("many-to-many: both sides follow")
-    func manyToMany() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("many-to-many: both sides follow", arguments: StoreKind.allCases)
+    func manyToMany(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             let book = Book(context: context)
             let (ann, bob) = (Author(context: context), Author(context: context))
             book.authors = [ann, bob]
@@ -79,9 +79,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("one-to-one: assigning a taken destination steals it from its owner")
-    func oneToOneSteal() throws {
-        try withContext(LibraryModel.managedObjectModel) { (context) throws in
+    @Test("one-to-one: assigning a taken destination steals it from its owner", arguments: StoreKind.allCases)
+    func oneToOneSteal(kind: StoreKind) throws {
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
             let (ann, bob) = (Author(context: context), Author(context: context))
             let passport = Passport(context: context)
             ann.passport = passport
@@ -95,9 +95,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("ordered to-many: insert, replace, remove and move keep order and inverses")
-    func orderedOperations() throws {
-        try withContext(DogWalkModel.managedObjectModel) { (context) throws in
+    @Test("ordered to-many: insert, replace, remove and move keep order and inverses", arguments: StoreKind.allCases)
+    func orderedOperations(kind: StoreKind) throws {
+        try withContext(DogWalkModel.managedObjectModel, kind: kind) { (context) throws in
             let dog = Dog(context: context)
             let walks = (0..<5).map { index -> Walk in
                 let walk = Walk(context: context)
@@ -145,9 +145,10 @@ struct RelationshipTests {
         }
     }
 
-    @Test("ordered to-many keeps its order through a save and a fetch in another context")
-    func orderedSurvivesSave() throws {
-        let container = try makeContainer(DogWalkModel.managedObjectModel)
+    @Test("ordered to-many keeps its order through a save and a fetch in another context", arguments: StoreKind.allCases)
+    func orderedSurvivesSave(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
         let context = container.newBackgroundContext()
         let dogID = try context.performAndWait {
             let dog = Dog(context: context)
@@ -168,9 +169,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("relationships through the `_` names of the Enroute model")
-    func enrouteInverses() throws {
-        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+    @Test("relationships through the `_` names of the Enroute model", arguments: StoreKind.allCases)
+    func enrouteInverses(kind: StoreKind) throws {
+        try withContext(EnrouteModel.managedObjectModel, kind: kind) { (context) throws in
             let flight = Flight(context: context)
             flight.ident_ = "UA123"
             let sfo = try Airport.withICAO("KSFO", in: context)

@@ -48,9 +48,9 @@ struct SeedScenarioTests {
         }
     }
 
-    @Test("DogWalk: find-or-create Fido with %K, add walks through the ordered set, delete one")
-    func dogWalk() throws {
-        try withContext(DogWalkModel.managedObjectModel) { (context) throws in
+    @Test("DogWalk: find-or-create Fido with %K, add walks through the ordered set, delete one", arguments: StoreKind.allCases)
+    func dogWalk(kind: StoreKind) throws {
+        try withContext(DogWalkModel.managedObjectModel, kind: kind) { (context) throws in
             func currentDog() throws -> Dog {
                 let dogFetch = Dog.fetchRequest()
                 dogFetch.predicate = ObjectPredicate("%K == %@", Dog.Keys.name, "Fido")
@@ -79,8 +79,8 @@ struct SeedScenarioTests {
         }
     }
 
-    @Test("Enroute: import flights into related objects with find-or-insert, in an in-memory store")
-    func enroute() throws {
+    @Test("Enroute: import flights into related objects with find-or-insert, in an in-memory store", arguments: StoreKind.allCases)
+    func enroute(kind: StoreKind) throws {
         struct FlightInfo: Decodable {
             var ident: String
             var origin: String
@@ -95,7 +95,7 @@ struct SeedScenarioTests {
              {"ident": "UAL1", "origin": "KSFO", "destination": "KJFK", "airlineCode": "UAL", "arrival": 250}]
             """
         let infos = try JSONDecoder().decode([FlightInfo].self, from: Data(json.utf8))
-        try withContext(EnrouteModel.managedObjectModel) { (context) throws in
+        try withContext(EnrouteModel.managedObjectModel, kind: kind) { (context) throws in
             for info in infos {
                 let request = Flight.fetchRequest()
                 request.predicate = ObjectPredicate("ident_ = %@", info.ident)

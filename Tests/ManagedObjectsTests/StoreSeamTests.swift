@@ -2,17 +2,39 @@ import Foundation
 @testable import ManagedObjects
 import Testing
 
-/// A store that forwards to an in-memory store, counting what it is asked, and that can
-/// decline to evaluate predicates (so the context evaluates them over managed objects).
+/// The kinds of store the seam's scenarios run on.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory, sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A new, empty store of this kind for `model`; an SQLite store's file lives in a temporary
+    /// directory removed with the returned holder.
+    func makeStore(_ model: ManagedObjectModel) throws -> (store: any PersistentStore, files: TemporaryDirectory?) {
+        switch self {
+        case .inMemory:
+            return (InMemoryStore(), nil)
+        case .sqlite:
+            let directory = try TemporaryDirectory()
+            return (try SQLiteStore(model: model, url: directory.file("Store.sqlite")), directory)
+        }
+    }
+}
+
+/// A store that forwards to an in-memory or SQLite store, counting what it is asked, and that
+/// can decline to evaluate predicates (so the context evaluates them over managed objects).
 final class InspectedStore: PersistentStore, @unchecked Sendable {
     // Unchecked: the counters are only touched under `lock`; `inner` is thread-safe.
-    let inner = InMemoryStore()
+    let inner: any PersistentStore
     let evaluatesPredicates: Bool
+    /// The inner store's files, removed when this store goes.
+    private let files: TemporaryDirectory?
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
 
-    init(evaluatesPredicates: Bool = true) {
+    init(evaluatesPredicates: Bool = true, kind: StoreKind = .inMemory, model: ManagedObjectModel = TwitterModel.managedObjectModel) throws {
         self.evaluatesPredicates = evaluatesPredicates
+        (inner, files) = try kind.makeStore(model)
     }
 
     func count(_ call: String) -> Int { lock.withLock { counts[call] ?? 0 } }
@@ -20,7 +42,7 @@ final class InspectedStore: PersistentStore, @unchecked Sendable {
 
     var type: PersistentStoreType { inner.type }
     var identifier: String { inner.identifier }
-    var url: URL? { nil }
+    var url: URL? { inner.url }
 
     func execute(_ request: StoreRequest) throws -> StoreResult {
         record("execute \(request.resultType)")
@@ -48,12 +70,12 @@ final class InspectedStore: PersistentStore, @unchecked Sendable {
     }
 }
 
-/// A stack on an `InspectedStore`, with `users` users of `tweetsEach` tweets saved.
+/// A stack on an `InspectedStore` of `kind`, with `users` users of `tweetsEach` tweets saved.
 func inspectedStack(
-    users: Int = 3, tweetsEach: Int = 4, evaluatesPredicates: Bool = true
+    users: Int = 3, tweetsEach: Int = 4, evaluatesPredicates: Bool = true, kind: StoreKind = .inMemory
 ) throws -> (PersistentStoreCoordinator, InspectedStore) {
     let coordinator = PersistentStoreCoordinator(managedObjectModel: TwitterModel.managedObjectModel)
-    let store = InspectedStore(evaluatesPredicates: evaluatesPredicates)
+    let store = try InspectedStore(evaluatesPredicates: evaluatesPredicates, kind: kind)
     coordinator.addPersistentStore(store)
     let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
     try context.performAndWait {
@@ -79,9 +101,9 @@ struct StoreSeamTests {
         ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
     }
 
-    @Test("a fetched object is a fault until a property is read; refresh turns it back")
-    func faults() throws {
-        let (coordinator, store) = try inspectedStack()
+    @Test("a fetched object is a fault until a property is read; refresh turns it back", arguments: StoreKind.allCases)
+    func faults(kind: StoreKind) throws {
+        let (coordinator, store) = try inspectedStack(kind: kind)
         let context = context(coordinator)
         try context.performAndWait {
             let tweets = try context.fetch(Tweet.fetchRequest())
@@ -221,9 +243,9 @@ struct StoreSeamTests {
         }
     }
 
-    @Test("pending inserts, changes and deletes are laid over the store's answer, then sort, offset and limit")
-    func pendingChangesOverStoreAnswer() throws {
-        let (coordinator, _) = try inspectedStack(users: 2, tweetsEach: 6)
+    @Test("pending inserts, changes and deletes are laid over the store's answer, then sort, offset and limit", arguments: StoreKind.allCases)
+    func pendingChangesOverStoreAnswer(kind: StoreKind) throws {
+        let (coordinator, _) = try inspectedStack(users: 2, tweetsEach: 6, kind: kind)
         let context = context(coordinator)
         try context.performAndWait {
             let all = try context.fetch(Tweet.fetchRequest())
@@ -255,9 +277,9 @@ struct StoreSeamTests {
         }
     }
 
-    @Test("without sorts the store's window is the first matching rows in save order")
-    func unsortedWindows() throws {
-        let (coordinator, _) = try inspectedStack(users: 3, tweetsEach: 7)
+    @Test("without sorts the store's window is the first matching rows in save order", arguments: StoreKind.allCases)
+    func unsortedWindows(kind: StoreKind) throws {
+        let (coordinator, _) = try inspectedStack(users: 3, tweetsEach: 7, kind: kind)
         let context = context(coordinator)
         try context.performAndWait { () throws in
             let all = try context.fetch(Tweet.fetchRequest()).map(\.objectID)
@@ -285,9 +307,9 @@ struct StoreSeamTests {
         }
     }
 
-    @Test("a save's notification carries what another context needs to merge: no store reads")
-    func mergeFromNotification() throws {
-        let (coordinator, store) = try inspectedStack(users: 1, tweetsEach: 3)
+    @Test("a save's notification carries what another context needs to merge: no store reads", arguments: StoreKind.allCases)
+    func mergeFromNotification(kind: StoreKind) throws {
+        let (coordinator, store) = try inspectedStack(users: 1, tweetsEach: 3, kind: kind)
         let writer = context(coordinator)
         let reader = context(coordinator)
         let tweets = try reader.performAndWait { () throws in
@@ -311,9 +333,9 @@ struct StoreSeamTests {
         #expect(store.count("snapshot") == before)
     }
 
-    @Test("a count with no unsaved changes is the store's: no object is made")
-    func countMakesNoObjects() throws {
-        let (coordinator, store) = try inspectedStack()
+    @Test("a count with no unsaved changes is the store's: no object is made", arguments: StoreKind.allCases)
+    func countMakesNoObjects(kind: StoreKind) throws {
+        let (coordinator, store) = try inspectedStack(kind: kind)
         let context = context(coordinator)
         try context.performAndWait { () throws in
             let request = Tweet.fetchRequest()
@@ -360,9 +382,9 @@ struct StoreSeamTests {
         }
     }
 
-    @Test("the store and the context give the same answers for random predicates and sorts")
-    func storeAndContextAgree() throws {
-        let (storeSide, _) = try inspectedStack(users: 4, tweetsEach: 5, evaluatesPredicates: true)
+    @Test("the store and the context give the same answers for random predicates and sorts", arguments: StoreKind.allCases)
+    func storeAndContextAgree(kind: StoreKind) throws {
+        let (storeSide, _) = try inspectedStack(users: 4, tweetsEach: 5, evaluatesPredicates: true, kind: kind)
         let (contextSide, _) = try inspectedStack(users: 4, tweetsEach: 5, evaluatesPredicates: false)
         var random = SeededRandom(seed: 9)
         let keyPaths = ["text", "created", "tweeter.name", "tweeter.screenName", "tweeter.tweets.@count", "tweeter"]

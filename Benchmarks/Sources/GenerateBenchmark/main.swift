@@ -67,6 +67,8 @@ if typecheck {
             "-typecheck", "-wmo", "-swift-version", "6", "-warnings-as-errors", "-module-name", "Synthetic",
             "-I", modules.path,
             "-Xcc", "-fmodule-map-file=\(rootDirectory.appendingPathComponent("Sources/CLibXML2/module.modulemap").path)",
+            // ManagedObjects imports GRDB, whose SQLite module clients must find too.
+            "-Xcc", "-fmodule-map-file=\(rootDirectory.appendingPathComponent(".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
             "-Xcc", "-I/usr/include/libxml2",
         ] + files)
     }

@@ -44,6 +44,13 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         public static let constraintConflict = Code(rawValue: 133021)
         /// NSPersistentStoreInvalidTypeError: a store type that is not supported.
         public static let persistentStoreInvalidType = Code(rawValue: 134000)
+        /// NSPersistentStoreIncompatibleSchemaError: an SQLite file that is not a Core Data store.
+        public static let persistentStoreIncompatibleSchema = Code(rawValue: 134020)
+        /// NSPersistentStoreOpenError: a store file that cannot be opened (not SQLite, corrupt).
+        public static let persistentStoreOpen = Code(rawValue: 134080)
+        /// NSPersistentStoreIncompatibleVersionHashError: a store written with another model
+        /// (here: entities or columns the model has and the store lacks).
+        public static let persistentStoreIncompatibleVersionHash = Code(rawValue: 134100)
         /// NSCoreDataError, the general error: here a fetch request that cannot run (an unknown
         /// entity, or a `Result` type that does not fit the result type), where Core Data raises.
         public static let invalidFetchRequest = Code(rawValue: 134060)

@@ -14,7 +14,7 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     }
 
     /// An SQLite store at `url`, as Core Data's `NSPersistentStoreDescription(url:)` makes.
-    /// Not supported yet: loading it reports `persistentStoreInvalidType`.
+    /// Loading it opens the file, or creates it (see `SQLiteStore`).
     public init(url: URL) {
         self.init(type: .sqlite, url: url)
     }

@@ -109,8 +109,7 @@ public struct PersistentStoreType: RawRepresentable, Hashable, Sendable, CustomS
 
     /// Objects kept in memory for the life of the coordinator.
     public static let inMemory = PersistentStoreType(rawValue: "InMemory")
-    /// An SQLite file. Declared, not supported yet: adding one fails with
-    /// `ManagedObjectError.Code.persistentStoreInvalidType`.
+    /// An SQLite file in Core Data's own format (``SQLiteStore``).
     public static let sqlite = PersistentStoreType(rawValue: "SQLite")
 
     public var description: String { rawValue }

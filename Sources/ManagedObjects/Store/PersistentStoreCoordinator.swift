@@ -24,8 +24,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock { stores }
     }
 
-    /// Adds a store of a built-in type. `.inMemory` is supported; `.sqlite` and other types
-    /// throw `persistentStoreInvalidType`, naming the type and the URL.
+    /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
+    /// when there is no file; see ``SQLiteStore/init(model:url:)`` for the errors a file that
+    /// cannot be opened throws). Other types throw `persistentStoreInvalidType`, naming the type
+    /// and the URL.
     @discardableResult
     public func addPersistentStore(
         type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil
@@ -35,10 +37,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             let store = InMemoryStore()
             addPersistentStore(store)
             return store
+        case .sqlite:
+            guard let url else {
+                throw ManagedObjectError(.persistentStoreOpen, "an SQLite store needs a file URL")
+            }
+            let store = try SQLiteStore(model: managedObjectModel, url: url)
+            addPersistentStore(store)
+            return store
         default:
             throw ManagedObjectError(
                 .persistentStoreInvalidType,
-                "store type \(type.rawValue) is not supported yet (only \(PersistentStoreType.inMemory.rawValue) is)"
+                "store type \(type.rawValue) is not supported (\(PersistentStoreType.inMemory.rawValue) and \(PersistentStoreType.sqlite.rawValue) are)"
                     + (url.map { ": \($0.path)" } ?? ""))
         }
     }

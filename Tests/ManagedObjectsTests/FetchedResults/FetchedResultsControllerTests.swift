@@ -43,9 +43,9 @@ struct FetchedResultsControllerTests {
 
     // MARK: Sections and order
 
-    @Test("sections follow the section key path; nil is the empty name without an index title")
-    func sections() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("sections follow the section key path; nil is the empty name without an index title", arguments: StoreKind.allCases)
+    func sections(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             Self.user("bob", "b2", in: context)
             Self.user(nil, "n1", in: context)
             Self.user("ann", "a1", in: context)
@@ -66,9 +66,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("without a section key path there is one unnamed section")
-    func oneSection() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("without a section key path there is one unnamed section", arguments: StoreKind.allCases)
+    func oneSection(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             Self.user("bob", "b1", in: context)
             Self.user("ann", "a1", in: context)
             let request = TwitterUser.fetchRequest()
@@ -80,9 +80,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("a request without sort descriptors, or not sorted by the section key path first, is refused")
-    func sortDescriptorsChecked() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("a request without sort descriptors, or not sorted by the section key path first, is refused", arguments: StoreKind.allCases)
+    func sortDescriptorsChecked(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let unsorted = FetchedResultsController(fetchRequest: TwitterUser.fetchRequest(), managedObjectContext: context)
             let noOrder = try #require(throws: ManagedObjectError.self) { try unsorted.performFetch() }
             #expect(noOrder.code == .invalidFetchRequest)
@@ -99,14 +99,14 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("the delegate titles sections")
-    func delegateIndexTitles() throws {
+    @Test("the delegate titles sections", arguments: StoreKind.allCases)
+    func delegateIndexTitles(kind: StoreKind) throws {
         final class Titles: FetchedResultsControllerDelegate {
             func controller(_ controller: AnyObject, sectionIndexTitleForSectionName sectionName: String) -> String? {
                 "#" + sectionName
             }
         }
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             Self.user("ann", "a1", in: context)
             let controller = Self.usersController(context)
             let titles = Titles()
@@ -118,9 +118,9 @@ struct FetchedResultsControllerTests {
 
     // MARK: Change reports, applied in place
 
-    @Test("inserts, updates, moves and deletes are reported once each, at the right index paths")
-    func objectChanges() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("inserts, updates, moves and deletes are reported once each, at the right index paths", arguments: StoreKind.allCases)
+    func objectChanges(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let a1 = Self.user("ann", "a1", in: context)
             Self.user("ann", "a3", in: context)
             let a5 = Self.user("ann", "a5", in: context)
@@ -149,9 +149,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("objects entering and leaving sections insert and delete sections")
-    func sectionChanges() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("objects entering and leaving sections insert and delete sections", arguments: StoreKind.allCases)
+    func sectionChanges(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let a1 = Self.user("ann", "a1", in: context)
             Self.user("cy", "c1", in: context)
             let (controller, table) = try Self.follow(context)
@@ -170,9 +170,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("a predicate is re-evaluated for changed objects: they enter and leave the results")
-    func predicateChanges() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("a predicate is re-evaluated for changed objects: they enter and leave the results", arguments: StoreKind.allCases)
+    func predicateChanges(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let visible = Self.user("ann", "a1", in: context)
             let hidden = Self.user("ann", "x1", in: context)
             try context.save()
@@ -195,9 +195,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("without a delegate the results stay as fetched; saves with nothing new report nothing")
-    func quietCases() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("without a delegate the results stay as fetched; saves with nothing new report nothing", arguments: StoreKind.allCases)
+    func quietCases(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             Self.user("ann", "a1", in: context)
             let controller = Self.usersController(context)
             try controller.performFetch()
@@ -212,9 +212,10 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("another context's saves, merged, are reported as updates and moves")
-    func mergedChanges() throws {
-        let container = try makeContainer(TwitterModel.managedObjectModel)
+    @Test("another context's saves, merged, are reported as updates and moves", arguments: StoreKind.allCases)
+    func mergedChanges(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
         let reader = container.newBackgroundContext()
         reader.automaticallyMergesChangesFromParent = true
         let writer = container.newBackgroundContext()
@@ -237,9 +238,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("with a fetch limit, changes fetch again and the limit holds")
-    func fetchLimit() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("with a fetch limit, changes fetch again and the limit holds", arguments: StoreKind.allCases)
+    func fetchLimit(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             Self.user("ann", "a2", in: context)
             Self.user("ann", "a3", in: context)
             try context.save()
@@ -263,9 +264,9 @@ struct FetchedResultsControllerTests {
 
     /// A change to an object inserted and not yet saved, made after its insert was announced,
     /// is announced as an update, as Core Data does, so the controller follows it.
-    @Test("a change to an announced, unsaved insert reaches the controller")
-    func changeToUnsavedInsert() throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("a change to an announced, unsaved insert reaches the controller", arguments: StoreKind.allCases)
+    func changeToUnsavedInsert(kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             let (controller, table) = try Self.follow(context)
             let user = Self.user("ann", "a1", in: context)
             context.processPendingChanges()
@@ -282,9 +283,9 @@ struct FetchedResultsControllerTests {
     /// Random inserts, renames, deletes and saves; after each batch the table built from the
     /// reports equals the controller's sections, which equal a fresh fetch; only objects that
     /// changed are reported as moved or updated.
-    @Test("random changes applied in place", arguments: [1, 2, 3] as [UInt64])
-    func randomInPlace(seed: UInt64) throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("random changes applied in place", arguments: [1, 2, 3] as [UInt64], StoreKind.allCases)
+    func randomInPlace(seed: UInt64, kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             var random = SeededGenerator(seed: seed)
             var serial = 0
             func screenName() -> String {
@@ -337,9 +338,9 @@ struct FetchedResultsControllerTests {
 
     /// Tweets sectioned by their tweeter's screen name: renaming a user moves tweets that did
     /// not change themselves, so changes refetch; the reports must still be a valid batch.
-    @Test("random changes across a relationship refetch", arguments: [4, 5] as [UInt64])
-    func randomAcrossRelationship(seed: UInt64) throws {
-        try withContext(TwitterModel.managedObjectModel) { (context) throws in
+    @Test("random changes across a relationship refetch", arguments: [4, 5] as [UInt64], StoreKind.allCases)
+    func randomAcrossRelationship(seed: UInt64, kind: StoreKind) throws {
+        try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in
             var random = SeededGenerator(seed: seed)
             var serial = 0
             func unique(_ prefix: String) -> String {

@@ -13,8 +13,8 @@ struct ModelLoadingTests {
         .deletingLastPathComponent()  // Tests
         .appendingPathComponent("DataModelTests/Fixtures/Seeds")
 
-    @Test("the DogWalk seed runs through KVC on plain ManagedObject when no class is registered")
-    func dogWalkWithoutClasses() throws {
+    @Test("the DogWalk seed runs through KVC on plain ManagedObject when no class is registered", arguments: StoreKind.allCases)
+    func dogWalkWithoutClasses(kind: StoreKind) throws {
         let model = try ManagedObjectModel(contentsOf: Self.seeds.appendingPathComponent("DogWalk.xcdatamodeld"))
         let dogEntity = try #require(model["Dog"])
         let walkEntity = try #require(model["Walk"])
@@ -22,7 +22,7 @@ struct ModelLoadingTests {
         #expect(dogEntity.relationship(named: "walks")?.isOrdered == true)
         #expect(walkEntity.relationship(named: "dog")?.inverseRelationship === dogEntity.relationship(named: "walks"))
 
-        try withContext(model) { (context) throws in
+        try withContext(model, kind: kind) { (context) throws in
             let dog = ManagedObject(entity: dogEntity, insertInto: context)
             dog.setValue("Fido", forKey: "name")
             let dates = [Date(timeIntervalSince1970: 200), Date(timeIntervalSince1970: 100)]
@@ -46,10 +46,10 @@ struct ModelLoadingTests {
         }
     }
 
-    @Test("the seed's non-optional Walk.date is enforced on save")
-    func mandatoryAttributeFromFile() throws {
+    @Test("the seed's non-optional Walk.date is enforced on save", arguments: StoreKind.allCases)
+    func mandatoryAttributeFromFile(kind: StoreKind) throws {
         let model = try ManagedObjectModel(contentsOf: Self.seeds.appendingPathComponent("DogWalk.xcdatamodeld"))
-        try withContext(model) { (context) throws in
+        try withContext(model, kind: kind) { (context) throws in
             _ = ManagedObject(entity: try #require(model["Walk"]), insertInto: context)
             let error = try #require(throws: ManagedObjectError.self) { try context.save() }
             #expect(error.code == .missingMandatoryProperty)

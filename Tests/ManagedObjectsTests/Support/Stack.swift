@@ -14,3 +14,23 @@ func withContext<T>(_ model: ManagedObjectModel, _ body: (ManagedObjectContext) 
     let context = try makeContainer(model).newBackgroundContext()
     return try context.performAndWait { try body(context) }
 }
+
+/// A fresh stack on a store of `kind`; an SQLite store's file goes in `files`.
+func makeContainer(
+    _ model: ManagedObjectModel, kind: StoreKind, files: TemporaryDirectory, name: String = "Test"
+) throws -> PersistentContainer {
+    let container = PersistentContainer(name: name, managedObjectModel: model)
+    if kind == .sqlite {
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: files.file("\(name).sqlite"))]
+    }
+    try container.loadPersistentStores()
+    return container
+}
+
+/// `withContext` on a store of `kind` (an SQLite store's file in a temporary directory removed
+/// afterwards).
+func withContext<T>(_ model: ManagedObjectModel, kind: StoreKind, _ body: (ManagedObjectContext) throws -> T) throws -> T {
+    let files = try TemporaryDirectory()
+    let context = try makeContainer(model, kind: kind, files: files).newBackgroundContext()
+    return try context.performAndWait { try body(context) }
+}

@@ -1,0 +1,267 @@
+import DataModel
+import Foundation
+
+/// Where each entity and property of a model lives in a Core Data SQLite file.
+///
+/// Core Data's layout, as the real stores in `shared/stores` show it:
+/// - one table `Z<ROOT>` per root entity (name uppercased) holding its sub-entities' rows and
+///   columns too, with `Z_PK INTEGER PRIMARY KEY` (the number in the object ID), `Z_ENT` (the
+///   entity's number) and `Z_OPT` (the row's version, 1 when inserted);
+/// - a column `Z<ATTRIBUTE>` per stored attribute; when two sub-entities of one table declare
+///   the same name, the later one (entity number order) gets `Z<NAME>1`, `Z<NAME>2`, …;
+/// - a to-one as a foreign-key column `Z<RELATIONSHIP>` holding the destination's `Z_PK`, plus
+///   `Z<n>_<RELATIONSHIP>` (n: the declaring entity's number) holding the destination's
+///   `Z_ENT` when the destination entity has sub-entities;
+/// - an ordered to-many with a to-one inverse as the order column `Z_FOK_<INVERSE>` beside
+///   the destination's foreign key;
+/// - a many-to-many (or a to-many without inverse) as a join table `Z_<n><RELATIONSHIP>` with
+///   one column per side, `Z_<n><NAME>` (n: that side's entity number, NAME: the relationship
+///   that points to it), plus `Z_FOK_<n><NAME>` for an ordered side.
+///
+/// Entity numbers (`Z_ENT`): the real stores number root entities in name order, each followed
+/// by its sub-entities depth first, siblings in name order (CoreDataPlus's SampleModel: Car 1,
+/// SportCar 2, ExpensiveSportCar 3, Person 4, where plain name order would put
+/// ExpensiveSportCar second). A store that exists keeps the numbers its `Z_PRIMARYKEY` gives.
+struct SQLiteSchema: @unchecked Sendable {
+    // Unchecked: built once when the store opens and never mutated; the entity and relationship
+    // descriptions it references are immutable.
+
+    /// One table per root entity.
+    struct Table {
+        var name: String
+        var root: EntityDescription
+        /// Attribute and foreign-key columns, in creation order (after Z_PK, Z_ENT, Z_OPT).
+        var columns: [Column]
+    }
+
+    struct Column {
+        var name: String
+        var type: String
+    }
+
+    /// How one property of one entity is stored.
+    enum Storage {
+        /// An attribute column.
+        case attribute(column: String, type: AttributeType)
+        /// A to-one foreign key, with the destination-entity column when there is one.
+        case toOne(column: String, entityColumn: String?)
+        /// A to-many read through the destination's foreign key to this object (the inverse
+        /// to-one), ordered by `orderColumn` when the relationship is ordered.
+        case toManyByInverse(table: String, foreignKey: String, orderColumn: String?)
+        /// A to-many through a join table.
+        case toManyByJoin(JoinTable, ownSide: JoinTable.Side)
+        /// Not stored (transient, or a type this store does not keep).
+        case none
+    }
+
+    /// A many-to-many's table: two sides, each a column of `Z_PK`s of one entity.
+    struct JoinTable: Hashable {
+        enum Side: Hashable { case first, second }
+        var name: String
+        var firstColumn: String
+        var secondColumn: String
+        /// The order column of each side's relationship, when that one is ordered: the members'
+        /// positions in the relationship whose owner is in the other column.
+        var firstOrderColumn: String?
+        var secondOrderColumn: String?
+
+        func column(_ side: Side) -> String { side == .first ? firstColumn : secondColumn }
+        func otherColumn(_ side: Side) -> String { side == .first ? secondColumn : firstColumn }
+        /// The order of the members of the relationship that `side` owns (the members are in
+        /// the other column).
+        func orderColumn(ownedBy side: Side) -> String? { side == .first ? secondOrderColumn : firstOrderColumn }
+    }
+
+    var tables: [Table] = []
+    var joinTables: [JoinTable] = []
+    /// `Z_ENT` per entity name, and back.
+    var entityNumbers: [String: Int64] = [:]
+    var entitiesByNumber: [Int64: EntityDescription] = [:]
+    /// Per entity name, the storage of each property by property index.
+    var storage: [String: [Storage]] = [:]
+    /// Unique indexes for the model's uniqueness constraints: name, table, columns.
+    var uniqueIndexes: [(name: String, table: String, columns: [String])] = []
+    /// Plain indexes Core Data makes: foreign keys and `Z_ENT` of tables with sub-entities.
+    var indexes: [(name: String, table: String, columns: [String])] = []
+
+    /// The entities in Core Data's numbering order (see the type's documentation).
+    static func numberingOrder(of model: ManagedObjectModel) -> [EntityDescription] {
+        func subtree(_ entity: EntityDescription) -> [EntityDescription] {
+            [entity] + entity.subentities.sorted { $0.name < $1.name }.flatMap(subtree)
+        }
+        return model.entities.filter { $0.superentity == nil }.sorted { $0.name < $1.name }.flatMap(subtree)
+    }
+
+    /// The layout of `model`, with entity numbers from an existing store's `Z_PRIMARYKEY`
+    /// (entity name → number) or, for a new store, Core Data's numbering.
+    init(model: ManagedObjectModel, existingNumbers: [String: Int64]? = nil) {
+        let ordered = Self.numberingOrder(of: model)
+        for (position, entity) in ordered.enumerated() {
+            let number = existingNumbers?[entity.name] ?? Int64(position + 1)
+            entityNumbers[entity.name] = number
+            entitiesByNumber[number] = entity
+        }
+        var tablesByRoot: [String: Int] = [:]
+        for entity in ordered where entity.superentity == nil {
+            tablesByRoot[entity.name] = tables.count
+            tables.append(Table(name: "Z" + entity.name.uppercased(), root: entity, columns: []))
+        }
+        var joinTablesByRelationship: [ObjectIdentifier: (JoinTable, JoinTable.Side)] = [:]
+        // Columns in entity order: a sub-entity's clashing name gets the next free number.
+        for entity in ordered {
+            let tableIndex = tablesByRoot[entity.rootEntity.name]!
+            let inheritedCount = entity.superentity?.properties.count ?? 0
+            var entityStorage = entity.superentity.flatMap { storage[$0.name] } ?? []
+            func addColumn(_ base: String, _ type: String) -> String {
+                var name = base
+                var suffix = 1
+                while tables[tableIndex].columns.contains(where: { $0.name == name }) {
+                    name = base + String(suffix)
+                    suffix += 1
+                }
+                tables[tableIndex].columns.append(Column(name: name, type: type))
+                return name
+            }
+            for property in entity.properties[inheritedCount...] {
+                switch property {
+                case .attribute(let attribute):
+                    guard !attribute.isTransient, let type = Self.columnType(of: attribute.type) else {
+                        entityStorage.append(.none)
+                        continue
+                    }
+                    entityStorage.append(.attribute(
+                        column: addColumn("Z" + attribute.name.uppercased(), type), type: attribute.type))
+                case .relationship(let relationship):
+                    entityStorage.append(.none)  // to-manys are filled in below, once every column exists
+                    guard !relationship.isTransient, !relationship.isToMany else { continue }
+                    let column = addColumn("Z" + relationship.name.uppercased(), "INTEGER")
+                    var entityColumn: String?
+                    if let destination = relationship.destinationEntity, !destination.subentities.isEmpty {
+                        entityColumn = addColumn("Z\(entityNumbers[entity.name]!)_\(relationship.name.uppercased())", "INTEGER")
+                    }
+                    entityStorage[relationship.index] = .toOne(column: column, entityColumn: entityColumn)
+                    indexes.append((
+                        name: "\(tables[tableIndex].name)_\(column)_INDEX", table: tables[tableIndex].name, columns: [column]))
+                }
+            }
+            storage[entity.name] = entityStorage
+        }
+        // To-manys: through the inverse's foreign key, else a join table.
+        for entity in ordered {
+            let inheritedCount = entity.superentity?.properties.count ?? 0
+            var declared: [(Int, Storage)] = []
+            for case .relationship(let relationship) in entity.properties[inheritedCount...]
+            where relationship.isToMany && !relationship.isTransient {
+                guard let destination = relationship.destinationEntity else { continue }
+                let destinationTable = tables[tablesByRoot[destination.rootEntity.name]!].name
+                if let inverse = relationship.inverseRelationship, !inverse.isToMany,
+                   case .toOne(let foreignKey, _)? = storage[destination.name]?[inverse.index] {
+                    var orderColumn: String?
+                    if relationship.isOrdered {
+                        let tableIndex = tablesByRoot[destination.rootEntity.name]!
+                        let name = "Z_FOK_" + inverse.name.uppercased()
+                        if !tables[tableIndex].columns.contains(where: { $0.name == name }) {
+                            tables[tableIndex].columns.append(Column(name: name, type: "INTEGER"))
+                        }
+                        orderColumn = name
+                    }
+                    declared.append((relationship.index, .toManyByInverse(
+                        table: destinationTable, foreignKey: foreignKey, orderColumn: orderColumn)))
+                    continue
+                }
+                if let inverse = relationship.inverseRelationship,
+                   let (join, side) = joinTablesByRelationship[ObjectIdentifier(inverse)] {
+                    let own: JoinTable.Side = side == .first ? .second : .first
+                    declared.append((relationship.index, .toManyByJoin(join, ownSide: own)))
+                    continue
+                }
+                // The first side met names the table. Its column holds this entity's keys and is
+                // named after the relationship pointing here (the inverse, else this one).
+                let ownNumber = entityNumbers[entity.name]!
+                let otherNumber = entityNumbers[destination.name]!
+                let pointingHere = relationship.inverseRelationship?.name ?? relationship.name
+                var join = JoinTable(
+                    name: "Z_\(ownNumber)\(relationship.name.uppercased())",
+                    firstColumn: "Z_\(ownNumber)\(pointingHere.uppercased())",
+                    secondColumn: "Z_\(otherNumber)\(relationship.name.uppercased())")
+                if join.firstColumn == join.secondColumn { join.secondColumn += "1" }
+                // `Z_FOK_` takes the place of the column's `Z_`: Z_2SONGS is ordered by Z_FOK_2SONGS.
+                if relationship.isOrdered { join.secondOrderColumn = "Z_FOK_" + join.secondColumn.dropFirst(2) }
+                if relationship.inverseRelationship?.isOrdered == true { join.firstOrderColumn = "Z_FOK_" + join.firstColumn.dropFirst(2) }
+                joinTables.append(join)
+                if let inverse = relationship.inverseRelationship {
+                    joinTablesByRelationship[ObjectIdentifier(inverse)] = (join, .second)
+                }
+                joinTablesByRelationship[ObjectIdentifier(relationship)] = (join, .first)
+                declared.append((relationship.index, .toManyByJoin(join, ownSide: .first)))
+            }
+            // Sub-entities inherit what their ancestors declared.
+            for descendant in entity.selfAndDescendants {
+                for (index, value) in declared { storage[descendant.name]![index] = value }
+            }
+        }
+        for table in tables where !table.root.subentities.isEmpty {
+            indexes.append((name: "\(table.name)_Z_ENT_INDEX", table: table.name, columns: ["Z_ENT"]))
+        }
+        for entity in ordered {
+            let table = tables[tablesByRoot[entity.rootEntity.name]!].name
+            for names in entity.entity.uniquenessConstraints {
+                let columns = names.compactMap { name -> String? in
+                    guard let property = entity.property(named: name),
+                          case .attribute(let column, _) = storage[entity.name]![property.index] else { return nil }
+                    return column
+                }
+                guard columns.count == names.count, !columns.isEmpty else { continue }
+                uniqueIndexes.append((
+                    name: "Z_\(entity.name)_UNIQUE_\(names.joined(separator: "_"))", table: table, columns: columns))
+            }
+        }
+    }
+
+    /// Core Data's column type for an attribute type; `nil` for the types this store does
+    /// not keep (Composite, Undefined).
+    static func columnType(of type: AttributeType) -> String? {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: "INTEGER"
+        case .double, .float: "FLOAT"
+        case .decimal: "DECIMAL"
+        case .string, .uri, .objectID: "VARCHAR"
+        case .date: "TIMESTAMP"
+        case .binary, .uuid, .transformable: "BLOB"
+        case .composite, .undefined: nil
+        }
+    }
+
+    func table(of entity: EntityDescription) -> Table {
+        tables.first { $0.root === entity.rootEntity }!
+    }
+
+    /// The statements that create the schema in an empty file, Core Data's way.
+    var creationStatements: [String] {
+        var statements: [String] = []
+        for table in tables {
+            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+                + table.columns.map { "\($0.name) \($0.type)" }
+            statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
+        }
+        for join in joinTables {
+            var columns = ["\(join.firstColumn) INTEGER", "\(join.secondColumn) INTEGER"]
+            columns += [join.firstOrderColumn, join.secondOrderColumn].compactMap { $0.map { "\($0) INTEGER" } }
+            columns.append("PRIMARY KEY (\(join.firstColumn), \(join.secondColumn))")
+            statements.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")) )")
+            statements.append(
+                "CREATE INDEX \(join.name)_\(join.secondColumn)_INDEX ON \(join.name) (\(join.secondColumn), \(join.firstColumn))")
+        }
+        for index in indexes {
+            statements.append("CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
+        }
+        for index in uniqueIndexes {
+            let columns = index.columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")
+            statements.append("CREATE UNIQUE INDEX \(index.name) ON \(index.table) (\(columns))")
+        }
+        statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        statements.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        return statements
+    }
+}

@@ -1,0 +1,470 @@
+import DataModel
+import Foundation
+import GRDB
+
+/// A store in an SQLite file laid out as Core Data lays it out (``SQLiteSchema``), so a file
+/// Core Data wrote opens here and the other way round. Core Data's `NSSQLiteStoreType`.
+///
+/// The file is a GRDB `DatabasePool` in WAL mode: reads run beside a save and see the last
+/// completed one; each save is one write transaction (all or nothing, also across a crash).
+///
+/// First version: a fetch reads the rows of the requested entities, narrowed by what SQL can
+/// tell of the predicate (``SQLiteRowFilter``: simple comparisons of number, Boolean and date
+/// attributes), and evaluates the whole predicate, sorts and window in memory
+/// (``StoreRequest/evaluate(over:graph:)``, as the in-memory store does); only a count without
+/// predicate is answered by SQL alone. To-many relationships come unloaded
+/// (``StoredValue/toManyFault``) and are read on use.
+public final class SQLiteStore: PersistentStore, Sendable {
+    public let identifier: String
+    public let url: URL?
+    public var type: PersistentStoreType { .sqlite }
+    let schema: SQLiteSchema
+    private let pool: DatabasePool
+    /// Per table, the position of each column in `SELECT Z_PK, Z_ENT, Z_OPT, <columns>`.
+    private let selectColumns: [String: [String: Int]]
+
+    /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
+    /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
+    /// file that is not SQLite or is corrupt, `persistentStoreIncompatibleSchema` (134020) for
+    /// an SQLite file that is not a Core Data store, `persistentStoreIncompatibleVersionHash`
+    /// (134100) for a store whose entities or columns are not the model's. A store that fails
+    /// to open is left as it was: it is checked through a read-only connection first.
+    public init(model: ManagedObjectModel, url: URL) throws {
+        self.url = url
+        let path = url.path
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let existing: (identifier: String, numbers: [String: Int64])?
+        if let size, size > 0 {
+            existing = try Self.inspectExistingStore(at: path, model: model)
+        } else {
+            existing = nil
+        }
+        schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
+        var configuration = Configuration()
+        configuration.label = "SQLiteStore"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
+        }
+        if let existing {
+            identifier = existing.identifier
+        } else {
+            let identifier = UUID().uuidString
+            self.identifier = identifier
+            try Self.create(schema: schema, model: model, identifier: identifier, in: pool, path: path)
+        }
+        selectColumns = Dictionary(uniqueKeysWithValues: schema.tables.map { table in
+            (table.name, Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0 + 3) }))
+        })
+    }
+
+    // MARK: Opening
+
+    /// Checks, without changing anything, that the file is a Core Data SQLite store with the
+    /// model's entities and columns; returns its UUID and its entity numbers by model entity name.
+    private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> (identifier: String, numbers: [String: Int64]) {
+        let file = FileHandle(forReadingAtPath: path)
+        let header = (try? file?.read(upToCount: 16)) ?? nil
+        try? file?.close()
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw ManagedObjectError(.persistentStoreOpen, "\(path) is not an SQLite file")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
+                    throw ManagedObjectError(
+                        .persistentStoreIncompatibleSchema, "\(path) is an SQLite file but not a Core Data store (no Z_METADATA or Z_PRIMARYKEY table)")
+                }
+                guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
+                      let identifier = metadata["Z_UUID"] as String? else {
+                    throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) has no store metadata (Z_METADATA is empty)")
+                }
+                if let plist = metadata["Z_PLIST"] as Data?,
+                   let dictionary = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
+                   let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
+                    throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
+                }
+                var numbersByStoredName: [String: Int64] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
+                    if let name = row["Z_NAME"] as String?, let number = row["Z_ENT"] as Int64? { numbersByStoredName[name] = number }
+                }
+                // An entity renamed in a later model version keeps its old name in the store:
+                // match by renaming identifier too.
+                var numbers: [String: Int64] = [:]
+                var missing: [String] = []
+                for entity in model.entities {
+                    if let number = numbersByStoredName[entity.name] ?? entity.entity.renamingIdentifier.flatMap({ numbersByStoredName[$0] }) {
+                        numbers[entity.name] = number
+                    } else {
+                        missing.append(entity.name)
+                    }
+                }
+                guard missing.isEmpty else {
+                    throw ManagedObjectError(
+                        .persistentStoreIncompatibleVersionHash,
+                        "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
+                }
+                let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+                var problems: [String] = []
+                for table in schema.tables {
+                    let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
+                    let absent = table.columns.map(\.name).filter { !present.contains($0) }
+                    if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
+                }
+                for join in schema.joinTables where try !db.tableExists(join.name) {
+                    problems.append("no join table \(join.name)")
+                }
+                guard problems.isEmpty else {
+                    throw ManagedObjectError(
+                        .persistentStoreIncompatibleVersionHash,
+                        "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
+                }
+                return (identifier, numbers)
+            }
+        } catch let error as ManagedObjectError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && error.message?.contains("no such table") == true {
+            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) is not a Core Data store: \(error)")
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
+        }
+    }
+
+    /// Makes the schema, the key allocator and the metadata of a new store.
+    private static func create(
+        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: DatabasePool, path: String
+    ) throws {
+        var metadata: [String: Any] = [
+            "NSStoreType": PersistentStoreType.sqlite.rawValue,
+            "NSStoreUUID": identifier,
+            "NSStoreModelVersionIdentifiers": [model.model.metadata.userDefinedModelVersionIdentifier ?? ""],
+            "NSStoreModelVersionHashesVersion": 3,
+            "_NSAutoVacuumLevel": "2",
+        ]
+        // Core Data's per-entity version hashes are not computed here (see RuntimeDifferences.md).
+        metadata["NSStoreModelVersionHashes"] = [String: Data]()
+        let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+        do {
+            // Core Data's stores use incremental auto-vacuum, which must be set before any table.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
+            try pool.write { db in
+                for statement in schema.creationStatements { try db.execute(sql: statement) }
+                for entity in SQLiteSchema.numberingOrder(of: model) {
+                    try db.execute(
+                        sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                        arguments: [schema.entityNumbers[entity.name], entity.name,
+                                    entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0])
+                }
+                try db.execute(
+                    sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, plist])
+            }
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot create the SQLite store \(path): \(error)")
+        }
+    }
+
+    /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
+    public func metadata() throws -> [String: Any] {
+        try pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+            else { return [:] }
+            var dictionary = (row["Z_PLIST"] as Data?).flatMap {
+                try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
+            } ?? [:]
+            dictionary["NSStoreUUID"] = row["Z_UUID"] as String?
+            return dictionary
+        }
+    }
+
+    // MARK: Reading
+
+    public func execute(_ request: StoreRequest) throws -> StoreResult {
+        let table = schema.table(of: request.entity)
+        let numbers = request.entities.compactMap { schema.entityNumbers[$0.name] }
+        let entityFilter = "Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"
+        if request.resultType == .count, request.predicate == nil {
+            let total = try pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.name) WHERE \(entityFilter)") ?? 0
+            }
+            return .count(request.window(0..<total).count)
+        }
+        // Rows the predicate cannot match are left in the file when SQL can tell which they are.
+        let narrowing = request.predicate.flatMap { predicate in
+            schema.storage[request.entity.name].flatMap {
+                SQLiteRowFilter.condition(for: predicate, storage: $0, entity: request.entity)
+            }
+        }
+        // Without predicate or sorts the window is a range of rows in key order: SQL cuts it.
+        var rest = request
+        var window = ""
+        if request.predicate == nil, request.sortDescriptors.isEmpty, !request.resultType.isDictionaries,
+           request.fetchOffset > 0 || request.fetchLimit > 0 {
+            window = " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
+            rest.fetchOffset = 0
+            rest.fetchLimit = 0
+        }
+        let rows = try pool.read { db in
+            try Row.fetchAll(
+                db, sql: "\(selectClause(table)) WHERE \(entityFilter)\(narrowing.map { " AND \($0.sql)" } ?? "") ORDER BY Z_PK\(window)",
+                arguments: StatementArguments(narrowing?.arguments ?? []))
+                .compactMap { try storedObject($0, table: table, db: db) }
+        }
+        return try rest.evaluate(over: rows, graph: graph)
+    }
+
+    /// Everything but a block, which needs managed objects.
+    public func canEvaluate(_ predicate: ObjectPredicate) -> Bool {
+        !predicate.containsBlock
+    }
+
+    /// Related objects as evaluation reads them. A read that fails here counts as no object:
+    /// the graph cannot throw, and the same read fails the fetch that follows.
+    private var graph: SnapshotSubject.Graph {
+        SnapshotSubject.Graph(
+            snapshot: { [self] in try? snapshot(for: $0) },
+            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
+    }
+
+    public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
+        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
+        let table = schema.table(of: objectID.entity)
+        return try pool.read { db in
+            try Row.fetchOne(db, sql: "\(selectClause(table)) WHERE Z_PK = ?", arguments: [number])
+                .flatMap { try storedObject($0, table: table, db: db) }
+        }
+    }
+
+    public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
+              let destination = relationship.destinationEntity else { return [] }
+        let sql: String
+        switch schema.storage[objectID.entity.name]?[relationship.index] {
+        case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case .toManyByJoin(let join, let side)?:
+            let destinationTable = schema.table(of: destination).name
+            sql = """
+                SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
+                WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
+                """
+        default:
+            return []
+        }
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
+                schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
+            }
+        }
+    }
+
+    private func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
+        ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: number))
+    }
+
+    private func selectClause(_ table: SQLiteSchema.Table) -> String {
+        "SELECT \((["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")) FROM \(table.name)"
+    }
+
+    /// A row of `selectClause(table)` as a stored object; `nil` for an entity number the model
+    /// does not know.
+    private func storedObject(_ row: Row, table: SQLiteSchema.Table, db: Database) throws -> StoredObject? {
+        guard let entity = schema.entitiesByNumber[row[1] as Int64], let storage = schema.storage[entity.name],
+              let positions = selectColumns[table.name] else { return nil }
+        var values: [StoredValue] = []
+        values.reserveCapacity(entity.properties.count)
+        for property in entity.properties {
+            switch storage[property.index] {
+            case .attribute(let column, let type):
+                values.append(.attribute(SQLiteValues.attributeValue(
+                    row[positions[column]!] as DatabaseValue, type: type, resolveObjectID: resolveObjectID)))
+            case .toOne(let column, let entityColumn):
+                guard case .relationship(let relationship) = property, let destination = relationship.destinationEntity,
+                      let key = row[positions[column]!] as Int64? else {
+                    values.append(.toOne(nil))
+                    continue
+                }
+                var destinationEntity = entityColumn.flatMap { (row[positions[$0]!] as Int64?).flatMap { schema.entitiesByNumber[$0] } }
+                if destinationEntity == nil, !destination.subentities.isEmpty,
+                   let number = try Int64.fetchOne(db, sql: "SELECT Z_ENT FROM \(schema.table(of: destination).name) WHERE Z_PK = ?", arguments: [key]) {
+                    destinationEntity = schema.entitiesByNumber[number]
+                }
+                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: key)))
+            case .toManyByInverse, .toManyByJoin:
+                values.append(.toManyFault)
+            case .none:
+                values.append(property.emptyStoredValue)
+            }
+        }
+        return StoredObject(objectID: permanentID(entity: entity, number: row[0]), version: row[2], values: values)
+    }
+
+    /// An object ID attribute's URI, when it names an object of this store.
+    private func resolveObjectID(_ uri: URL) -> ManagedObjectID? {
+        let parts = uri.path.split(separator: "/")
+        guard uri.scheme == "x-coredata", uri.host?.caseInsensitiveCompare(identifier) == .orderedSame, parts.count == 2,
+              let entity = schema.entitiesByNumber.values.first(where: { $0.name == parts[0] }),
+              parts[1].first == "p", let number = Int64(parts[1].dropFirst()) else { return nil }
+        return permanentID(entity: entity, number: number)
+    }
+
+    // MARK: Writing
+
+    /// Numbers from the root entity's `Z_PRIMARYKEY.Z_MAX`, as Core Data allocates them.
+    public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+        guard count > 0, let root = schema.entityNumbers[entity.rootEntity.name] else { return [] }
+        let last = try pool.write { db in
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [count, root])
+            return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        }
+        return (last - Int64(count) + 1...last).map { permanentID(entity: entity, number: $0) }
+    }
+
+    public func save(_ changes: StoreChangeSet) throws {
+        guard !changes.isEmpty else { return }
+        try pool.write { db in
+            try checkVersions(of: changes, db: db)
+            for deleted in changes.deleted {
+                try delete(deleted.objectID, db: db)
+            }
+            for object in changes.updated {
+                try write(object, version: object.version + 1, inserting: false, db: db)
+            }
+            for object in changes.inserted {
+                try write(object, version: object.version, inserting: true, db: db)
+            }
+            try writeToManys(of: changes.updated + changes.inserted, db: db)
+            // Keys handed out elsewhere (or by hand) never come back from the allocator.
+            for object in changes.inserted {
+                guard let root = schema.entityNumbers[object.objectID.entity.rootEntity.name] else { continue }
+                try db.execute(
+                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?",
+                    arguments: [object.objectID.storeNumber, root])
+            }
+        }
+    }
+
+    /// Throws `mergeConflict` when an updated or deleted row's `Z_OPT` is not the version read.
+    private func checkVersions(of changes: StoreChangeSet, db: Database) throws {
+        var conflicts: [ManagedObjectError] = []
+        let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
+        for (objectID, version) in expected {
+            let stored = try Int.fetchOne(
+                db, sql: "SELECT Z_OPT FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?",
+                arguments: [objectID.storeNumber])
+            guard stored != version else { continue }
+            conflicts.append(ManagedObjectError(
+                .mergeConflict,
+                "another context saved this object since it was read (read version \(version), store has \(stored.map { "version \($0)" } ?? "deleted"))",
+                entityName: objectID.entity.name, objectID: objectID))
+        }
+        if let error = ManagedObjectError.combining(conflicts) {
+            throw error.code == .multipleErrors
+                ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
+                : error
+        }
+    }
+
+    private func delete(_ objectID: ManagedObjectID, db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", arguments: [objectID.storeNumber])
+        for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
+            try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [objectID.storeNumber])
+        }
+    }
+
+    /// Inserts or updates an object's row: its attributes and to-one keys.
+    private func write(_ object: StoredObject, version: Int, inserting: Bool, db: Database) throws {
+        let entity = object.objectID.entity
+        guard let storage = schema.storage[entity.name], let number = schema.entityNumbers[entity.name] else { return }
+        let table = schema.table(of: entity)
+        var columns: [String] = []
+        var arguments: [DatabaseValue] = []
+        for (index, stored) in storage.enumerated() {
+            switch (stored, object.values[index]) {
+            case (.attribute(let column, let type), .attribute(let value)):
+                columns.append(column)
+                arguments.append(try SQLiteValues.databaseValue(value, type: type, attribute: entity.properties[index].name))
+            case (.toOne(let column, let entityColumn), .toOne(let related)):
+                columns.append(column)
+                arguments.append(related?.storeNumber.databaseValue ?? .null)
+                if let entityColumn {
+                    columns.append(entityColumn)
+                    arguments.append(related.flatMap { schema.entityNumbers[$0.entity.name] }.databaseValue)
+                }
+            default:
+                continue
+            }
+        }
+        let sql: String
+        if inserting {
+            columns = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
+            arguments = [object.objectID.storeNumber.databaseValue, number.databaseValue, version.databaseValue] + arguments
+            sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        } else {
+            columns = ["Z_OPT"] + columns
+            arguments = [version.databaseValue] + arguments + [object.objectID.storeNumber.databaseValue]
+            sql = "UPDATE \(table.name) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
+        }
+        do {
+            try db.execute(sql: sql, arguments: StatementArguments(arguments))
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
+            let names = index.map { unique in
+                unique.columns.compactMap { column in
+                    storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
+                        .map { entity.properties[$0].name }
+                }
+            } ?? []
+            throw ManagedObjectError(
+                .constraintConflict,
+                "\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
+                entityName: entity.name, objectID: object.objectID, key: names.joined(separator: ","))
+        }
+    }
+
+    /// Writes the loaded to-manys of saved objects: order columns of to-manys kept by the
+    /// inverse's foreign key, and join-table rows. A join table's rows of an object are all
+    /// removed before any are written, so the two sides of a many-to-many agree whichever
+    /// comes first.
+    private func writeToManys(of objects: [StoredObject], db: Database) throws {
+        var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
+        for object in objects {
+            guard let storage = schema.storage[object.objectID.entity.name], let owner = object.objectID.storeNumber else { continue }
+            for (index, stored) in storage.enumerated() {
+                guard case .toMany(let members) = object.values[index] else { continue }
+                switch stored {
+                case .toManyByInverse(let table, _, let orderColumn?):
+                    for (position, member) in members.enumerated() {
+                        try db.execute(
+                            sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
+                            arguments: [position + 1, member.storeNumber])
+                    }
+                case .toManyByJoin(let join, let side):
+                    try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [owner])
+                    joinRows.append((join, side, owner, members))
+                default:
+                    continue
+                }
+            }
+        }
+        for (join, side, owner, members) in joinRows {
+            let orderColumn = join.orderColumn(ownedBy: side)
+            let columns = [join.column(side), join.otherColumn(side)] + (orderColumn.map { [$0] } ?? [])
+            let update = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
+            for (position, member) in members.enumerated() {
+                var arguments: [DatabaseValue] = [owner.databaseValue, member.storeNumber.databaseValue]
+                if orderColumn != nil { arguments.append((position + 1).databaseValue) }
+                try db.execute(
+                    sql: """
+                        INSERT INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) \
+                        ON CONFLICT(\(join.firstColumn), \(join.secondColumn)) \(update)
+                        """,
+                    arguments: StatementArguments(arguments))
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import DataModel
+import Foundation
+import GRDB
+
+/// Attribute values to and from Core Data's column encodings: numbers and Booleans as
+/// INTEGER/FLOAT, Decimal as DECIMAL, dates as TIMESTAMP (seconds since 2001-01-01 UTC), UUIDs as
+/// 16-byte BLOBs, URIs and object IDs as their URI text, Transformable values as the BLOB they
+/// were archived to.
+enum SQLiteValues {
+    /// The column value of an attribute value of the attribute's storage type.
+    static func databaseValue(_ value: Any?, type: AttributeType, attribute: String) throws -> DatabaseValue {
+        guard let value else { return .null }
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean:
+            if let integer = AttributeValues.integerValue(value) { return integer.databaseValue }
+        case .double, .float:
+            if let double = AttributeValues.doubleValue(value) { return double.databaseValue }
+        case .decimal:
+            // As text: SQLite's NUMERIC affinity keeps it a number when it fits a REAL exactly
+            // enough, and the text keeps every digit when it does not.
+            if let decimal = value as? Decimal { return decimal.description.databaseValue }
+        case .string:
+            if let string = value as? String { return string.databaseValue }
+        case .date:
+            if let date = value as? Date { return date.timeIntervalSinceReferenceDate.databaseValue }
+        case .binary:
+            if let data = value as? Data { return data.databaseValue }
+        case .uuid:
+            if let uuid = value as? UUID { return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue }
+        case .uri:
+            if let url = value as? URL { return url.absoluteString.databaseValue }
+        case .objectID:
+            if let objectID = value as? ManagedObjectID { return objectID.uriRepresentation.absoluteString.databaseValue }
+        case .transformable:
+            // Core Data keeps what the value transformer produced; this runtime has no
+            // transformers, so only values already archived to Data can be stored.
+            if let data = value as? Data { return data.databaseValue }
+        case .composite, .undefined:
+            break
+        }
+        throw ManagedObjectError(
+            .validation, "the SQLite store cannot store \(Swift.type(of: value)) in a \(type.rawValue) attribute",
+            key: attribute, value: "\(value)")
+    }
+
+    /// The attribute value (of the storage type) a column holds; `nil` for NULL or a value that
+    /// does not read as the type.
+    static func attributeValue(_ value: DatabaseValue, type: AttributeType, resolveObjectID: (URL) -> ManagedObjectID?) -> Any? {
+        switch value.storage {
+        case .null:
+            return nil
+        case .int64(let integer):
+            return number(Double(integer), integer: integer, type: type)
+        case .double(let double):
+            return number(double, integer: Int64(exactly: double), type: type)
+        case .string(let string):
+            switch type {
+            case .string: return string
+            case .decimal: return Decimal(string: string, locale: Locale(identifier: "en_US_POSIX"))
+            case .uri: return URL(string: string)
+            case .objectID: return URL(string: string).flatMap(resolveObjectID)
+            case .uuid: return UUID(uuidString: string)
+            case .date: return Double(string).map(Date.init(timeIntervalSinceReferenceDate:))
+            default: return Double(string).flatMap { number($0, integer: Int64(exactly: $0), type: type) }
+            }
+        case .blob(let data):
+            switch type {
+            case .uuid:
+                guard data.count == 16 else { return nil }
+                let bytes = [UInt8](data)
+                return UUID(uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            case .string: return String(data: data, encoding: .utf8)
+            default: return data
+            }
+        }
+    }
+
+    private static func number(_ double: Double, integer: Int64?, type: AttributeType) -> Any? {
+        switch type {
+        case .integer16: integer.flatMap { Int16(exactly: $0) }
+        case .integer32: integer.flatMap { Int32(exactly: $0) }
+        case .integer64: integer
+        case .boolean: integer.map { $0 != 0 }
+        case .double: double
+        case .float: Float(double)
+        // Through the shortest text of the double, so 0.1 reads back as 0.1, not 0.1000…0055.
+        case .decimal: integer.map { Decimal($0) } ?? Decimal(string: "\(double)", locale: Locale(identifier: "en_US_POSIX"))
+        case .date: Date(timeIntervalSinceReferenceDate: double)
+        case .string: integer.map { String($0) } ?? String(double)
+        default: nil
+        }
+    }
+}
