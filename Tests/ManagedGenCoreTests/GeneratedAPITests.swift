@@ -53,7 +53,7 @@ extension Typechecker {
             try Data(file.contents.utf8).write(to: url)
             return url.path
         }
-        let clangArguments = ["-Xcc", "-fmodule-map-file=\(moduleMap)", "-Xcc", "-I/usr/include/libxml2"]
+        let clangArguments = ["-Xcc", "-I/usr/include/libxml2"] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
         let build = try Self.run(swiftc, [
             "-emit-module", "-wmo", "-parse-as-library", "-swift-version", "6", "-module-name", "Fixture",
             "-emit-module-path", directory.appendingPathComponent("Fixture.swiftmodule").path, "-I", modules,

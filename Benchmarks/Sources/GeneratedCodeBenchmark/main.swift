@@ -160,6 +160,8 @@ func swiftcArguments(moduleName: String) -> [String] {
         "-I", modules.path,
         "-Xcc", "-fmodule-map-file=\(rootDirectory.appendingPathComponent("Sources/CLibXML2/module.modulemap").path)",
         "-Xcc", "-I/usr/include/libxml2",
+        // ManagedObjects imports GRDB, whose SQLite module map the root build checked out.
+        "-Xcc", "-fmodule-map-file=\(rootDirectory.appendingPathComponent(".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
     ]
 }
 
