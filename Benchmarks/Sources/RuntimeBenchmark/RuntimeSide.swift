@@ -92,8 +92,15 @@ extension User {
 }
 
 /// The runtime's stack: the one place to change to measure another store type.
+/// The runtime's stack: an in-memory store, or with `RUNTIME_STORE=sqlite` in the environment
+/// (which the side processes inherit) an SQLite file in a new temporary directory.
 func makeRuntimeContainer() throws -> PersistentContainer {
     let container = PersistentContainer(name: "Bench", managedObjectModel: BenchModel.managedObjectModel)
+    if ProcessInfo.processInfo.environment["RUNTIME_STORE"] == "sqlite" {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RuntimeBenchmark-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory.appendingPathComponent("Bench.sqlite"))]
+    }
     try container.loadPersistentStores()
     return container
 }

@@ -4,6 +4,7 @@
 // ratio, and each side's peak resident memory.
 //
 //   swift run -c release RuntimeBenchmark [tweet count] [runs]
+//   RUNTIME_STORE=sqlite swift run -c release RuntimeBenchmark   (the runtime on an SQLite file)
 //
 // Each run of each side is a process of its own (this executable with `--side runtime` or
 // `--side sqlite`), so the peak resident set (VmHWM) it reports is that side's alone and no
