@@ -42,7 +42,9 @@ extension FetchableManagedObject {
         }
         // `init(context:)` is not `required`, so `Self` is built with the initializer that is.
         guard let entity = context.managedObjectModel.entity(for: Self.self) else {
-            preconditionFailure("\(Self.self): the context's model has no entity named '\(entityName)'")
+            throw ManagedObjectError(
+                .invalidFetchRequest, "\(Self.self): the context's model has no entity named '\(entityName)'",
+                entityName: entityName)
         }
         let inserted = Self(entity: entity, insertInto: context)
         inserted.setAttributeValue(value, at: propertyIndex)
