@@ -176,4 +176,69 @@ struct SQLPredicateTranslatorTests {
         }
         #expect(answers[.inMemory]?.contains { $0.count > 3 } == true)
     }
+
+    @Test("to-many counts and ANY, NONE, ALL answer as in memory, through the inverse key and a join table")
+    func toManys() throws {
+        let library = LibraryModel.managedObjectModel
+        let userPredicates: [(String, [Any])] = [
+            ("tweets.@count > %d", [14]), ("tweets.@count == 0", []), ("ANY tweets.text ==[c] %@", ["alpha"]),
+            ("NONE tweets.text BEGINSWITH %@", ["a"]), ("ALL tweets.text != %@", ["beta"]), ("tweets.text CONTAINS[cd] %@", ["e"]),
+            ("ALL tweets.created > %@", [Date(timeIntervalSinceReferenceDate: 300)]), ("ANY tweets.text == nil", []),
+            ("NOT (ANY tweets.text LIKE %@) AND name != nil", ["*a*"]), ("ANY tweets.created BETWEEN %@", [[Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 500)]]),
+        ]
+        let libraryPredicates: [(String, String, [Any])] = [
+            ("Author", "books.@count >= 2", []), ("Author", "ANY books.pages > %d", [300]), ("Author", "NONE books.title BEGINSWITH %@", ["B"]),
+            ("Author", "ALL books.pages < %d", [400]), ("Book", "authors.@count == 1", []), ("Book", "ANY authors.name ==[c] %@", ["ann"]),
+            ("Author", "books.pages == nil", []),
+        ]
+        var answers: [StoreKind: [[String]]] = [:]
+        for kind in StoreKind.allCases {
+            let files = try TemporaryDirectory()
+            let twitter = try makeContainer(model, kind: kind, files: files, name: "Twitter")
+            let books = try makeContainer(library, kind: kind, files: files, name: "Library")
+            let twitterStore = kind == .sqlite ? try sqliteStore(twitter) : nil
+            let libraryStore = kind == .sqlite ? try sqliteStore(books) : nil
+            var results: [[String]] = []
+            let context = twitter.newBackgroundContext()
+            results += try context.performAndWait {
+                try populate(context)
+                return try userPredicates.map { format, arguments in
+                    let predicate = try ObjectPredicate(parsing: format, arguments: arguments)
+                    if let twitterStore {
+                        #expect(twitterStore.fetchPlan(for: StoreRequest(entity: model["TwitterUser"]!, predicate: predicate)).rest.predicate == nil, "\(format)")
+                    }
+                    let request = FetchRequest<ManagedObject>(entityName: "TwitterUser", predicate: predicate)
+                    return try context.fetch(request).map { "\($0.value(forKey: "screenName") ?? "-") \($0.value(forKey: "name") ?? "-")" }
+                }
+            }
+            let libraryContext = books.newBackgroundContext()
+            results += try libraryContext.performAndWait {
+                let authors = ["Ann", "Bob", "Cy", "Dee"].map { name in
+                    let author = ManagedObject(entity: library["Author"]!, insertInto: libraryContext)
+                    author.setValue(name, forKey: "name")
+                    return author
+                }
+                for (index, title) in ["Alpha", "Beta", "Gamma", "Delta", "Bravo"].enumerated() {
+                    let book = ManagedObject(entity: library["Book"]!, insertInto: libraryContext)
+                    book.setValue(title, forKey: "title")
+                    book.setValue(index == 2 ? nil : NSNumber(value: 100 * (index + 1)), forKey: "pages")
+                    book.setValue(Set(authors.enumerated().filter { ($0.offset + index) % 3 == 0 }.map(\.element)), forKey: "authors")
+                    try libraryContext.save()
+                }
+                libraryContext.reset()
+                return try libraryPredicates.map { entity, format, arguments in
+                    let predicate = try ObjectPredicate(parsing: format, arguments: arguments)
+                    if let libraryStore {
+                        #expect(libraryStore.fetchPlan(for: StoreRequest(entity: library[entity]!, predicate: predicate)).rest.predicate == nil, "\(format)")
+                    }
+                    let request = FetchRequest<ManagedObject>(
+                        entityName: entity, predicate: predicate, sortDescriptors: [ObjectSortDescriptor(key: entity == "Book" ? "title" : "name")])
+                    return try libraryContext.fetch(request).map { "\($0.value(forKey: entity == "Book" ? "title" : "name") ?? "-")" }
+                }
+            }
+            answers[kind] = results
+        }
+        #expect(answers[.sqlite] == answers[.inMemory])
+        #expect(answers[.inMemory]?.contains { !$0.isEmpty } == true)
+    }
 }

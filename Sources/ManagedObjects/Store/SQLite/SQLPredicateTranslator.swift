@@ -15,7 +15,9 @@ import GRDB
 ///   string constant, `IN` with a constant collection, `BETWEEN` with two constant bounds;
 /// - `AND`, `OR`, `NOT`, `TRUEPREDICATE`, `FALSEPREDICATE`;
 /// - key paths through to-one relationships (`tweeter.name`), as correlated sub-selects on
-///   the foreign key, NULL when the relationship is.
+///   the foreign key, NULL when the relationship is;
+/// - to-manys of the fetched entity: `tweets.@count`, and `ANY`/`NONE`/`ALL` (or no modifier,
+///   which compares as `ANY`) of `tweets.text`, as EXISTS over the members.
 ///
 /// Strings compare in SQL through collations and a function (``register(in:)``) that call the
 /// evaluator's own Swift code (`StringMatching`, `ObjectSortDescriptor.Comparison`), since
@@ -83,24 +85,38 @@ struct SQLPredicateTranslator {
     }
 
     private func condition(for comparison: PredicateComparison, arguments: [Any?]) -> Fragment? {
-        guard comparison.modifier == .direct else { return nil }
         let flippedOperators: [PredicateOperator: PredicateOperator] = [
             .lessThan: .greaterThan, .lessThanOrEqualTo: .greaterThanOrEqualTo, .greaterThan: .lessThan,
             .greaterThanOrEqualTo: .lessThanOrEqualTo, .equalTo: .equalTo, .notEqualTo: .notEqualTo,
         ]
+        let (operatorType, options) = (comparison.operatorType, comparison.options)
         if let path = keyPath(comparison.left, arguments), let value = constant(comparison.right, arguments) {
-            return condition(path, comparison.operatorType, value, comparison.options)
+            if comparison.modifier == .direct, let (expression, type) = attributeExpression(path) {
+                return condition(expression, type, operatorType, value, options)
+            }
+            // A key path through a to-many compares as ANY, as in memory; the members' nil
+            // values are left out there, so here too.
+            guard let (selection, expression, type) = memberExpression(path),
+                  let test = condition(expression, type, operatorType, value, options) else { return nil }
+            let member = "SELECT 1 \(selection) AND \(expression) IS NOT NULL"
+            switch comparison.modifier {
+            case .direct, .any: return Fragment(sql: "EXISTS (\(member) AND \(test.sql))", arguments: test.arguments)
+            case .none: return Fragment(sql: "NOT EXISTS (\(member) AND \(test.sql))", arguments: test.arguments)
+            case .all: return Fragment(sql: "NOT EXISTS (\(member) AND \(negated(test).sql))", arguments: test.arguments)
+            }
         }
-        if let path = keyPath(comparison.right, arguments), let value = constant(comparison.left, arguments),
-           let flipped = flippedOperators[comparison.operatorType] {
-            return condition(path, flipped, value, comparison.options)
+        if comparison.modifier == .direct, let path = keyPath(comparison.right, arguments),
+           let value = constant(comparison.left, arguments), let flipped = flippedOperators[operatorType],
+           let (expression, type) = attributeExpression(path) {
+            return condition(expression, type, flipped, value, options)
         }
         return nil
     }
 
-    /// `attribute <operator> value`, the attribute read by `path`.
-    private func condition(_ path: String, _ operatorType: PredicateOperator, _ value: Any?, _ options: PredicateComparisonOptions) -> Fragment? {
-        guard let (expression, type) = attributeExpression(path) else { return nil }
+    /// `attribute <operator> value`, the attribute read by `expression`.
+    private func condition(
+        _ expression: String, _ type: AttributeType, _ operatorType: PredicateOperator, _ value: Any?, _ options: PredicateComparisonOptions
+    ) -> Fragment? {
         let collated = type == .string ? "\(expression) COLLATE \(Self.predicateCollationName(options))" : expression
         let orderOperators: [PredicateOperator: String] = [
             .lessThan: "<", .lessThanOrEqualTo: "<=", .greaterThan: ">", .greaterThanOrEqualTo: ">=", .equalTo: "=",
@@ -173,8 +189,12 @@ struct SQLPredicateTranslator {
     }
 
     /// The SQL reading an attribute at the end of a key path of to-one relationships, and the
-    /// attribute's type; `nil` for any other key path.
+    /// attribute's type, or the number of members of a to-many of the fetched entity
+    /// (`tweets.@count`); `nil` for any other key path.
     private func attributeExpression(_ path: String) -> (sql: String, type: AttributeType)? {
+        if path.hasSuffix(".@count"), let toMany = members(ofToMany: String(path.dropLast(".@count".count))) {
+            return ("(SELECT COUNT(*) \(toMany.from))", .integer64)
+        }
         var current = entity
         var owner = Self.tableAlias
         // The foreign key of each to-one passed so far, as correlated sub-selects.
@@ -198,6 +218,36 @@ struct SQLPredicateTranslator {
             owner = "r\(position + 1)"
         }
         return nil
+    }
+
+    /// For `relationship.attribute`, a to-many of the fetched entity and an attribute of its
+    /// members: the FROM and WHERE that select the members (alias `m`), the SQL reading the
+    /// attribute of one, and its type.
+    private func memberExpression(_ path: String) -> (members: String, sql: String, type: AttributeType)? {
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard components.count == 2, let (from, destination) = members(ofToMany: components[0]),
+              let property = destination.propertiesByName[components[1]],
+              case .attribute(let column, let type)? = schema.storage[destination.name]?[property.index],
+              Self.translatedTypes.contains(type) else { return nil }
+        return (from, "m.\(column)", type)
+    }
+
+    /// The FROM and WHERE that select the members (alias `m`) of a to-many of the fetched
+    /// entity, as the store reads them (``SQLiteStore/relatedObjectIDs(of:relationship:)``).
+    private func members(ofToMany name: String) -> (from: String, destination: EntityDescription)? {
+        guard let property = entity.propertiesByName[name], case .relationship(let relationship) = property,
+              let destination = relationship.destinationEntity else { return nil }
+        let owner = "\(Self.tableAlias).Z_PK"
+        switch schema.storage[entity.name]?[property.index] {
+        case .toManyByInverse(let table, let foreignKey, _)?:
+            return ("FROM \(table) m WHERE m.\(foreignKey) = \(owner)", destination)
+        case .toManyByJoin(let join, let side)?:
+            return (
+                "FROM \(join.name) j JOIN \(schema.table(of: destination).name) m ON m.Z_PK = j.\(join.otherColumn(side)) WHERE j.\(join.column(side)) = \(owner)",
+                destination)
+        default:
+            return nil
+        }
     }
 
     private static let translatedTypes: Set<AttributeType> = [.integer16, .integer32, .integer64, .boolean, .double, .float, .date, .string]
