@@ -241,4 +241,59 @@ struct SQLPredicateTranslatorTests {
         #expect(answers[.sqlite] == answers[.inMemory])
         #expect(answers[.inMemory]?.contains { !$0.isEmpty } == true)
     }
+
+    @Test("numbers, Booleans and dates answer as the in-memory store does, nil values included")
+    func numbersBooleansAndDates() throws {
+        let model = GalleryModel.managedObjectModel
+        var answers: [StoreKind: [[String]]] = [:]
+        let predicates = [
+            "int64 > 5", "int64 != 5", "int64 == nil", "int64 != nil", "NOT (int64 < 5)", "int64 >= 5 AND flag == YES",
+            "int64 < 2 OR date > %@", "date <= %@", "flag == NO", "flag != YES", "double < 2.5", "5 > int64",
+        ]
+        for kind in StoreKind.allCases {
+            let files = try TemporaryDirectory()
+            let container = try makeContainer(model, kind: kind, files: files)
+            let context = container.newBackgroundContext()
+            answers[kind] = try context.performAndWait {
+                let values: [(Int64?, Bool?, Double?, Double?)] = [
+                    (nil, nil, nil, nil), (1, true, 0.5, 1), (5, false, 2.5, 10), (9, true, 7, nil), (5, nil, nil, 20),
+                ]
+                for (index, (integer, flag, double, seconds)) in values.enumerated() {
+                    let sample = ManagedObject(entity: model["Sample"]!, insertInto: context)
+                    sample.setValue("sample \(index)", forKey: "string")
+                    sample.setValue(integer, forKey: "int64")
+                    sample.setValue(flag, forKey: "flag")
+                    sample.setValue(double, forKey: "double")
+                    sample.setValue(seconds.map(Date.init(timeIntervalSinceReferenceDate:)), forKey: "date")
+                }
+                try context.save()
+                context.reset()
+                return try predicates.map { format in
+                    let request = FetchRequest<ManagedObject>(
+                        entityName: "Sample", predicate: try ObjectPredicate(parsing: format, arguments: [Date(timeIntervalSinceReferenceDate: 10)]),
+                        sortDescriptors: [ObjectSortDescriptor(key: "string")])
+                    return try context.fetch(request).map { $0.value(forKey: "string") as? String ?? "" }
+                }
+            }
+        }
+        #expect(answers[.sqlite] == answers[.inMemory])
+        #expect(answers[.inMemory]?[0] == ["sample 3"])
+    }
+
+    @Test("a predicate that does not translate whole reads the rows its translated parts keep")
+    func narrowing() throws {
+        let files = try TemporaryDirectory()
+        let store = try sqliteStore(try makeContainer(model, kind: .sqlite, files: files))
+        func plan(_ format: String) throws -> SQLiteStore.FetchPlan {
+            store.fetchPlan(for: StoreRequest(
+                entity: model["Tweet"]!, predicate: try ObjectPredicate(parsing: format, arguments: [Date(timeIntervalSinceReferenceDate: 5)])))
+        }
+        let narrowed = try plan("created > %@ AND tweeter.tweets.@count > 2")
+        #expect(narrowed.statement.contains("WHERE t0.Z_ENT IN (1) AND t0.ZCREATED > ? ORDER BY"))
+        #expect(narrowed.rest.predicate != nil)
+        #expect(try plan("(text == 'a' AND tweeter.tweets.@count > 2) OR created == nil").statement.contains("AND (t0.ZTEXT COLLATE MO_PREDICATE = ? OR t0.ZCREATED IS NULL)"))
+        for format in ["created > %@ OR tweeter.tweets.@count > 2", "NOT (created > %@ AND tweeter.tweets.@count > 2)"] {
+            #expect(try plan(format).statement.contains("WHERE t0.Z_ENT IN (1) ORDER BY"), "\(format)")
+        }
+    }
 }

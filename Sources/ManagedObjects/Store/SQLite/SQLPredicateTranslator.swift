@@ -3,8 +3,9 @@ import Foundation
 import GRDB
 
 /// Predicates and sort descriptors as SQL over an entity's table, answering exactly as the
-/// in-memory evaluator does, or not at all (`nil`: the store reads the rows and evaluates in
-/// memory). Every value of the predicate is a bound parameter, never SQL text.
+/// in-memory evaluator does, or not at all (`nil`: the store reads the rows, narrowed by what
+/// does translate (``narrowing(for:)``), and evaluates in memory). Every value of the
+/// predicate is a bound parameter, never SQL text.
 ///
 /// What translates:
 /// - comparisons (`==`, `!=`, `<`, `<=`, `>`, `>=`, either side the key path) of an Integer,
@@ -55,6 +56,41 @@ struct SQLPredicateTranslator {
         }
     }
 
+    /// For a predicate that does not translate whole, a condition that keeps every row it can
+    /// match (possibly more): the parts of its ANDs that translate, an OR when each of its
+    /// parts narrows. `nil` keeps every row. The predicate is then evaluated in memory over
+    /// the rows kept.
+    func narrowing(for predicate: ObjectPredicate) -> Fragment? {
+        if let exact = condition(for: predicate) { return exact }
+        switch predicate.source {
+        case .syntax(let syntax, let arguments):
+            return narrowing(for: syntax, arguments: arguments)
+        case .and(let operands):
+            return conjunction(operands.compactMap { narrowing(for: $0) })
+        case .or(let operands):
+            return joined(operands.map { narrowing(for: $0) }, with: "OR")
+        case .not, .block:
+            return nil
+        }
+    }
+
+    private func narrowing(for syntax: PredicateSyntax, arguments: [Any?]) -> Fragment? {
+        if let exact = condition(for: syntax, arguments: arguments) { return exact }
+        switch syntax {
+        case .and(let operands):
+            return conjunction(operands.compactMap { narrowing(for: $0, arguments: arguments) })
+        case .or(let operands):
+            return joined(operands.map { narrowing(for: $0, arguments: arguments) }, with: "OR")
+        case .value, .not, .comparison:
+            return nil
+        }
+    }
+
+    /// The AND of the parts that narrow; `nil` (every row) when none does.
+    private func conjunction(_ parts: [Fragment]) -> Fragment? {
+        parts.isEmpty ? nil : joined(parts, with: "AND")
+    }
+
     private func condition(for syntax: PredicateSyntax, arguments: [Any?]) -> Fragment? {
         switch syntax {
         case .value(let value):
@@ -74,6 +110,7 @@ struct SQLPredicateTranslator {
         let translated = parts.compactMap { $0 }
         guard translated.count == parts.count else { return nil }
         guard !translated.isEmpty else { return Fragment(sql: connective == "AND" ? "1" : "0", arguments: []) }
+        if translated.count == 1 { return translated[0] }
         return Fragment(
             sql: "(" + translated.map(\.sql).joined(separator: " \(connective) ") + ")",
             arguments: translated.flatMap(\.arguments))

@@ -12,7 +12,7 @@ import GRDB
 /// in-memory evaluator: the predicate as the WHERE, the sorts as ORDER BY, the window as
 /// LIMIT/OFFSET, a count as COUNT(*) (``fetchPlan(for:)``). What does not translate is evaluated
 /// in memory over the rows read (``StoreRequest/evaluate(over:graph:)``, as the in-memory store
-/// does), those rows narrowed by ``SQLiteRowFilter`` when it can. To-many relationships come
+/// does), those rows narrowed by the parts that do translate. To-many relationships come
 /// unloaded (``StoredValue/toManyFault``) and are read on use.
 public final class SQLiteStore: PersistentStore, Sendable {
     public let identifier: String
@@ -214,8 +214,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     /// As much of the request as ``SQLPredicateTranslator`` turns into SQL; when the predicate
-    /// does not translate, ``SQLiteRowFilter`` narrows the rows read and the predicate is
-    /// evaluated in memory.
+    /// does not translate whole, the rows read are narrowed by the parts that do and the
+    /// predicate is evaluated in memory.
     func fetchPlan(for request: StoreRequest) -> FetchPlan {
         let table = schema.table(of: request.entity)
         let numbers = request.entities.compactMap { schema.entityNumbers[$0.name] }
@@ -228,9 +228,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 conditions.append(condition.sql)
                 arguments += condition.arguments
                 rest.predicate = nil
-            } else if let storage = schema.storage[request.entity.name],
-                      let narrowing = SQLiteRowFilter.condition(for: predicate, storage: storage, entity: request.entity) {
-                // Rows the predicate cannot match are left in the file when SQL can tell which they are.
+            } else if let narrowing = translator.narrowing(for: predicate) {
                 conditions.append(narrowing.sql)
                 arguments += narrowing.arguments
             }
