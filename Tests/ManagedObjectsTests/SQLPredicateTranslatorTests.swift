@@ -73,6 +73,15 @@ struct SQLPredicateTranslatorTests {
                         results.append(try context.fetch(request).map { $0.value(forKey: "unique") as! String })
                     }
                 }
+                // A key path is never SQL text either: only the schema's column names are.
+                let hostileKey = "text = text OR 1; DROP TABLE ZTWEET; --"
+                let keyed = try ObjectPredicate(parsing: "%K == %@", arguments: [hostileKey, "alpha"])
+                if let store {
+                    let plan = store.fetchPlan(for: StoreRequest(entity: model["Tweet"]!, predicate: keyed))
+                    #expect(!plan.statement.contains(hostileKey) && plan.rest.predicate != nil)
+                }
+                // (and a fetch refuses an unknown key before any store sees it).
+                #expect(throws: ManagedObjectError.self) { try context.fetch(FetchRequest<ManagedObject>(entityName: "Tweet", predicate: keyed)) }
                 // The table survived.
                 results.append(["\(try context.count(for: FetchRequest<ManagedObject>(entityName: "Tweet")))"])
                 return results
