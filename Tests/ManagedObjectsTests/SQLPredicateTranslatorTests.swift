@@ -113,7 +113,7 @@ struct SQLPredicateTranslatorTests {
         // What SQL cannot answer exactly is left to memory, window included.
         let untranslated = StoreRequest(
             entity: tweet, predicate: try ObjectPredicate(parsing: "tweeter.tweets.@count > 2"),
-            sortDescriptors: [ObjectSortDescriptor(key: "text", comparison: .localized)], fetchLimit: 3)
+            sortDescriptors: [ObjectSortDescriptor(key: "tweeter")], fetchLimit: 3)
         let fallback = store.fetchPlan(for: untranslated)
         #expect(fallback.rest.predicate != nil && fallback.rest.sortDescriptors.count == 1 && fallback.rest.fetchLimit == 3)
         #expect(!fallback.statement.contains("LIMIT"))
@@ -152,8 +152,8 @@ struct SQLPredicateTranslatorTests {
                 return atoms.randomElement(using: &random)!()
             }
         }
-        let sortKeys = ["text", "created", "unique", "tweeter.name", "tweeter.screenName"]
-        let comparisons: [ObjectSortDescriptor.Comparison] = [.compare, .compare, .caseInsensitive, .localizedStandard, .localized]
+        let sortKeys = ["text", "created", "unique", "tweeter.name", "tweeter.screenName", "tweeter"]
+        let comparisons: [ObjectSortDescriptor.Comparison] = [.compare, .compare, .caseInsensitive, .localizedStandard, .localized, .localizedCaseInsensitive]
         var requests: [ManagedObjects.FetchRequest<ManagedObject>] = []
         for _ in 0..<60 {
             let (format, arguments) = predicate(depth: 0)

@@ -347,9 +347,11 @@ struct SQLPredicateTranslator {
         return "MO_PREDICATE" + (folding.isEmpty ? "" : "_" + folding.letters.uppercased())
     }
 
-    /// The sort comparisons that do not depend on the user's locale.
+    /// A collation per sort comparison (the localized ones in the process's current locale,
+    /// as in memory).
     private static let sortCollationNames: [ObjectSortDescriptor.Comparison: String] = [
-        .compare: "MO_SORT_COMPARE", .caseInsensitive: "MO_SORT_CASEINSENSITIVE", .localizedStandard: "MO_SORT_STANDARD",
+        .compare: "MO_SORT_COMPARE", .caseInsensitive: "MO_SORT_CASEINSENSITIVE", .localized: "MO_SORT_LOCALIZED",
+        .localizedCaseInsensitive: "MO_SORT_LOCALIZEDCASEINSENSITIVE", .localizedStandard: "MO_SORT_STANDARD",
     ]
 
     /// Adds the collations and the function translated SQL uses to a connection.
