@@ -376,11 +376,48 @@ struct SQLPredicateTranslator {
         case .beginsWith: StringMatching.hasPrefix(string, foldedPrefix: StringMatching.fold(pattern, options), options)
         case .endsWith: StringMatching.fold(string, options).hasSuffix(StringMatching.fold(pattern, options))
         case .contains: StringMatching.contains(string, foldedPart: StringMatching.fold(pattern, options), options)
-        case .like: StringMatching.LikePattern(pattern, options: options).matches(string)
-        case .matches: (try? StringMatching.RegularExpression(pattern, options: options))?.matches(string) ?? false
+        case .like, .matches: compiledPattern(pattern, operatorType, options).matches(string)
         default: false
         }
     }
+
+    /// A LIKE pattern or MATCHES expression compiled once, not once per row: the function is
+    /// called per row, and compiling a regular expression costs far more than matching it.
+    private static func compiledPattern(_ pattern: String, _ operatorType: PredicateOperator, _ options: PredicateComparisonOptions) -> CompiledPattern {
+        let key = PatternKey(pattern: pattern, isRegularExpression: operatorType == .matches, options: options.rawValue)
+        if let compiled = compiledPatterns.withLock({ $0[key] }) { return compiled }
+        let compiled: CompiledPattern = key.isRegularExpression
+            ? .regularExpression(try? StringMatching.RegularExpression(pattern, options: options))
+            : .like(StringMatching.LikePattern(pattern, options: options))
+        compiledPatterns.withLock { cache in
+            // Patterns come from predicates' arguments: keep the cache small, not complete.
+            if cache.count >= 64 { cache.removeAll() }
+            cache[key] = compiled
+        }
+        return compiled
+    }
+
+    private struct PatternKey: Hashable {
+        var pattern: String
+        var isRegularExpression: Bool
+        var options: Int
+    }
+
+    /// Immutable once made, so rows of concurrent reads share them.
+    private enum CompiledPattern {
+        case like(StringMatching.LikePattern)
+        /// `nil` for an invalid expression, which matches nothing.
+        case regularExpression(StringMatching.RegularExpression?)
+
+        func matches(_ string: String) -> Bool {
+            switch self {
+            case .like(let pattern): pattern.matches(string)
+            case .regularExpression(let expression): expression?.matches(string) ?? false
+            }
+        }
+    }
+
+    private static let compiledPatterns = LockedValue<[PatternKey: CompiledPattern]>([:])
 }
 
 extension SQLiteSchema.Storage {
