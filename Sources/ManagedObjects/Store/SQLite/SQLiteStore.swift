@@ -8,12 +8,12 @@ import GRDB
 /// The file is a GRDB `DatabasePool` in WAL mode: reads run beside a save and see the last
 /// completed one; each save is one write transaction (all or nothing, also across a crash).
 ///
-/// First version: a fetch reads the rows of the requested entities, narrowed by what SQL can
-/// tell of the predicate (``SQLiteRowFilter``: simple comparisons of number, Boolean and date
-/// attributes), and evaluates the whole predicate, sorts and window in memory
-/// (``StoreRequest/evaluate(over:graph:)``, as the in-memory store does); only a count without
-/// predicate is answered by SQL alone. To-many relationships come unloaded
-/// (``StoredValue/toManyFault``) and are read on use.
+/// A fetch is SQL as far as ``SQLPredicateTranslator`` can make it answer exactly as the
+/// in-memory evaluator: the predicate as the WHERE, the sorts as ORDER BY, the window as
+/// LIMIT/OFFSET, a count as COUNT(*) (``fetchPlan(for:)``). What does not translate is evaluated
+/// in memory over the rows read (``StoreRequest/evaluate(over:graph:)``, as the in-memory store
+/// does), those rows narrowed by the parts that do translate. To-many relationships come
+/// unloaded (``StoredValue/toManyFault``) and are read on use.
 public final class SQLiteStore: PersistentStore, Sendable {
     public let identifier: String
     public let url: URL?
@@ -42,6 +42,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
+        configuration.prepareDatabase { db in SQLPredicateTranslator.register(in: db) }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
@@ -184,37 +185,75 @@ public final class SQLiteStore: PersistentStore, Sendable {
     // MARK: Reading
 
     public func execute(_ request: StoreRequest) throws -> StoreResult {
-        let table = schema.table(of: request.entity)
-        let numbers = request.entities.compactMap { schema.entityNumbers[$0.name] }
-        let entityFilter = "Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"
-        if request.resultType == .count, request.predicate == nil {
+        let plan = fetchPlan(for: request)
+        if let countStatement = plan.countStatement {
             let total = try pool.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.name) WHERE \(entityFilter)") ?? 0
+                try Int.fetchOne(db, sql: countStatement, arguments: StatementArguments(plan.arguments)) ?? 0
             }
             return .count(request.window(0..<total).count)
         }
-        // Rows the predicate cannot match are left in the file when SQL can tell which they are.
-        let narrowing = request.predicate.flatMap { predicate in
-            schema.storage[request.entity.name].flatMap {
-                SQLiteRowFilter.condition(for: predicate, storage: $0, entity: request.entity)
+        let table = schema.table(of: request.entity)
+        let rows = try pool.read { db in
+            try Row.fetchAll(db, sql: plan.statement, arguments: StatementArguments(plan.arguments))
+                .compactMap { try storedObject($0, table: table, db: db) }
+        }
+        return try plan.rest.evaluate(over: rows, graph: graph)
+    }
+
+    /// How a request is answered: a statement that reads the rows (or counts them), and what
+    /// is left to evaluate in memory over the rows it reads.
+    struct FetchPlan {
+        /// Reads the candidate rows, in the order `rest` expects them.
+        var statement: String
+        /// Counts the matching objects, when SQL answers a count request alone.
+        var countStatement: String?
+        var arguments: [DatabaseValue]
+        /// The request as it remains for ``StoreRequest/evaluate(over:graph:)``: the parts
+        /// SQL answered are removed.
+        var rest: StoreRequest
+    }
+
+    /// As much of the request as ``SQLPredicateTranslator`` turns into SQL; when the predicate
+    /// does not translate whole, the rows read are narrowed by the parts that do and the
+    /// predicate is evaluated in memory.
+    func fetchPlan(for request: StoreRequest) -> FetchPlan {
+        let table = schema.table(of: request.entity)
+        let numbers = request.entities.compactMap { schema.entityNumbers[$0.name] }
+        var conditions = ["\(SQLPredicateTranslator.tableAlias).Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"]
+        var arguments: [DatabaseValue] = []
+        var rest = request
+        let translator = SQLPredicateTranslator(schema: schema, entity: request.entity)
+        if let predicate = request.predicate {
+            if let condition = translator.condition(for: predicate) {
+                conditions.append(condition.sql)
+                arguments += condition.arguments
+                rest.predicate = nil
+            } else if let narrowing = translator.narrowing(for: predicate) {
+                conditions.append(narrowing.sql)
+                arguments += narrowing.arguments
             }
         }
-        // Without predicate or sorts the window is a range of rows in key order: SQL cuts it.
-        var rest = request
+        let from = "FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE \(conditions.joined(separator: " AND "))"
+        if request.resultType == .count, rest.predicate == nil {
+            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, rest: rest)
+        }
+        // Dictionary results sort their groups in memory; a translated sort of objects is SQL's.
+        var ordering = ""
+        if !request.resultType.isDictionaries, let terms = translator.ordering(for: request.sortDescriptors) {
+            ordering = terms.isEmpty ? "" : terms + ", "
+            rest.sortDescriptors = []
+        }
         var window = ""
-        if request.predicate == nil, request.sortDescriptors.isEmpty, !request.resultType.isDictionaries,
+        if rest.predicate == nil, rest.sortDescriptors.isEmpty, !request.resultType.isDictionaries,
            request.fetchOffset > 0 || request.fetchLimit > 0 {
-            window = " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
+            window = " LIMIT ? OFFSET ?"
+            arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, max(0, request.fetchOffset).databaseValue]
             rest.fetchOffset = 0
             rest.fetchLimit = 0
         }
-        let rows = try pool.read { db in
-            try Row.fetchAll(
-                db, sql: "\(selectClause(table)) WHERE \(entityFilter)\(narrowing.map { " AND \($0.sql)" } ?? "") ORDER BY Z_PK\(window)",
-                arguments: StatementArguments(narrowing?.arguments ?? []))
-                .compactMap { try storedObject($0, table: table, db: db) }
-        }
-        return try rest.evaluate(over: rows, graph: graph)
+        return FetchPlan(
+            statement: "\(selectClause(table)) \(from) ORDER BY \(ordering)\(SQLPredicateTranslator.tableAlias).Z_PK\(window)",
+            arguments: arguments, rest: rest)
     }
 
     /// Everything but a block, which needs managed objects.
@@ -234,7 +273,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         let table = schema.table(of: objectID.entity)
         return try pool.read { db in
-            try Row.fetchOne(db, sql: "\(selectClause(table)) WHERE Z_PK = ?", arguments: [number])
+            try Row.fetchOne(
+                db, sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?", arguments: [number])
                 .flatMap { try storedObject($0, table: table, db: db) }
         }
     }
@@ -266,8 +306,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
         ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: number))
     }
 
+    /// The columns of `table`'s rows as ``storedObject(_:table:db:)`` reads them.
     private func selectClause(_ table: SQLiteSchema.Table) -> String {
-        "SELECT \((["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")) FROM \(table.name)"
+        let alias = SQLPredicateTranslator.tableAlias
+        return "SELECT \((["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "\(alias).\($0)" }.joined(separator: ", "))"
     }
 
     /// A row of `selectClause(table)` as a stored object; `nil` for an entity number the model
