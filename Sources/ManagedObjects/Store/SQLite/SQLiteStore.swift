@@ -42,6 +42,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
+        configuration.busyMode = .timeout(10) // another coordinator's save: wait, as Core Data does
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
