@@ -45,6 +45,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Not a product: the child process the crash-safety test kills while it saves.
+        .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects"]),
         // Build tool: generates a target's model classes at build time.
         .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
         // `swift package generate-managed-objects`: writes them into the package instead.

@@ -7,6 +7,7 @@ import Testing
 /// A fresh in-memory stack per test, used on its context's queue.
 func withContext<T>(_ model: ManagedObjectModel, _ body: (ManagedObjectContext) throws -> T) throws -> T {
     let container = PersistentContainer(name: "GeneratedSeeds", managedObjectModel: model)
+    container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
     try container.loadPersistentStores()
     let context = container.newBackgroundContext()
     return try context.performAndWait { try body(context) }

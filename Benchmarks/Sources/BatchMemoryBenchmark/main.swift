@@ -60,6 +60,7 @@ func statusKiB(_ field: String) throws -> Int {
 /// One way in this process: prints "<peak above the filled store in KiB> <seconds> <sum>".
 func run(_ way: Way, count: Int, pageSize: Int) throws {
     let container = PersistentContainer(name: "Batch", managedObjectModel: BenchModel.managedObjectModel)
+    container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
     try container.loadPersistentStores()
     let context = container.newBackgroundContext()
     try context.performAndWait {

@@ -100,6 +100,8 @@ func makeRuntimeContainer() throws -> PersistentContainer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RuntimeBenchmark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory.appendingPathComponent("Bench.sqlite"))]
+    } else {
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
     }
     try container.loadPersistentStores()
     return container

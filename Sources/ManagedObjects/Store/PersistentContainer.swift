@@ -6,8 +6,10 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var url: URL?
     public var configuration: String?
 
-    /// A description of a store of `type` (in memory by default; see RuntimeDifferences.md).
-    public init(type: PersistentStoreType = .inMemory, url: URL? = nil, configuration: String? = nil) {
+    /// A description of a store of `type`: SQLite by default, as in Core Data; a container
+    /// gives an SQLite store without `url` its default file. `PersistentStoreDescription(type:
+    /// .inMemory)` keeps everything in memory.
+    public init(type: PersistentStoreType = .sqlite, url: URL? = nil, configuration: String? = nil) {
         self.type = type
         self.url = url
         self.configuration = configuration
@@ -34,9 +36,10 @@ public final class PersistentContainer: Sendable {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     /// The main-queue context, for the user interface and the main thread.
     public let viewContext: ManagedObjectContext
-    private let descriptions = LockedValue([PersistentStoreDescription()])
+    private let descriptions: LockedValue<[PersistentStoreDescription]>
 
-    /// The stores `loadPersistentStores` adds: one in-memory store unless changed.
+    /// The stores `loadPersistentStores` adds: unless changed, one SQLite store in
+    /// `defaultDirectoryURL()` named `<name>.sqlite`, as Core Data's container has.
     public var persistentStoreDescriptions: [PersistentStoreDescription] {
         get { descriptions.withLock { $0 } }
         set { descriptions.withLock { $0 = newValue } }
@@ -45,10 +48,32 @@ public final class PersistentContainer: Sendable {
     public init(name: String, managedObjectModel: ManagedObjectModel) {
         self.name = name
         self.managedObjectModel = managedObjectModel
+        self.descriptions = LockedValue([PersistentStoreDescription(url: Self.defaultStoreURL(name: name))])
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
         self.viewContext = ManagedObjectContext(concurrencyType: .mainQueue,
                                                 persistentStoreCoordinator: persistentStoreCoordinator)
         viewContext.name = "viewContext"
+    }
+
+    /// Where a container's stores go unless told otherwise: Application Support on Apple
+    /// platforms, as in Core Data; elsewhere the XDG data directory, `$XDG_DATA_HOME` or
+    /// `~/.local/share`. Loading a store creates the directory when it is missing.
+    public static func defaultDirectoryURL() -> URL {
+        #if canImport(Darwin)
+        return FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        #else
+        // The XDG Base Directory specification ignores a relative path.
+        if let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return URL(fileURLWithPath: dataHome, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent(".local", isDirectory: true)
+            .appendingPathComponent("share", isDirectory: true)
+        #endif
+    }
+
+    private static func defaultStoreURL(name: String) -> URL {
+        defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
     }
 
     /// Adds a store for each description, calling `completionHandler` once per description
@@ -56,8 +81,14 @@ public final class PersistentContainer: Sendable {
     public func loadPersistentStores(
         completionHandler: (PersistentStoreDescription, (any Error)?) -> Void
     ) {
-        for description in persistentStoreDescriptions {
+        for var description in persistentStoreDescriptions {
             do {
+                if description.type == .sqlite {
+                    let url = description.url ?? Self.defaultStoreURL(name: name)
+                    description.url = url
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                }
                 try persistentStoreCoordinator.addPersistentStore(
                     type: description.type, configuration: description.configuration, at: description.url)
                 completionHandler(description, nil)

@@ -4,6 +4,7 @@ import ManagedObjects
 /// A fresh in-memory stack per test: tests run in parallel and must not share objects.
 func makeContainer(_ model: ManagedObjectModel, name: String = "Test") throws -> PersistentContainer {
     let container = PersistentContainer(name: name, managedObjectModel: model)
+    container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
     try container.loadPersistentStores()
     return container
 }
@@ -20,8 +21,9 @@ func makeContainer(
     _ model: ManagedObjectModel, kind: StoreKind, files: TemporaryDirectory, name: String = "Test"
 ) throws -> PersistentContainer {
     let container = PersistentContainer(name: name, managedObjectModel: model)
-    if kind == .sqlite {
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: files.file("\(name).sqlite"))]
+    container.persistentStoreDescriptions = switch kind {
+    case .sqlite: [PersistentStoreDescription(url: files.file("\(name).sqlite"))]
+    case .inMemory: [PersistentStoreDescription(type: .inMemory)]
     }
     try container.loadPersistentStores()
     return container

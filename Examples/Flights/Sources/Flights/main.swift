@@ -30,6 +30,8 @@ decoder.dateDecodingStrategy = .iso8601
 let sample = try decoder.decode(Sample.self, from: Data(contentsOf: sampleURL))
 
 let container = PersistentContainer(name: "Flights", managedObjectModel: FlightsModel.managedObjectModel)
+// In memory: the example inserts the same objects on every run.
+container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
 try container.loadPersistentStores()
 let context = container.viewContext
 

@@ -4,6 +4,8 @@ import Foundation
 import ManagedObjects
 
 let container = PersistentContainer(name: "Tweets", managedObjectModel: TweetsModel.managedObjectModel)
+// In memory: the example inserts the same objects on every run.
+container.persistentStoreDescriptions = [PersistentStoreDescription(type: .inMemory)]
 try container.loadPersistentStores()
 let context = container.viewContext
 let now = Date(timeIntervalSinceReferenceDate: 780_000_000)

@@ -43,6 +43,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
         configuration.prepareDatabase { db in SQLPredicateTranslator.register(in: db) }
+        configuration.busyMode = .timeout(10) // another coordinator's save: wait, as Core Data does
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {

@@ -1,0 +1,47 @@
+// Used only by the crash-safety test (SQLiteCrashSafetyTests): opens the SQLite store at the
+// path it is given and saves batches until it is killed. Each save inserts `batchSize` entries
+// carrying the batch's sequence number; the number is written to stdout once `save()` has
+// returned, so the test knows which saves a crash must not lose.
+//
+//     StoreSaveLoop <store path> <first sequence number>
+import Foundation
+import ManagedObjects
+
+/// Mirrors `SaveLoopModel` in the tests, which reads the file this writes.
+let model = ManagedObjectModel(Model(entities: [
+    Entity(name: "Entry", attributes: [
+        Attribute(name: "batch", type: .integer64, isOptional: true),
+        Attribute(name: "item", type: .integer64, isOptional: true),
+    ]),
+]))
+let batchSize = 8
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let firstSequence = Int64(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: StoreSaveLoop <store path> <first sequence number>\n".utf8))
+    exit(2)
+}
+
+/// Unbuffered, so that a line the test reads was written before the kill.
+func report(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: arguments[1]))
+let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+report("open")
+try context.performAndWait {
+    var sequence = firstSequence
+    while true {
+        for item in 0..<batchSize {
+            let entry = ManagedObject(entity: model["Entry"]!, insertInto: context)
+            entry.setValue(sequence, forKey: "batch")
+            entry.setValue(Int64(item), forKey: "item")
+        }
+        try context.save()
+        report(String(sequence))
+        context.reset()
+        sequence += 1
+    }
+}
