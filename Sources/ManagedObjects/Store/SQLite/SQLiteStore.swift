@@ -374,19 +374,25 @@ public final class SQLiteStore: PersistentStore, Sendable {
             for deleted in changes.deleted {
                 try delete(deleted.objectID, db: db)
             }
+            var statements: [RowStatement: String] = [:]
             for object in changes.updated {
-                try write(object, version: object.version + 1, inserting: false, db: db)
+                try write(object, version: object.version + 1, inserting: false, db: db, statements: &statements)
             }
             for object in changes.inserted {
-                try write(object, version: object.version, inserting: true, db: db)
+                try write(object, version: object.version, inserting: true, db: db, statements: &statements)
             }
             try writeToManys(of: changes.updated + changes.inserted, db: db)
-            // Keys handed out elsewhere (or by hand) never come back from the allocator.
+            // Keys handed out elsewhere (or by hand) never come back from the allocator: one
+            // update per root entity, with its highest key saved.
+            var highest: [Int64: Int64] = [:]
             for object in changes.inserted {
-                guard let root = schema.entityNumbers[object.objectID.entity.rootEntity.name] else { continue }
-                try db.execute(
-                    sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?",
-                    arguments: [object.objectID.storeNumber, root])
+                guard let root = schema.entityNumbers[object.objectID.entity.rootEntity.name],
+                      let number = object.objectID.storeNumber else { continue }
+                highest[root] = max(highest[root] ?? number, number)
+            }
+            for (root, number) in highest {
+                try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?")
+                    .execute(arguments: [number, root])
             }
         }
     }
@@ -397,7 +403,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
         for (objectID, version) in expected {
             let stored = try Int.fetchOne(
-                db, sql: "SELECT Z_OPT FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?",
+                db.cachedStatement(sql: "SELECT Z_OPT FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?"),
                 arguments: [objectID.storeNumber])
             guard stored != version else { continue }
             conflicts.append(ManagedObjectError(
@@ -413,14 +419,24 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     private func delete(_ objectID: ManagedObjectID, db: Database) throws {
-        try db.execute(sql: "DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", arguments: [objectID.storeNumber])
+        try db.cachedStatement(sql: "DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?")
+            .execute(arguments: [objectID.storeNumber])
         for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
             try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [objectID.storeNumber])
         }
     }
 
     /// Inserts or updates an object's row: its attributes and to-one keys.
-    private func write(_ object: StoredObject, version: Int, inserting: Bool, db: Database) throws {
+    /// The SQL of an insert or update of a row with these columns, built once per save.
+    private struct RowStatement: Hashable {
+        var table: String
+        var inserting: Bool
+        var columns: [String]
+    }
+
+    private func write(
+        _ object: StoredObject, version: Int, inserting: Bool, db: Database, statements: inout [RowStatement: String]
+    ) throws {
         let entity = object.objectID.entity
         guard let storage = schema.storage[entity.name], let number = schema.entityNumbers[entity.name] else { return }
         let table = schema.table(of: entity)
@@ -442,18 +458,22 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 continue
             }
         }
-        let sql: String
+        let key = RowStatement(table: table.name, inserting: inserting, columns: columns)
         if inserting {
-            columns = ["Z_PK", "Z_ENT", "Z_OPT"] + columns
             arguments = [object.objectID.storeNumber.databaseValue, number.databaseValue, version.databaseValue] + arguments
-            sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         } else {
-            columns = ["Z_OPT"] + columns
             arguments = [version.databaseValue] + arguments + [object.objectID.storeNumber.databaseValue]
-            sql = "UPDATE \(table.name) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
         }
+        let sql = statements[key] ?? {
+            let sql = inserting
+                ? "INSERT INTO \(table.name) (\((["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))"
+                : "UPDATE \(table.name) SET \((["Z_OPT"] + columns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
+            statements[key] = sql
+            return sql
+        }()
         do {
-            try db.execute(sql: sql, arguments: StatementArguments(arguments))
+            // The same statement serves every object of the entity: prepared once per connection.
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
             let names = index.map { unique in
@@ -482,9 +502,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 switch stored {
                 case .toManyByInverse(let table, _, let orderColumn?):
                     for (position, member) in members.enumerated() {
-                        try db.execute(
-                            sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
-                            arguments: [position + 1, member.storeNumber])
+                        try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
+                            .execute(arguments: [position + 1, member.storeNumber])
                     }
                 case .toManyByJoin(let join, let side):
                     try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [owner])
