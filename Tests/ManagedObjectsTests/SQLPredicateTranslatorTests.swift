@@ -103,7 +103,7 @@ struct SQLPredicateTranslatorTests {
             sortDescriptors: [ObjectSortDescriptor(key: "tweeter.name", ascending: false), ObjectSortDescriptor(key: "created")],
             fetchOffset: 2, fetchLimit: 5)
         let plan = store.fetchPlan(for: request)
-        #expect(plan.statement.contains("WHERE t0.Z_ENT IN (1) AND ((MO_STRING_MATCH(1, 1, t0.ZTEXT, ?) AND t0.ZCREATED > ?) OR"))
+        #expect(plan.statement.contains("FROM ZTWEET t0 WHERE ((MO_STRING_MATCH(1, 1, t0.ZTEXT, ?) AND t0.ZCREATED > ?) OR"))
         #expect(plan.statement.contains("ORDER BY (SELECT r1.ZNAME FROM ZTWITTERUSER r1 WHERE r1.Z_PK = t0.ZTWEETER) COLLATE MO_SORT_COMPARE DESC, t0.ZCREATED ASC, t0.Z_PK LIMIT ? OFFSET ?"))
         #expect(plan.rest.predicate == nil && plan.rest.sortDescriptors.isEmpty && plan.rest.fetchLimit == 0 && plan.rest.fetchOffset == 0)
         var count = request
@@ -298,11 +298,25 @@ struct SQLPredicateTranslatorTests {
                 entity: model["Tweet"]!, predicate: try ObjectPredicate(parsing: format, arguments: [Date(timeIntervalSinceReferenceDate: 5)])))
         }
         let narrowed = try plan("created > %@ AND tweeter.tweets.@count > 2")
-        #expect(narrowed.statement.contains("WHERE t0.Z_ENT IN (1) AND t0.ZCREATED > ? ORDER BY"))
+        #expect(narrowed.statement.contains("FROM ZTWEET t0 WHERE t0.ZCREATED > ? ORDER BY"))
         #expect(narrowed.rest.predicate != nil)
-        #expect(try plan("(text == 'a' AND tweeter.tweets.@count > 2) OR created == nil").statement.contains("AND (t0.ZTEXT COLLATE MO_PREDICATE = ? OR t0.ZCREATED IS NULL)"))
+        #expect(try plan("(text == 'a' AND tweeter.tweets.@count > 2) OR created == nil").statement.contains("WHERE (t0.ZTEXT COLLATE MO_PREDICATE = ? OR t0.ZCREATED IS NULL)"))
         for format in ["created > %@ OR tweeter.tweets.@count > 2", "NOT (created > %@ AND tweeter.tweets.@count > 2)"] {
-            #expect(try plan(format).statement.contains("WHERE t0.Z_ENT IN (1) ORDER BY"), "\(format)")
+            #expect(try plan(format).statement.contains("FROM ZTWEET t0 ORDER BY"), "\(format)")
         }
+    }
+
+    @Test("Z_ENT is tested only when the request leaves out some of the table's entities")
+    func entityTest() throws {
+        let files = try TemporaryDirectory()
+        let library = LibraryModel.managedObjectModel
+        let store = try sqliteStore(try makeContainer(library, kind: .sqlite, files: files))
+        let media = library["Media"]!
+        let whole = store.fetchPlan(for: StoreRequest(entity: media, resultType: .count))
+        #expect(whole.countStatement == "SELECT COUNT(*) FROM ZMEDIA t0")
+        let books = store.fetchPlan(for: StoreRequest(entity: library["Book"]!, resultType: .count))
+        #expect(books.countStatement?.contains("WHERE t0.Z_ENT IN (") == true)
+        let onlyMedia = store.fetchPlan(for: StoreRequest(entity: media, includesSubentities: false, resultType: .count))
+        #expect(onlyMedia.countStatement?.contains("WHERE t0.Z_ENT IN (") == true)
     }
 }
