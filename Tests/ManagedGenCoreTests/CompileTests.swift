@@ -131,19 +131,25 @@ struct Typechecker: Sendable {
             try Data(file.contents.utf8).write(to: url)
             paths.append(url.path)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = [
+        let result = try Self.run(swiftc, [
             "-typecheck", "-wmo", "-swift-version", "6", "-warnings-as-errors", "-module-name", moduleName,
             "-I", modules, "-Xcc", "-I/usr/include/libxml2",
-        ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + paths
+        ] + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + paths)
+        return Result(succeeded: result.status == 0, output: result.output)
+    }
+
+    /// Runs a tool of the toolchain, its output and errors together.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(succeeded: process.terminationStatus == 0, output: String(decoding: data, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -28,7 +28,7 @@ indirect enum SwiftLiteral {
             // Arguments that fit on a line share lines, filled up to `maximumLength`; the others
             // (arrays of properties, long calls) get lines of their own.
             lines.append(indent + prefix + name + "(")
-            var filling = ""
+            var filling = LineFilling(indent: inner, maximumLength: maximumLength)
             for (position, argument) in arguments.enumerated() {
                 let label = argument.label.map { "\($0): " } ?? ""
                 let separator = position == arguments.count - 1 ? "" : ","
@@ -36,43 +36,24 @@ indirect enum SwiftLiteral {
                     within: maximumLength - inner.utf8.count - label.utf8.count - separator.utf8.count) {
                     var text = label
                     argument.value.appendFlat(to: &text)
-                    text += separator
-                    if filling.isEmpty {
-                        filling = text
-                    } else if inner.utf8.count + filling.utf8.count + 1 + text.utf8.count <= maximumLength {
-                        filling += " " + text
-                    } else {
-                        lines.append(inner + filling)
-                        filling = text
-                    }
+                    filling.add(text + separator, to: &lines)
                     continue
                 }
-                if !filling.isEmpty {
-                    lines.append(inner + filling)
-                    filling = ""
-                }
+                filling.finish(into: &lines)
                 argument.value.render(maximumLength: maximumLength, into: &lines, indent: inner, prefix: label, suffix: separator)
             }
-            if !filling.isEmpty { lines.append(inner + filling) }
+            filling.finish(into: &lines)
             lines.append(indent + ")" + suffix)
         case .array(let elements) where !fitsOnOneLine(within: limit) && elements.allSatisfy(\.isAtom):
             // Names (the entity constants) fill lines.
             lines.append(indent + prefix + "[")
-            var filling = ""
+            var filling = LineFilling(indent: inner, maximumLength: maximumLength)
             for element in elements {
                 var text = ""
                 element.appendFlat(to: &text)
-                text += ","
-                if filling.isEmpty {
-                    filling = text
-                } else if inner.utf8.count + filling.utf8.count + 1 + text.utf8.count <= maximumLength {
-                    filling += " " + text
-                } else {
-                    lines.append(inner + filling)
-                    filling = text
-                }
+                filling.add(text + ",", to: &lines)
             }
-            if !filling.isEmpty { lines.append(inner + filling) }
+            filling.finish(into: &lines)
             lines.append(indent + "]" + suffix)
         case .array(let elements) where !fitsOnOneLine(within: limit):
             lines.append(indent + prefix + "[")
@@ -150,4 +131,34 @@ indirect enum SwiftLiteral {
 struct LiteralArgument {
     var label: String?
     var value: SwiftLiteral
+}
+
+/// Short pieces sharing lines, each line filled up to `maximumLength` after `indent`.
+private struct LineFilling {
+    let indent: String
+    let maximumLength: Int
+    private var line = ""
+
+    init(indent: String, maximumLength: Int) {
+        self.indent = indent
+        self.maximumLength = maximumLength
+    }
+
+    /// Adds `text` to the line being filled, first ending it in `lines` when `text` does not fit.
+    mutating func add(_ text: String, to lines: inout [String]) {
+        if line.isEmpty {
+            line = text
+        } else if indent.utf8.count + line.utf8.count + 1 + text.utf8.count <= maximumLength {
+            line += " " + text
+        } else {
+            lines.append(indent + line)
+            line = text
+        }
+    }
+
+    /// Ends the line being filled, if any.
+    mutating func finish(into lines: inout [String]) {
+        if !line.isEmpty { lines.append(indent + line) }
+        line = ""
+    }
 }
