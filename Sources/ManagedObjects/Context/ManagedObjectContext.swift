@@ -221,38 +221,29 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// object, or cannot be read (a getter cannot throw).
     func snapshotForFiringFault(of object: ManagedObject) -> StoredObject? {
         let objectID = object.objectID
+        if let batch = object.faultBatch {
+            // The first fault of a `fetchBatchSize` batch reads the rows of the whole batch.
+            let members = batch.objectIDs.compactMap { registered[$0] }
+            for member in members { member.faultBatch = nil }
+            try? cacheRows(of: members)
+        }
         if let cache = object.rowCacheUse {
             if let snapshot = cache.snapshot(for: objectID) { return snapshot }
             cache.release(objectID)
             object.rowCacheUse = nil
-        }
-        if let batch = object.faultBatch {
-            object.faultBatch = nil
-            if let snapshot = fireFaults(in: batch, for: object) { return snapshot }
         }
         guard let snapshot = try? persistentStoreCoordinator.retainedSnapshot(for: objectID) else { return nil }
         object.rowCacheUse = persistentStoreCoordinator.rowCache
         return snapshot
     }
 
-    /// Reads the rows of a whole batch of faults at once (`fetchBatchSize`): the other members
-    /// still registered and still faults get their row cached, to fire without a store read.
-    private func fireFaults(in batch: FaultBatch, for object: ManagedObject) -> StoredObject? {
-        guard let snapshots = try? persistentStoreCoordinator.snapshots(for: batch.objectIDs) else { return nil }
-        let cache = persistentStoreCoordinator.rowCache
-        var fired: StoredObject?
-        for snapshot in snapshots {
-            if snapshot.objectID == object.objectID {
-                cache.retain(CollectionOfOne(snapshot))
-                fired = snapshot
-            } else if let member = registered[snapshot.objectID], member.isFault, member.rowCacheUse == nil {
-                cache.retain(CollectionOfOne(snapshot))
-                member.rowCacheUse = cache
-                member.faultBatch = nil
-            }
-        }
-        if fired != nil { object.rowCacheUse = cache }
-        return fired
+    /// Reads in one go the rows of those faults that hold none in the row cache, and caches
+    /// them for the faults, which then fire without a store read (`fetchBatchSize` batches,
+    /// prefetching).
+    func cacheRows(of faults: [ManagedObject]) throws {
+        let unread = faults.filter { $0.isFault && $0.rowCacheUse == nil }
+        guard !unread.isEmpty else { return }
+        _ = objects(forSnapshots: try persistentStoreCoordinator.snapshots(for: unread.map(\.objectID)), loading: false)
     }
 
     /// The members of a to-many the store left unloaded.

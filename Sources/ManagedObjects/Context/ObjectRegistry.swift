@@ -24,8 +24,6 @@ struct ObjectRegistry {
     /// The registered objects.
     var objects: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
 
-    var count: Int { entries.count }
-
     mutating func removeAll() {
         entries = [:]
     }

@@ -229,9 +229,7 @@ public struct DictionaryProjection: Sendable, Hashable {
             rows = order.map { key in
                 var (row, members) = groups[key]!
                 for aggregate in aggregates { row[aggregate.name] = aggregate.value(over: members) }
-                row = row.filter { key, _ in properties.contains { $0.name == key } }
-                members = []
-                return row
+                return row.filter { key, _ in properties.contains { $0.name == key } }
             }
         }
         if returnsDistinctResults {

@@ -174,10 +174,7 @@ extension ManagedObjectContext {
             for key in keyPath.split(separator: ".").map(String.init) {
                 var next: [ManagedObject] = []
                 var seen = Set<ObjectIdentifier>()
-                let faults = level.filter(\.isFault)
-                for snapshot in try persistentStoreCoordinator.snapshots(for: faults.map(\.objectID)) {
-                    _ = object(forSnapshot: snapshot, loading: true)
-                }
+                try cacheRows(of: level)
                 for object in level {
                     guard let relationship = object.entity.relationship(named: key) else {
                         throw ManagedObjectError(
@@ -191,9 +188,8 @@ extension ManagedObjectContext {
                 }
                 level = next
             }
-            for snapshot in try persistentStoreCoordinator.snapshots(for: level.filter(\.isFault).map(\.objectID)) {
-                _ = object(forSnapshot: snapshot, loading: true)
-            }
+            try cacheRows(of: level)
+            for object in level where object.isFault { _ = object.values }
         }
     }
 }

@@ -104,8 +104,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
                 }
             }
         case .fault:
-            state = .loaded
+            // Still a fault while the row is found: a batch read caches rows for faults only.
             let snapshot = managedObjectContext?.snapshotForFiringFault(of: self)
+            state = .loaded
             if let snapshot {
                 load(snapshot)
             } else {

@@ -12,16 +12,9 @@ extension ObjectPredicate {
         }
     }
 
-    /// Whether evaluating the predicate may read another object than the evaluated one: a key
-    /// path with several steps, or a key path given as a `%K` argument (counted as such).
+    /// Whether evaluating the predicate may read another object than the evaluated one: a
+    /// block, or a key path (written or given by `%K`) with several steps or an operator.
     var mayReadRelatedObjects: Bool {
-        switch source {
-        case .syntax(let syntax, let arguments):
-            syntax.keyPaths.contains { $0.contains(".") || $0.hasPrefix("@") }
-                || arguments.contains { PredicateValues.string($0)?.contains(".") ?? false }
-        case .block: true
-        case .and(let operands), .or(let operands): operands.contains(where: \.mayReadRelatedObjects)
-        case .not(let operand): operand.mayReadRelatedObjects
-        }
+        containsBlock || keyPathsRead.contains { $0.contains(".") || $0.hasPrefix("@") }
     }
 }
