@@ -40,6 +40,7 @@ struct SideReport: Codable {
 enum Side: String, CaseIterable {
     case runtime
     case sqlite
+    case records
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

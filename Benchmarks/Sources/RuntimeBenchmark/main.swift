@@ -1,14 +1,15 @@
-// ManagedObjects against raw SQLite (through GRDB's prepared statements) on one workload:
+// ManagedObjects against raw SQLite (through GRDB's prepared statements) and against GRDB
+// records (Codable structs through the query interface) on one workload:
 // insert tweets related to users and save, fetch with a predicate and a sort, count, read
-// every object, change one and save. Prints each step's median time on both sides, their
-// ratio, and each side's peak resident memory.
+// every object, change one and save. Prints each step's median time on each side, the
+// runtime's ratios to the other two, and each side's peak resident memory.
 //
 //   swift run -c release RuntimeBenchmark [tweet count] [runs]
 //   RUNTIME_STORE=sqlite swift run -c release RuntimeBenchmark   (the runtime on an SQLite file)
 //
-// Each run of each side is a process of its own (this executable with `--side runtime` or
-// `--side sqlite`), so the peak resident set (VmHWM) it reports is that side's alone and no
-// run inherits another's heap.
+// Each run of each side is a process of its own (this executable with `--side runtime`,
+// `--side sqlite` or `--side records`), so the peak resident set (VmHWM) it reports is that
+// side's alone and no run inherits another's heap.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -27,6 +28,7 @@ func runSide(_ side: Side, tweetCount: Int) throws {
     let report = switch side {
     case .runtime: try RuntimeSide.run(workload)
     case .sqlite: try SQLiteSide.run(workload)
+    case .records: try RecordsSide.run(workload)
     }
     FileHandle.standardOutput.write(try JSONEncoder().encode(report))
 }
@@ -67,7 +69,7 @@ func ratio(_ runtime: Double, _ sqlite: Double) -> String {
 
 /// A row of the table: a left-aligned label and right-aligned columns.
 func tableRow(_ label: String, _ columns: [String]) -> String {
-    let widths = [14, 14, 10]
+    let widths = [12, 12, 12, 10, 10]
     let row = label.padding(toLength: 34, withPad: " ", startingAt: 0)
         + zip(columns, widths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined()
     return String(row.reversed().drop(while: { $0 == " " }).reversed())
@@ -77,8 +79,8 @@ func tableRow(_ label: String, _ columns: [String]) -> String {
 func runBoth(tweetCount: Int, runs: Int) throws {
     var reports: [Side: [SideReport]] = [:]
     for run in 0..<runs {
-        // Alternating which side goes first spreads a busy machine's noise over both.
-        let order: [Side] = run.isMultiple(of: 2) ? [.runtime, .sqlite] : [.sqlite, .runtime]
+        // Rotating which side goes first spreads a busy machine's noise over all of them.
+        let order = (0..<Side.allCases.count).map { Side.allCases[($0 + run) % Side.allCases.count] }
         for side in order {
             FileHandle.standardError.write(Data("run \(run + 1)/\(runs): \(side.rawValue)\n".utf8))
             reports[side, default: []].append(try runChild(side, tweetCount: tweetCount))
@@ -86,9 +88,10 @@ func runBoth(tweetCount: Int, runs: Int) throws {
     }
     let runtime = reports[.runtime] ?? []
     let sqlite = reports[.sqlite] ?? []
+    let records = reports[.records] ?? []
 
-    // Both sides must have found the same objects, or the times compare different work.
-    let results = (runtime + sqlite).map { [$0.matchingFetched, $0.matchingCounted, $0.allCounted, $0.checksum] }
+    // All sides must have found the same objects, or the times compare different work.
+    let results = (runtime + sqlite + records).map { [$0.matchingFetched, $0.matchingCounted, $0.allCounted, $0.checksum] }
     guard let first = results.first, results.allSatisfy({ $0 == first }), first[0] == first[1], first[2] == tweetCount else {
         throw BenchmarkError(description: "the sides disagree: [fetched, counted, all, checksum] = \(results)")
     }
@@ -97,26 +100,29 @@ func runBoth(tweetCount: Int, runs: Int) throws {
           + "median of \(runs) runs per side, each run a new process")
     print("runtime: ManagedObjects, \(runtime[0].storeDescription)")
     print("SQLite:  \(sqlite[0].storeDescription)")
+    print("records: \(records[0].storeDescription)")
     print("predicate: retweets > \(Workload.minimumRetweets) AND text CONTAINS[c] \"\(Workload.searchedText)\" "
           + "(SQLite: text LIKE '%\(Workload.searchedText)%'), sorted by created; "
-          + "\(first[0].formatted()) matches on both sides (\(String(format: "%.1f", Double(first[0]) * 100 / Double(tweetCount)))%)")
+          + "\(first[0].formatted()) matches on every side (\(String(format: "%.1f", Double(first[0]) * 100 / Double(tweetCount)))%)")
     print()
-    print(tableRow("step", ["runtime", "SQLite", "ratio"]))
+    print(tableRow("step", ["runtime", "SQLite", "records", "÷SQLite", "÷records"]))
     for step in Step.allCases {
         let runtimeSeconds = median(runtime.compactMap { $0.seconds[step] })
         let sqliteSeconds = median(sqlite.compactMap { $0.seconds[step] })
-        print(tableRow(step.label(tweetCount: tweetCount),
-                       [milliseconds(runtimeSeconds), milliseconds(sqliteSeconds), ratio(runtimeSeconds, sqliteSeconds)]))
+        let recordsSeconds = median(records.compactMap { $0.seconds[step] })
+        print(tableRow(step.label(tweetCount: tweetCount), [
+            milliseconds(runtimeSeconds), milliseconds(sqliteSeconds), milliseconds(recordsSeconds),
+            ratio(runtimeSeconds, sqliteSeconds), ratio(runtimeSeconds, recordsSeconds),
+        ]))
     }
-    let runtimePeak = median(runtime.map { Double($0.peakRSSKiB) })
-    let sqlitePeak = median(sqlite.map { Double($0.peakRSSKiB) })
-    let runtimeStart = median(runtime.map { Double($0.startRSSKiB) })
-    let sqliteStart = median(sqlite.map { Double($0.startRSSKiB) })
-    print(tableRow("7 peak RSS (VmHWM)", [mebibytes(runtimePeak), mebibytes(sqlitePeak), ratio(runtimePeak, sqlitePeak)]))
-    print(tableRow("  RSS before the workload", [mebibytes(runtimeStart), mebibytes(sqliteStart), ""]))
+    let peaks = [runtime, sqlite, records].map { reports in median(reports.map { Double($0.peakRSSKiB) }) }
+    let starts = [runtime, sqlite, records].map { reports in median(reports.map { Double($0.startRSSKiB) }) }
+    print(tableRow("7 peak RSS (VmHWM)", peaks.map(mebibytes) + [ratio(peaks[0], peaks[1]), ratio(peaks[0], peaks[2])]))
+    print(tableRow("  RSS before the workload", starts.map(mebibytes)))
     print()
     print("Times: median over the runs. Read steps (2-5) each use a new context on the runtime side, "
-          + "a new read transaction on SQLite.")
+          + "a new read transaction on SQLite and records. "
+          + "÷SQLite and ÷records: the runtime's figure divided by that side's.")
     print("Memory: each side runs in its own process; VmHWM (peak resident set) is read from "
           + "/proc/self/status at the end of the workload, median over the runs. \"Before the workload\" "
           + "is VmRSS once the input data is generated, which both sides hold.")
@@ -125,7 +131,7 @@ func runBoth(tweetCount: Int, runs: Int) throws {
 do {
     if let sideFlag = arguments.firstIndex(of: "--side") {
         guard arguments.count > sideFlag + 1, let side = Side(rawValue: arguments[sideFlag + 1]) else {
-            throw BenchmarkError(description: "--side takes runtime or sqlite")
+            throw BenchmarkError(description: "--side takes runtime, sqlite or records")
         }
         try runSide(side, tweetCount: try positiveNumber(at: sideFlag + 2, in: arguments, default: 100_000))
     } else {
