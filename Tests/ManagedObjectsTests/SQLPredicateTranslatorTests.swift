@@ -47,7 +47,7 @@ struct SQLPredicateTranslatorTests {
         let hostile = ["it's", "'; DROP TABLE ZTWEET; --", "100%", "a_b", "a%b", "x\"y"]
         let formats = [
             "text == %@", "text !=[c] %@", "text < %@", "text BEGINSWITH %@", "text ENDSWITH[c] %@", "text CONTAINS %@",
-            "text LIKE %@", "tweeter.name ==[cd] %@", "%@ > text", "text MATCHES %@",
+            "text LIKE %@", "tweeter.name ==[cd] %@", "%@ > text", "text MATCHES %@", "text CONTAINS[c] %@",
         ]
         var answers: [StoreKind: [[String]]] = [:]
         for kind in StoreKind.allCases {
@@ -318,5 +318,54 @@ struct SQLPredicateTranslatorTests {
         #expect(books.countStatement?.contains("WHERE t0.Z_ENT IN (") == true)
         let onlyMedia = store.fetchPlan(for: StoreRequest(entity: media, includesSubentities: false, resultType: .count))
         #expect(onlyMedia.countStatement?.contains("WHERE t0.Z_ENT IN (") == true)
+    }
+
+    @Test("CONTAINS[c] of an ASCII pattern is SQLite's LIKE for ASCII text and the evaluator's folding for the rest")
+    func asciiContainsIsLike() throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(model, kind: .sqlite, files: files)
+        let store = try sqliteStore(container)
+        let context = container.newBackgroundContext()
+        // ASCII texts LIKE answers for; texts only Unicode folding or whole characters answer
+        // for (long s, Kelvin sign, a combining accent after the match, a NUL); LIKE's
+        // metacharacters; nil.
+        let texts: [String?] = [
+            "Swift on Linux", "SWIFT", "swi", "\u{17F}wift", "\u{212A}ELVIN", "swift\u{301}", "a\u{0}swift", "ÄSWIFT",
+            "100% swift", "a_b", "aXb", "back\\slash", nil,
+        ]
+        let patterns = ["swift", "kelvin", "%", "_", "a_b", "0% s", "\\", "S"]
+        try context.performAndWait {
+            for (index, text) in texts.enumerated() {
+                let tweet = ManagedObject(entity: model["Tweet"]!, insertInto: context)
+                tweet.setValue(String(format: "t%03d", index), forKey: "unique")
+                tweet.setValue(text, forKey: "text")
+            }
+            try context.save()
+            context.reset()
+            let everything = try context.fetch(FetchRequest<ManagedObject>(entityName: "Tweet"))
+            for pattern in patterns {
+                for format in ["text CONTAINS[c] %@", "NOT text CONTAINS[c] %@"] {
+                    let predicate = try ObjectPredicate(parsing: format, arguments: [pattern])
+                    let plan = store.fetchPlan(for: StoreRequest(entity: model["Tweet"]!, predicate: predicate))
+                    #expect(plan.statement.contains("LIKE ? ESCAPE"), "\(format) with \(pattern) uses LIKE")
+                    let fromSQL = try context.fetch(FetchRequest<ManagedObject>(entityName: "Tweet", predicate: predicate))
+                        .map { $0.value(forKey: "unique") as! String }
+                    let inMemory = everything.filter { predicate.evaluate(with: $0) }.map { $0.value(forKey: "unique") as! String }
+                    #expect(fromSQL == inMemory, "\(format) with \(pattern)")
+                }
+            }
+            // The evaluator's answers, written out for the cases the fast path must not change.
+            let swift = try context.fetch(FetchRequest<ManagedObject>(
+                entityName: "Tweet", predicate: ObjectPredicate("text CONTAINS[c] %@", "swift")))
+                .compactMap { $0.value(forKey: "text") as? String }
+            #expect(swift.contains("SWIFT") && swift.contains("100% swift") && !swift.contains("swi"))
+            let percent = try context.fetch(FetchRequest<ManagedObject>(
+                entityName: "Tweet", predicate: ObjectPredicate("text CONTAINS[c] %@", "%")))
+            #expect(percent.count == 1)
+            // A non-ASCII pattern stays with the evaluator's function alone.
+            let accented = store.fetchPlan(for: StoreRequest(
+                entity: model["Tweet"]!, predicate: try ObjectPredicate(parsing: "text CONTAINS[c] %@", arguments: ["ä"])))
+            #expect(!accented.statement.contains("LIKE"))
+        }
     }
 }

@@ -51,6 +51,10 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     enum State {
         /// `storage` holds the values.
         case loaded
+        /// A fired fault not written to: the values are `committedSnapshot`'s and `storage` is
+        /// empty until the whole array is needed (`values`), so an object that is only read
+        /// keeps one copy of its row, the row cache's.
+        case committed
         /// A fault: the values are in the store (or the row cache) until a property is used.
         case fault
         /// A new object not inserted anywhere yet: it gets the model's defaults when first used.
@@ -92,9 +96,17 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// Fills `storage`: a fault fires (its context reads the row cache or the store), a new
     /// object takes the model's defaults.
     private func prepareValues() {
+        if state == .fault { fireFault() }
         switch state {
-        case .loaded:
+        case .loaded, .fault:
             return
+        case .committed:
+            guard let snapshot = committedSnapshot else {
+                state = .loaded
+                storage = entity.properties.map(\.emptyValue)
+                return
+            }
+            load(snapshot)
         case .unset:
             state = .loaded
             storage = entity.properties.map { property -> Any? in
@@ -103,25 +115,29 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
                 case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
                 }
             }
-        case .fault:
-            // Still a fault while the row is found: a batch read caches rows for faults only.
-            let snapshot = managedObjectContext?.snapshotForFiringFault(of: self)
-            state = .loaded
-            if let snapshot {
-                load(snapshot)
-            } else {
-                // The stored object is gone (another context or process deleted it): the
-                // object reads as empty, and `existingObject(with:)` throws 133000 for its ID.
-                storage = entity.properties.map(\.emptyValue)
-            }
-            awakeFromFetch()
         }
+    }
+
+    /// Reads a fault's values (from the row cache or the store) as its committed snapshot.
+    private func fireFault() {
+        // Still a fault while the row is found: a batch read caches rows for faults only.
+        let snapshot = managedObjectContext?.snapshotForFiringFault(of: self)
+        if let snapshot {
+            committedSnapshot = snapshot
+            state = .committed
+        } else {
+            // The stored object is gone (another context or process deleted it): the
+            // object reads as empty, and `existingObject(with:)` throws 133000 for its ID.
+            state = .loaded
+            storage = entity.properties.map(\.emptyValue)
+        }
+        awakeFromFetch()
     }
 
     /// Turns the object back into a fault: its values are dropped and read again when next
     /// used. Transient values are dropped too.
     func turnIntoFault() {
-        guard state == .loaded, !isInserted else { return }
+        guard state == .loaded || state == .committed, !isInserted else { return }
         willTurnIntoFault()
         storage = []
         committedSnapshot = nil
@@ -208,8 +224,18 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The attribute at `index` in its storage type, or `nil`.
     public func attributeValue<Value>(at index: Int) -> Value? {
+        attributeStorageValue(at: index).flatMap(Self.cast)
+    }
+
+    /// The attribute at `index` as stored, read from the committed snapshot while the object
+    /// has not been written to (see `State.committed`).
+    func attributeStorageValue(at index: Int) -> Any? {
+        if state == .fault { fireFault() }
+        if state == .committed, case .attribute(let value)? = committedSnapshot?.values[index] {
+            return value
+        }
         if state != .loaded { prepareValues() }
-        return storage[index].flatMap(Self.cast)
+        return storage[index]
     }
 
     /// A stored value as `Value`: a comparison of type metadata when it is stored as exactly
@@ -254,7 +280,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         guard let property = entity.propertiesByName[key] else { return nil }
         switch property {
         case .attribute(let attribute):
-            return values[attribute.index]
+            return attributeStorageValue(at: attribute.index)
         case .relationship(let relationship):
             if !relationship.isToMany { return resolvedToOne(at: relationship.index) }
             let objects = resolvedToMany(at: relationship.index)
@@ -307,7 +333,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     public func primitiveValue(forKey key: String) -> Any? {
         guard let property = entity.propertiesByName[key] else { return nil }
         switch property {
-        case .attribute(let attribute): return values[attribute.index]
+        case .attribute(let attribute): return attributeStorageValue(at: attribute.index)
         case .relationship(let relationship):
             return relationship.isToMany
                 ? resolvedToMany(at: relationship.index) : resolvedToOne(at: relationship.index)
@@ -399,21 +425,18 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The stored form of the property at `index`, naming related objects by `id`.
     func storedValue(at index: Int, id: (ManagedObject) -> ManagedObjectID) -> StoredValue {
-        switch values[index] {
-        case let pending as PendingRelationship:
+        let value = values[index]
+        // Attributes first: only a relationship's slot can hold a `PendingRelationship`, and
+        // the cast that tells is the expensive part for the many attribute values of a save.
+        guard case .relationship(let relationship) = property(at: index) else { return .attribute(value) }
+        if let pending = value as? PendingRelationship {
             if pending.isFault { return .toManyFault }
             return pending.isToMany ? .toMany(pending.ids) : .toOne(pending.ids.first)
-        default:
-            switch property(at: index) {
-            case .attribute:
-                return .attribute(values[index])
-            case .relationship(let relationship):
-                if relationship.isToMany {
-                    return .toMany((values[index] as? OrderedSet<ManagedObject> ?? []).map(id))
-                }
-                return .toOne((values[index] as? ManagedObject).map(id))
-            }
         }
+        if relationship.isToMany {
+            return .toMany((value as? OrderedSet<ManagedObject> ?? []).map(id))
+        }
+        return .toOne((value as? ManagedObject).map(id))
     }
 
     /// `stored` with this object's current transient values, which the store does not keep.

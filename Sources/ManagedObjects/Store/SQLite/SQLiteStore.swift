@@ -20,8 +20,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public var type: PersistentStoreType { .sqlite }
     let schema: SQLiteSchema
     private let pool: DatabasePool
-    /// Per table, the position of each column in `SELECT Z_PK, Z_ENT, Z_OPT, <columns>`.
-    private let selectColumns: [String: [String: Int]]
+    /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
+    private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
+    private let layoutsByNumber: [Int64: SQLiteRowLayout]
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -56,9 +57,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
             self.identifier = identifier
             try Self.create(schema: schema, model: model, identifier: identifier, in: pool, path: path)
         }
-        selectColumns = Dictionary(uniqueKeysWithValues: schema.tables.map { table in
-            (table.name, Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0 + 3) }))
-        })
+        let schema = schema
+        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
+        layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
+        layoutsByNumber = Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     // MARK: Opening
@@ -193,12 +195,16 @@ public final class SQLiteStore: PersistentStore, Sendable {
             }
             return .count(request.window(0..<total).count)
         }
-        let table = schema.table(of: request.entity)
-        let rows = try pool.read { db in
-            try Row.fetchAll(db, sql: plan.statement, arguments: StatementArguments(plan.arguments))
-                .compactMap { try storedObject($0, table: table, db: db) }
+        let snapshots = try pool.read { db in
+            // A cursor: each row becomes a snapshot as it is stepped to, never a copied GRDB row.
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.statement), arguments: StatementArguments(plan.arguments))
+            var snapshots: [StoredObject] = []
+            while let row = try rows.next() {
+                if let snapshot = try storedObject(row, db: db) { snapshots.append(snapshot) }
+            }
+            return snapshots
         }
-        return try plan.rest.evaluate(over: rows, graph: graph)
+        return try plan.rest.evaluate(over: snapshots, graph: graph)
     }
 
     /// How a request is answered: a statement that reads the rows (or counts them), and what
@@ -278,9 +284,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         let table = schema.table(of: objectID.entity)
         return try pool.read { db in
-            try Row.fetchOne(
-                db, sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?", arguments: [number])
-                .flatMap { try storedObject($0, table: table, db: db) }
+            let statement = try db.cachedStatement(
+                sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?")
+            return try Row.fetchOne(statement, arguments: [number]).flatMap { try storedObject($0, db: db) }
         }
     }
 
@@ -319,35 +325,34 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// A row of `selectClause(table)` as a stored object; `nil` for an entity number the model
     /// does not know.
-    private func storedObject(_ row: Row, table: SQLiteSchema.Table, db: Database) throws -> StoredObject? {
-        guard let entity = schema.entitiesByNumber[row[1] as Int64], let storage = schema.storage[entity.name],
-              let positions = selectColumns[table.name] else { return nil }
+    private func storedObject(_ row: Row, db: Database) throws -> StoredObject? {
+        guard let layout = layoutsByNumber[row[1] as Int64] else { return nil }
         var values: [StoredValue] = []
-        values.reserveCapacity(entity.properties.count)
-        for property in entity.properties {
-            switch storage[property.index] {
-            case .attribute(let column, let type):
+        values.reserveCapacity(layout.readProperties.count)
+        for property in layout.readProperties {
+            switch property {
+            case .attribute(let position, let type):
                 values.append(.attribute(SQLiteValues.attributeValue(
-                    row[positions[column]!] as DatabaseValue, type: type, resolveObjectID: resolveObjectID)))
-            case .toOne(let column, let entityColumn):
-                guard case .relationship(let relationship) = property, let destination = relationship.destinationEntity,
-                      let key = row[positions[column]!] as Int64? else {
+                    row[position] as DatabaseValue, type: type, resolveObjectID: resolveObjectID)))
+            case .toOne(let position, let entityPosition, let destination, let destinationTable):
+                guard let key = row[position] as Int64? else {
                     values.append(.toOne(nil))
                     continue
                 }
-                var destinationEntity = entityColumn.flatMap { (row[positions[$0]!] as Int64?).flatMap { schema.entitiesByNumber[$0] } }
-                if destinationEntity == nil, !destination.subentities.isEmpty,
-                   let number = try Int64.fetchOne(db, sql: "SELECT Z_ENT FROM \(schema.table(of: destination).name) WHERE Z_PK = ?", arguments: [key]) {
-                    destinationEntity = schema.entitiesByNumber[number]
+                var destinationEntity = entityPosition.flatMap { (row[$0] as Int64?).flatMap { layoutsByNumber[$0]?.entity } }
+                if destinationEntity == nil, let destinationTable,
+                   let number = try Int64.fetchOne(
+                       db.cachedStatement(sql: "SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?"), arguments: [key]) {
+                    destinationEntity = layoutsByNumber[number]?.entity
                 }
                 values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: key)))
-            case .toManyByInverse, .toManyByJoin:
+            case .toManyFault:
                 values.append(.toManyFault)
-            case .none:
-                values.append(property.emptyStoredValue)
+            case .constant(let value):
+                values.append(value)
             }
         }
-        return StoredObject(objectID: permanentID(entity: entity, number: row[0]), version: row[2], values: values)
+        return StoredObject(objectID: permanentID(entity: layout.entity, number: row[0]), version: row[2], values: values)
     }
 
     /// An object ID attribute's URI, when it names an object of this store.
@@ -378,7 +383,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             for deleted in changes.deleted {
                 try delete(deleted.objectID, db: db)
             }
-            var statements: [RowStatement: String] = [:]
+            // One statement per entity and kind of write, looked up once per save.
+            var statements: [RowStatementKey: Statement] = [:]
             for object in changes.updated {
                 try write(object, version: object.version + 1, inserting: false, db: db, statements: &statements)
             }
@@ -430,55 +436,63 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
     }
 
-    /// Inserts or updates an object's row: its attributes and to-one keys.
-    /// The SQL of an insert or update of a row with these columns, built once per save.
-    private struct RowStatement: Hashable {
-        var table: String
+    private struct RowStatementKey: Hashable {
+        var entity: ObjectIdentifier
         var inserting: Bool
-        var columns: [String]
     }
 
+    /// Inserts or updates an object's row: its attributes and to-one keys.
     private func write(
-        _ object: StoredObject, version: Int, inserting: Bool, db: Database, statements: inout [RowStatement: String]
+        _ object: StoredObject, version: Int, inserting: Bool, db: Database, statements: inout [RowStatementKey: Statement]
     ) throws {
         let entity = object.objectID.entity
-        guard let storage = schema.storage[entity.name], let number = schema.entityNumbers[entity.name] else { return }
-        let table = schema.table(of: entity)
-        var columns: [String] = []
-        var arguments: [DatabaseValue] = []
-        for (index, stored) in storage.enumerated() {
-            switch (stored, object.values[index]) {
-            case (.attribute(let column, let type), .attribute(let value)):
-                columns.append(column)
-                arguments.append(try SQLiteValues.databaseValue(value, type: type, attribute: entity.properties[index].name))
-            case (.toOne(let column, let entityColumn), .toOne(let related)):
-                columns.append(column)
-                arguments.append(related?.storeNumber.databaseValue ?? .null)
-                if let entityColumn {
-                    columns.append(entityColumn)
-                    arguments.append(related.flatMap { schema.entityNumbers[$0.entity.name] }.databaseValue)
+        guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let key = object.objectID.storeNumber else { return }
+        // Existentials, not `DatabaseValue`s: GRDB's initializer for those goes through a key
+        // path per call, which cost more than the insert itself.
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        arguments.reserveCapacity(layout.writtenColumns.count + 3)
+        if inserting {
+            arguments += [key, layout.number, version]
+        } else {
+            arguments.append(version)
+        }
+        for column in layout.writtenColumns {
+            switch column {
+            case .attribute(let index, let type, let name):
+                guard case .attribute(let value) = object.values[index] else {
+                    arguments.append(nil)
+                    continue
                 }
-            default:
-                continue
+                arguments.append(try SQLiteValues.databaseValue(value, type: type, attribute: name))
+            case .toOneKey(let index):
+                guard case .toOne(let related?) = object.values[index] else {
+                    arguments.append(nil)
+                    continue
+                }
+                arguments.append(related.storeNumber)
+            case .toOneEntity(let index):
+                guard case .toOne(let related?) = object.values[index] else {
+                    arguments.append(nil)
+                    continue
+                }
+                arguments.append(layoutsByEntity[ObjectIdentifier(related.entity)]?.number)
             }
         }
-        let key = RowStatement(table: table.name, inserting: inserting, columns: columns)
-        if inserting {
-            arguments = [object.objectID.storeNumber.databaseValue, number.databaseValue, version.databaseValue] + arguments
+        if !inserting { arguments.append(key) }
+        let statementKey = RowStatementKey(entity: ObjectIdentifier(entity), inserting: inserting)
+        let statement: Statement
+        if let known = statements[statementKey] {
+            statement = known
         } else {
-            arguments = [version.databaseValue] + arguments + [object.objectID.storeNumber.databaseValue]
-        }
-        let sql = statements[key] ?? {
-            let sql = inserting
-                ? "INSERT INTO \(table.name) (\((["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))"
-                : "UPDATE \(table.name) SET \((["Z_OPT"] + columns).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
-            statements[key] = sql
-            return sql
-        }()
-        do {
             // The same statement serves every object of the entity: prepared once per connection.
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+            statement = try db.cachedStatement(sql: inserting ? layout.insertSQL : layout.updateSQL)
+            statements[statementKey] = statement
+        }
+        do {
+            try statement.execute(arguments: StatementArguments(arguments))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            let table = layout.table
+            let storage = layout.storage
             let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
             let names = index.map { unique in
                 unique.columns.compactMap { column in

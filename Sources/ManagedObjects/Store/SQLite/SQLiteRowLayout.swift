@@ -1,0 +1,88 @@
+import DataModel
+import GRDB
+
+/// One entity's rows as the store reads and writes them, worked out once when the store opens
+/// from ``SQLiteSchema``, so that a fetch or a save looks nothing up by name per row: where
+/// each property's value is in a row of `SELECT Z_PK, Z_ENT, Z_OPT, <table columns>`, and the
+/// INSERT and UPDATE of every column the entity writes.
+final class SQLiteRowLayout: @unchecked Sendable {
+    // Unchecked: immutable after init; the entity descriptions it references are immutable.
+
+    /// Where a property's stored value comes from in a selected row.
+    enum ReadProperty {
+        case attribute(position: Int, type: AttributeType)
+        /// A foreign key; `entityPosition` is the destination-entity column's, when there is
+        /// one. `destinationTable` is set when the destination has sub-entities: when the row
+        /// does not say which, the key's row there tells.
+        case toOne(position: Int, entityPosition: Int?, destination: EntityDescription, destinationTable: String?)
+        /// Read on use (``StoredValue/toManyFault``).
+        case toManyFault
+        /// Not stored: always this value.
+        case constant(StoredValue)
+    }
+
+    /// Where an argument of the INSERT or UPDATE comes from in a ``StoredObject``.
+    enum WrittenColumn {
+        case attribute(index: Int, type: AttributeType, name: String)
+        case toOneKey(index: Int)
+        case toOneEntity(index: Int)
+    }
+
+    let entity: EntityDescription
+    let number: Int64
+    let table: SQLiteSchema.Table
+    let storage: [SQLiteSchema.Storage]
+    /// By property index.
+    let readProperties: [ReadProperty]
+    /// In the order of the statements' parameters (after `Z_PK, Z_ENT, Z_OPT` in the insert,
+    /// after `Z_OPT` in the update, whose last parameter is `Z_PK`).
+    let writtenColumns: [WrittenColumn]
+    let insertSQL: String
+    let updateSQL: String
+
+    init?(entity: EntityDescription, schema: SQLiteSchema) {
+        guard let number = schema.entityNumbers[entity.name], let storage = schema.storage[entity.name] else { return nil }
+        let table = schema.table(of: entity)
+        // Positions in `SELECT Z_PK, Z_ENT, Z_OPT, <table.columns>`.
+        var positions: [String: Int] = [:]
+        for (offset, column) in table.columns.enumerated() { positions[column.name] = offset + 3 }
+        var readProperties: [ReadProperty] = []
+        var writtenColumns: [WrittenColumn] = []
+        var columnNames: [String] = []
+        for property in entity.properties {
+            switch (storage[property.index], property) {
+            case (.attribute(let column, let type), _):
+                guard let position = positions[column] else { return nil }
+                readProperties.append(.attribute(position: position, type: type))
+                writtenColumns.append(.attribute(index: property.index, type: type, name: property.name))
+                columnNames.append(column)
+            case (.toOne(let column, let entityColumn), .relationship(let relationship)):
+                guard let position = positions[column], let destination = relationship.destinationEntity else { return nil }
+                let entityPosition = entityColumn.flatMap { positions[$0] }
+                readProperties.append(.toOne(
+                    position: position, entityPosition: entityPosition, destination: destination,
+                    destinationTable: destination.subentities.isEmpty ? nil : schema.table(of: destination).name))
+                writtenColumns.append(.toOneKey(index: property.index))
+                columnNames.append(column)
+                if let entityColumn {
+                    writtenColumns.append(.toOneEntity(index: property.index))
+                    columnNames.append(entityColumn)
+                }
+            case (.toManyByInverse, _), (.toManyByJoin, _):
+                readProperties.append(.toManyFault)
+            case (.toOne, .attribute), (.none, _):
+                readProperties.append(.constant(property.emptyStoredValue))
+            }
+        }
+        self.entity = entity
+        self.number = number
+        self.table = table
+        self.storage = storage
+        self.readProperties = readProperties
+        self.writtenColumns = writtenColumns
+        let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
+        insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) "
+            + "VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
+        updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
+    }
+}
