@@ -1,7 +1,8 @@
 // The ManagedObjects side: classes hand-written in the exact shape ManagedGen generates
-// (Docs/GeneratedCode.md), used through the public API only.
+// (Docs/GeneratedCode.md; the typed accessors of `@_spi(Generated)`, as generated code calls
+// them), used through the public API only.
 import Foundation
-import ManagedObjects
+@_spi(Generated) import ManagedObjects
 
 enum BenchModel {
     static let model = Model(entities: [
@@ -35,35 +36,12 @@ final class Tweet: ManagedObject {
 }
 
 extension Tweet {
-    var text: String? {
-        get { attributeValue(at: 0) }
-        set { setAttributeValue(newValue, at: 0) }
-    }
-
-    var retweets: Int64 {
-        get { attributeValue(at: 1) ?? 0 }
-        set { setAttributeValue(newValue, at: 1) }
-    }
-
-    var created: Date? {
-        get { attributeValue(at: 2) }
-        set { setAttributeValue(newValue, at: 2) }
-    }
-
-    var likes: Int32 {
-        get { attributeValue(at: 3) ?? 0 }
-        set { setAttributeValue(newValue, at: 3) }
-    }
-
-    var score: Double {
-        get { attributeValue(at: 4) ?? 0 }
-        set { setAttributeValue(newValue, at: 4) }
-    }
-
-    var user: User? {
-        get { toOneRelationship(at: 5) }
-        set { setToOneRelationship(newValue, at: 5) }
-    }
+    var text: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    var retweets: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
+    var created: Date? { get { dateAttribute(at: 2) } set { setDateAttribute(newValue, at: 2) } }
+    var likes: Int32 { get { int32Attribute(at: 3, default: 0) } set { setInt32Attribute(newValue, at: 3) } }
+    var score: Double { get { doubleAttribute(at: 4, default: 0) } set { setDoubleAttribute(newValue, at: 4) } }
+    var user: User? { get { toOneRelationship(at: 5) } set { setToOneRelationship(newValue, at: 5) } }
 }
 
 final class User: ManagedObject {
@@ -75,18 +53,10 @@ final class User: ManagedObject {
 }
 
 extension User {
-    var name: String? {
-        get { attributeValue(at: 0) }
-        set { setAttributeValue(newValue, at: 0) }
-    }
-
-    var tweets: Set<Tweet> {
-        get { relationship(at: 1) }
-        set { setRelationship(newValue, at: 1) }
-    }
-
-    func addToTweets(_ value: Tweet) { addToRelationship([value], at: 1) }
-    func removeFromTweets(_ value: Tweet) { removeFromRelationship([value], at: 1) }
+    var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
+    var tweets: Set<Tweet> { get { relationship(at: 1) } set { setRelationship(newValue, at: 1) } }
+    func addToTweets(_ value: Tweet) { addRelatedObject(value, at: 1) }
+    func removeFromTweets(_ value: Tweet) { removeRelatedObject(value, at: 1) }
     func addToTweets(_ values: Set<Tweet>) { addToRelationship(values, at: 1) }
     func removeFromTweets(_ values: Set<Tweet>) { removeFromRelationship(values, at: 1) }
 }
