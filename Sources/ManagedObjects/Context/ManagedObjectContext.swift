@@ -186,15 +186,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     /// `object(forSnapshot:loading:)` for many snapshots, caching their rows at once.
-    func objects(forSnapshots snapshots: some Collection<StoredObject>, loading: Bool) -> [ManagedObject] {
+    func objects<Snapshots: Collection<StoredObject>>(forSnapshots snapshots: Snapshots, loading: Bool) -> [ManagedObject] {
         let cache = persistentStoreCoordinator.rowCache
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
-        var newRows: [StoredObject] = []
-        for snapshot in snapshots {
+        // Positions, not copies: a fetch's snapshots are cached straight from its answer.
+        var newRows: [Snapshots.Index] = []
+        for position in snapshots.indices {
+            let snapshot = snapshots[position]
             if let object = registered[snapshot.objectID] {
                 if object.isFault, object.rowCacheUse == nil {
-                    newRows.append(snapshot)
+                    newRows.append(position)
                     object.rowCacheUse = cache
                 } else if !object.isFault, !object.hasChanges,
                           let version = object.committedSnapshot?.version, version < snapshot.version {
@@ -205,11 +207,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 let object = ManagedObject.fault(for: snapshot.objectID, in: self)
                 object.rowCacheUse = cache
                 registered[snapshot.objectID] = object
-                newRows.append(snapshot)
+                newRows.append(position)
                 objects.append(object)
             }
         }
-        cache.retain(newRows)
+        cache.retain(newRows.lazy.map { snapshots[$0] })
         if loading {
             for object in objects where object.isFault { _ = object.values }
         }

@@ -83,12 +83,19 @@ extension ManagedObjectContext {
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
         let results: [Any]
         switch request.resultType {
-        case .managedObject: results = try fetchObjects(request)
+        // Objects go straight to `Result`, not through an array of `Any` as large as the answer.
+        case .managedObject: return try typed(try fetchObjects(request), request)
         case .managedObjectID: results = try FetchPlan(request, in: self).objectIDs()
         case .count: results = [try count(for: request)]
         case .dictionary: results = try fetchDictionaries(request)
         }
-        return try results.map { result in
+        return try typed(results, request)
+    }
+
+    /// `results` as the request's `Result` type; throws `invalidFetchRequest` for a result of
+    /// another type (a `resultType` that does not fit `Result`).
+    private func typed<Element, Result>(_ results: [Element], _ request: FetchRequest<Result>) throws -> [Result] {
+        try results.map { result in
             guard let typed = result as? Result else {
                 throw ManagedObjectError(
                     .invalidFetchRequest,

@@ -7,9 +7,20 @@ import Foundation
 /// with a permanent one assigned by the store (`x-coredata://<store-uuid>/Dog/p<N>`). A
 /// temporary ID is never equal to the permanent ID that replaces it.
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
-    enum Key: Hashable, Sendable {
-        case temporary(UInt64)
-        case permanent(storeIdentifier: String, number: Int64)
+    /// A store's identifier and number, or (no identifier) a temporary number: two fields
+    /// rather than an enum, so an ID takes 32 bytes, not 40, in every object, snapshot and
+    /// look-up table that holds one.
+    struct Key: Hashable, Sendable {
+        let storeIdentifier: String?
+        let number: Int64
+
+        static func temporary(_ number: UInt64) -> Key {
+            Key(storeIdentifier: nil, number: Int64(bitPattern: number))
+        }
+
+        static func permanent(storeIdentifier: String, number: Int64) -> Key {
+            Key(storeIdentifier: storeIdentifier, number: number)
+        }
     }
 
     public let entity: EntityDescription
@@ -33,28 +44,21 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         return ManagedObjectID(entity: entity, key: .temporary(number))
     }
 
-    public var isTemporaryID: Bool {
-        if case .temporary = key { true } else { false }
-    }
+    public var isTemporaryID: Bool { key.storeIdentifier == nil }
 
     /// The identifier of the store that assigned a permanent ID.
-    public var storeIdentifier: String? {
-        if case .permanent(let store, _) = key { store } else { nil }
-    }
+    public var storeIdentifier: String? { key.storeIdentifier }
 
     /// The store's number for the object (the `N` of `p<N>`), for a permanent ID.
-    public var storeNumber: Int64? {
-        if case .permanent(_, let number) = key { number } else { nil }
-    }
+    public var storeNumber: Int64? { key.storeIdentifier == nil ? nil : key.number }
 
     /// The URI form Core Data uses; `PersistentStoreCoordinator.managedObjectID(forURIRepresentation:)`
     /// reads it back.
     public var uriRepresentation: URL {
-        switch key {
-        case .temporary(let number):
-            URL(string: "x-coredata:///\(entity.name)/t\(Self.temporaryPrefix)\(number)")!
-        case .permanent(let store, let number):
-            URL(string: "x-coredata://\(store)/\(entity.name)/p\(number)")!
+        if let store = key.storeIdentifier {
+            URL(string: "x-coredata://\(store)/\(entity.name)/p\(key.number)")!
+        } else {
+            URL(string: "x-coredata:///\(entity.name)/t\(Self.temporaryPrefix)\(UInt64(bitPattern: key.number))")!
         }
     }
 
@@ -68,10 +72,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
     /// the row cache and the stores, and the store identifier (a 36-character UUID) rarely
     /// tells two IDs apart that these do not (equality still compares it).
     public func hash(into hasher: inout Hasher) {
-        switch key {
-        case .temporary(let number): hasher.combine(number)
-        case .permanent(_, let number): hasher.combine(number)
-        }
+        hasher.combine(key.number)
         hasher.combine(ObjectIdentifier(entity))
     }
 }

@@ -9,9 +9,21 @@ final class RowCache: @unchecked Sendable {
     private let lock = NSLock()
     private var rows: [ManagedObjectID: Row] = [:]
 
+    /// A snapshot without its object ID, which is the row's key (one copy of it per row).
     private struct Row {
-        var snapshot: StoredObject
+        var version: Int
+        var values: [StoredValue]
         var users: Int
+
+        init(_ snapshot: StoredObject, users: Int) {
+            version = snapshot.version
+            values = snapshot.values
+            self.users = users
+        }
+
+        func snapshot(_ objectID: ManagedObjectID) -> StoredObject {
+            StoredObject(objectID: objectID, version: version, values: values)
+        }
     }
 
     /// Puts rows read from the store in the cache, each with one more user. A newer version
@@ -21,11 +33,11 @@ final class RowCache: @unchecked Sendable {
             rows.reserveCapacity(rows.count + snapshots.count)
             for snapshot in snapshots {
                 if var row = rows[snapshot.objectID] {
-                    if snapshot.version > row.snapshot.version { row.snapshot = snapshot }
+                    if snapshot.version > row.version { row = Row(snapshot, users: row.users) }
                     row.users += 1
                     rows[snapshot.objectID] = row
                 } else {
-                    rows[snapshot.objectID] = Row(snapshot: snapshot, users: 1)
+                    rows[snapshot.objectID] = Row(snapshot, users: 1)
                 }
             }
         }
@@ -37,13 +49,13 @@ final class RowCache: @unchecked Sendable {
             guard var row = rows[objectID] else { return nil }
             row.users += 1
             rows[objectID] = row
-            return row.snapshot
+            return row.snapshot(objectID)
         }
     }
 
     /// The cached row, if any, for an object that already holds a use of it.
     func snapshot(for objectID: ManagedObjectID) -> StoredObject? {
-        lock.withLock { rows[objectID]?.snapshot }
+        lock.withLock { rows[objectID]?.snapshot(objectID) }
     }
 
     /// One user fewer; the row goes when it has none.
@@ -59,8 +71,9 @@ final class RowCache: @unchecked Sendable {
     /// rows are dropped so no context fires a fault from them.
     func apply(saved: [StoredObject], deleted: [ManagedObjectID]) {
         lock.withLock {
-            for snapshot in saved where rows[snapshot.objectID] != nil {
-                rows[snapshot.objectID]?.snapshot = snapshot
+            for snapshot in saved {
+                guard let users = rows[snapshot.objectID]?.users else { continue }
+                rows[snapshot.objectID] = Row(snapshot, users: users)
             }
             for objectID in deleted {
                 rows[objectID] = nil
