@@ -32,51 +32,54 @@ enum Validation {
     private static func errors(
         of attribute: AttributeDescription, value: Any?, in object: ManagedObject
     ) -> [ManagedObjectError] {
-        let model = attribute.attribute
-        guard !model.isDerived else { return [] }
+        // `attribute.attribute.…` reads one field; a local copy of the whole `Attribute` would
+        // retain and release all of its fields for every value of every saved object.
+        guard !attribute.attribute.isDerived else { return [] }
         guard let value else {
             return attribute.isOptional ? [] : [
                 error(.missingMandatoryProperty, "\(attribute.name) is required", object, attribute.name,
-                      location: model.location),
+                      location: attribute.attribute.location),
             ]
         }
         guard AttributeValues.hasStorageType(value, attribute.type) else {
             return [error(.validation, "\(attribute.name) holds a \(type(of: value)), not a \(attribute.type.rawValue)",
-                          object, attribute.name, value: value, location: model.location)]
+                          object, attribute.name, value: value, location: attribute.attribute.location)]
         }
         func failure(_ code: ManagedObjectError.Code, _ message: String) -> [ManagedObjectError] {
-            [error(code, "\(attribute.name) \(message)", object, attribute.name, value: value, location: model.location)]
+            [error(code, "\(attribute.name) \(message)", object, attribute.name, value: value, location: attribute.attribute.location)]
         }
         switch attribute.type {
         case .integer16, .integer32, .integer64, .decimal, .double, .float:
-            guard let number = ScalarValue.from(value), number.isNumber else { return [] }
+            let maximum = attribute.attribute.maxValueString.flatMap(Double.init)
+            let minimum = attribute.attribute.minValueString.flatMap(Double.init)
+            guard maximum != nil || minimum != nil, let number = ScalarValue.from(value), number.isNumber else { return [] }
             // Compared as predicates and sorts compare numbers: exactly, across types.
-            if let max = model.maxValueString.flatMap(Double.init),
+            if let max = maximum,
                ValueComparison.compare(number, .double(max), PredicateComparisonOptions()) == .orderedDescending {
                 return failure(.numberTooLarge, "is \(value), more than the maximum \(max.formatted)")
             }
-            if let min = model.minValueString.flatMap(Double.init),
+            if let min = minimum,
                ValueComparison.compare(number, .double(min), PredicateComparisonOptions()) == .orderedAscending {
                 return failure(.numberTooSmall, "is \(value), less than the minimum \(min.formatted)")
             }
         case .date:
             guard let date = value as? Date else { return [] }
-            if let max = model.maxDateTimeInterval, date.timeIntervalSinceReferenceDate > max {
+            if let max = attribute.attribute.maxDateTimeInterval, date.timeIntervalSinceReferenceDate > max {
                 return failure(.dateTooLate, "is \(date), later than \(Date(timeIntervalSinceReferenceDate: max))")
             }
-            if let min = model.minDateTimeInterval, date.timeIntervalSinceReferenceDate < min {
+            if let min = attribute.attribute.minDateTimeInterval, date.timeIntervalSinceReferenceDate < min {
                 return failure(.dateTooSoon, "is \(date), earlier than \(Date(timeIntervalSinceReferenceDate: min))")
             }
         case .string:
             guard let string = value as? String else { return [] }
             let length = string.utf16.count
-            if let max = model.maxValueString.flatMap(Int.init), length > max {
+            if let max = attribute.attribute.maxValueString.flatMap(Int.init), length > max {
                 return failure(.stringTooLong, "is \(length) characters long, more than \(max)")
             }
-            if let min = model.minValueString.flatMap(Int.init), length < min {
+            if let min = attribute.attribute.minValueString.flatMap(Int.init), length < min {
                 return failure(.stringTooShort, "is \(length) characters long, fewer than \(min)")
             }
-            if let pattern = model.regularExpressionString, !pattern.isEmpty, !matches(string, pattern) {
+            if let pattern = attribute.attribute.regularExpressionString, !pattern.isEmpty, !matches(string, pattern) {
                 return failure(.stringPatternMatching, "does not match the pattern \(pattern)")
             }
         default:
