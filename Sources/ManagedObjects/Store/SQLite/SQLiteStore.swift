@@ -197,10 +197,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
         let snapshots = try pool.read { db in
             // A cursor: each row becomes a snapshot as it is stepped to, never a copied GRDB row.
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.statement), arguments: StatementArguments(plan.arguments))
+            let statement = try db.cachedStatement(sql: plan.statement)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
             var snapshots: [StoredObject] = []
-            while let row = try rows.next() {
-                if let snapshot = try storedObject(row, db: db) { snapshots.append(snapshot) }
+            try withExtendedLifetime(rows) {
+                while try rows.next() != nil {
+                    if let snapshot = try storedObject(statement, db: db) { snapshots.append(snapshot) }
+                }
             }
             return snapshots
         }
@@ -286,7 +289,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
         return try pool.read { db in
             let statement = try db.cachedStatement(
                 sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?")
-            return try Row.fetchOne(statement, arguments: [number]).flatMap { try storedObject($0, db: db) }
+            // The cursor stays alive while the row is read: it resets the statement when it goes.
+            let rows = try Row.fetchCursor(statement, arguments: [number])
+            return try withExtendedLifetime(rows) {
+                try rows.next() == nil ? nil : storedObject(statement, db: db)
+            }
         }
     }
 
@@ -323,23 +330,26 @@ public final class SQLiteStore: PersistentStore, Sendable {
         return "SELECT \((["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "\(alias).\($0)" }.joined(separator: ", "))"
     }
 
-    /// A row of `selectClause(table)` as a stored object; `nil` for an entity number the model
-    /// does not know.
-    private func storedObject(_ row: Row, db: Database) throws -> StoredObject? {
-        guard let layout = layoutsByNumber[row[1] as Int64] else { return nil }
+    /// The row of `selectClause(table)` that `statement` (stepped by a cursor) is on, as a
+    /// stored object; `nil` for an entity number the model does not know. Columns are read
+    /// from the statement itself: a GRDB row decodes a `DatabaseValue` through generic code.
+    private func storedObject(_ statement: Statement, db: Database) throws -> StoredObject? {
+        let sqliteStatement = statement.sqliteStatement
+        func column(_ position: Int) -> DatabaseValue { DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(position)) }
+        func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
+        guard let number = integer(1), let layout = layoutsByNumber[number] else { return nil }
         var values: [StoredValue] = []
         values.reserveCapacity(layout.readProperties.count)
         for property in layout.readProperties {
             switch property {
             case .attribute(let position, let type):
-                values.append(.attribute(SQLiteValues.attributeValue(
-                    row[position] as DatabaseValue, type: type, resolveObjectID: resolveObjectID)))
+                values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: resolveObjectID)))
             case .toOne(let position, let entityPosition, let destination, let destinationTable):
-                guard let key = row[position] as Int64? else {
+                guard let key = integer(position) else {
                     values.append(.toOne(nil))
                     continue
                 }
-                var destinationEntity = entityPosition.flatMap { (row[$0] as Int64?).flatMap { layoutsByNumber[$0]?.entity } }
+                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
                 if destinationEntity == nil, let destinationTable,
                    let number = try Int64.fetchOne(
                        db.cachedStatement(sql: "SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?"), arguments: [key]) {
@@ -352,7 +362,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 values.append(value)
             }
         }
-        return StoredObject(objectID: permanentID(entity: layout.entity, number: row[0]), version: row[2], values: values)
+        guard let key = integer(0) else { return nil }
+        return StoredObject(objectID: permanentID(entity: layout.entity, number: key), version: Int(integer(2) ?? 0), values: values)
     }
 
     /// An object ID attribute's URI, when it names an object of this store.
