@@ -133,6 +133,30 @@ struct StoreSeamTests {
         }
     }
 
+    @Test("a fired fault reads its row until written to; then its changes are tracked, shown and rolled back", arguments: StoreKind.allCases)
+    func firedFaultReadsItsRow(kind: StoreKind) throws {
+        let (coordinator, _) = try inspectedStack(kind: kind)
+        let context = context(coordinator)
+        try context.performAndWait {
+            let tweet = try #require(try context.fetch(Tweet.fetchRequest()).first)
+            let text = try #require(tweet.text)
+            #expect(tweet.state == .committed, "reading fires the fault and keeps the row's values")
+            #expect(tweet.value(forKey: "text") as? String == text && tweet.primitiveValue(forKey: "text") as? String == text)
+            #expect(tweet.state == .committed && tweet.changedValues().isEmpty && !tweet.hasChanges)
+
+            tweet.text = "changed"
+            #expect(tweet.state == .loaded && tweet.isUpdated)
+            #expect(tweet.changedValues() as? [String: String] == ["text": "changed"])
+            #expect(tweet.committedValues(forKeys: ["text"]) as? [String: String] == ["text": text])
+            context.rollback()
+            #expect(tweet.text == text && !tweet.hasChanges)
+
+            // Turned back into a fault, it fires from its row again.
+            context.refresh(tweet, mergeChanges: false)
+            #expect(tweet.isFault && tweet.text == text && tweet.state == .committed)
+        }
+    }
+
     @Test("returnsObjectsAsFaults = false loads; includesPropertyValues = false fetches IDs only")
     func faultOptions() throws {
         let (coordinator, store) = try inspectedStack()
