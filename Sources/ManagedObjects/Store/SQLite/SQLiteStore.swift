@@ -29,12 +29,17 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// an SQLite file that is not a Core Data store, `persistentStoreIncompatibleVersionHash`
     /// (134100) for a store whose entities or columns are not the model's. A store that fails
     /// to open is left as it was: it is checked through a read-only connection first.
-    public init(model: ManagedObjectModel, url: URL) throws {
+    ///
+    /// With `migration` (a container passes its description's options and model versions), a
+    /// store written with another version of the model is migrated first (``SQLiteStoreMigration``).
+    public init(model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil) throws {
         self.url = url
         let path = url.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         let existing: (identifier: String, numbers: [String: Int64])?
         if let size, size > 0 {
+            // Migration hook: a store of another model version becomes one of this model first.
+            if let migration { try SQLiteStoreMigration.migrateIfNeeded(storeAt: url, to: model, options: migration) }
             existing = try Self.inspectExistingStore(at: path, model: model)
         } else {
             existing = nil
@@ -91,21 +96,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
                    let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
                     throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
                 }
-                var numbersByStoredName: [String: Int64] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-                    if let name = row["Z_NAME"] as String?, let number = row["Z_ENT"] as Int64? { numbersByStoredName[name] = number }
-                }
-                // An entity renamed in a later model version keeps its old name in the store:
-                // match by renaming identifier too.
-                var numbers: [String: Int64] = [:]
-                var missing: [String] = []
-                for entity in model.entities {
-                    if let number = numbersByStoredName[entity.name] ?? entity.entity.renamingIdentifier.flatMap({ numbersByStoredName[$0] }) {
-                        numbers[entity.name] = number
-                    } else {
-                        missing.append(entity.name)
-                    }
-                }
+                let (numbers, missing) = SQLiteSchema.storedNumbers(
+                    try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model)
                 guard missing.isEmpty else {
                     throw ManagedObjectError(
                         .persistentStoreIncompatibleVersionHash,
@@ -138,19 +130,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     /// Makes the schema, the key allocator and the metadata of a new store.
-    private static func create(
-        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: DatabasePool, path: String
+    static func create(
+        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String
     ) throws {
-        var metadata: [String: Any] = [
-            "NSStoreType": PersistentStoreType.sqlite.rawValue,
-            "NSStoreUUID": identifier,
-            "NSStoreModelVersionIdentifiers": [model.model.metadata.userDefinedModelVersionIdentifier ?? ""],
-            "NSStoreModelVersionHashesVersion": 3,
-            "_NSAutoVacuumLevel": "2",
-        ]
-        // Core Data's per-entity version hashes are not computed here (see RuntimeDifferences.md).
-        metadata["NSStoreModelVersionHashes"] = [String: Data]()
-        let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier)
         do {
             // Core Data's stores use incremental auto-vacuum, which must be set before any table.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
@@ -172,15 +155,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
     public func metadata() throws -> [String: Any] {
-        try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
-            else { return [:] }
-            var dictionary = (row["Z_PLIST"] as Data?).flatMap {
-                try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
-            } ?? [:]
-            dictionary["NSStoreUUID"] = row["Z_UUID"] as String?
-            return dictionary
-        }
+        try pool.read { db in try SQLiteStoreMetadata.read(db) }
     }
 
     // MARK: Reading
