@@ -174,6 +174,35 @@ struct RealStoreMigrationTests {
         #expect(try !rawSQL(url.path, "SELECT name FROM pragma_table_info('ZUSER')").contains("ZPETNAME"))
     }
 
+    @Test("SurfJournal's store, most of it still in its WAL, migrates to a version written for the test")
+    func surfJournalWithWAL() throws {
+        let directory = try TemporaryDirectory()
+        let url = try RealSQLiteStoreTests.copy("raywenderlich__cdt-materials/SurfJournalModel.sqlite", into: directory)
+        #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
+        let bundle = RealSQLiteStoreTests.shared.appendingPathComponent("corpus/raywenderlich__cdt-materials/09-multiple-managed-object-contexts/projects/final/SurfJournal/SurfJournal/SurfJournalModel.xcdatamodeld")
+        let v1 = try ManagedObjectModel(contentsOf: bundle)
+        // v2: `location` renamed `spot`, `rating` widened to Integer 64, a required `verified` added.
+        var model = v1.model
+        var entry = try #require(model.entities.first)
+        entry.attributes = entry.attributes.map { attribute in
+            var attribute = attribute
+            if attribute.name == "location" { attribute.name = "spot"; attribute.renamingIdentifier = "location" }
+            if attribute.name == "rating" { attribute.type = .integer64 }
+            return attribute
+        } + [Attribute(name: "verified", type: .boolean, defaultValueString: "NO")]
+        model.entities = [entry]
+        let v2 = ManagedObjectModel(model)
+        let versions = ManagedObjectModelVersions(versions: [.init(name: "SurfJournalModel", model: v1), .init(name: "v2", model: v2)])
+        let before = try rawSQL(url.path, "SELECT Z_PK, ZLOCATION, ZRATING, ZDATE, ZHEIGHT FROM ZJOURNALENTRY ORDER BY Z_PK")
+        #expect(before.split(separator: "\n").count == 5000)
+
+        let context = try Self.container(v2, versions: versions, at: url).newBackgroundContext()
+        #expect(try Self.count("JournalEntry", in: context) == 5000)
+        #expect(try rawSQL(url.path, "SELECT Z_PK, ZSPOT, ZRATING, ZDATE, ZHEIGHT FROM ZJOURNALENTRY ORDER BY Z_PK") == before)
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ZJOURNALENTRY WHERE ZVERIFIED = 0") == "5000")
+        #expect(try versions.sourceVersion(ofStoreAt: url)?.name == "v2")
+    }
+
     @Test("a store of the current version opens as it is, even when the bundle has later versions")
     func currentVersionDoesNotMigrate() throws {
         let versions = try Self.versions(Self.sampleModel)
