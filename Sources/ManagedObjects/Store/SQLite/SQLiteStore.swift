@@ -71,61 +71,39 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// Checks, without changing anything, that the file is a Core Data SQLite store with the
     /// model's entities and columns; returns its UUID and its entity numbers by model entity name.
     private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> (identifier: String, numbers: [String: Int64]) {
-        let file = FileHandle(forReadingAtPath: path)
-        let header = (try? file?.read(upToCount: 16)) ?? nil
-        try? file?.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
-            throw ManagedObjectError(.persistentStoreOpen, "\(path) is not an SQLite file")
-        }
-        var configuration = Configuration()
-        configuration.readonly = true
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
-                    throw ManagedObjectError(
-                        .persistentStoreIncompatibleSchema, "\(path) is an SQLite file but not a Core Data store (no Z_METADATA or Z_PRIMARYKEY table)")
-                }
-                guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-                      let identifier = metadata["Z_UUID"] as String? else {
-                    throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) has no store metadata (Z_METADATA is empty)")
-                }
-                if let plist = metadata["Z_PLIST"] as Data?,
-                   let dictionary = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
-                   let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
-                    throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
-                }
-                let (numbers, missing) = SQLiteSchema.storedNumbers(
-                    try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model)
-                guard missing.isEmpty else {
-                    throw ManagedObjectError(
-                        .persistentStoreIncompatibleVersionHash,
-                        "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
-                }
-                let schema = SQLiteSchema(model: model, existingNumbers: numbers)
-                var problems: [String] = []
-                for table in schema.tables {
-                    let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
-                    let absent = table.columns.map(\.name).filter { !present.contains($0) }
-                    if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
-                }
-                for join in schema.joinTables where try !db.tableExists(join.name) {
-                    problems.append("no join table \(join.name)")
-                }
-                guard problems.isEmpty else {
-                    throw ManagedObjectError(
-                        .persistentStoreIncompatibleVersionHash,
-                        "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
-                }
-                return (identifier, numbers)
+        try SQLiteStoreMetadata.readStore(at: path) { db in
+            guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
+                  let identifier = metadata["Z_UUID"] as String? else {
+                throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) has no store metadata (Z_METADATA is empty)")
             }
-        } catch let error as ManagedObjectError {
-            throw error
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && error.message?.contains("no such table") == true {
-            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) is not a Core Data store: \(error)")
-        } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
+            if let plist = metadata["Z_PLIST"] as Data?,
+               let dictionary = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
+               let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
+                throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
+            }
+            let (numbers, missing) = SQLiteSchema.storedNumbers(
+                try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model)
+            guard missing.isEmpty else {
+                throw ManagedObjectError(
+                    .persistentStoreIncompatibleVersionHash,
+                    "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
+            }
+            let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+            var problems: [String] = []
+            for table in schema.tables {
+                let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
+                let absent = table.columns.map(\.name).filter { !present.contains($0) }
+                if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
+            }
+            for join in schema.joinTables where try !db.tableExists(join.name) {
+                problems.append("no join table \(join.name)")
+            }
+            guard problems.isEmpty else {
+                throw ManagedObjectError(
+                    .persistentStoreIncompatibleVersionHash,
+                    "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
+            }
+            return (identifier, numbers)
         }
     }
 

@@ -161,7 +161,7 @@ struct SQLiteMigrationStep {
             if case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
                let sourceEntity = sourceEntity(for: entity),
                case .attribute(let column, let sourceType)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] {
-                sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, attribute: "\(entity.name).\(attribute.name)")
+                sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, entity: entity.name, attribute: attribute.name)
             }
             let defaultValue = try SQLiteValues.databaseValue(attribute.defaultValue, type: attribute.type, attribute: attribute.name)
             guard !defaultValue.isNull, !attribute.isOptional || sql == nil else { return sql.map { ($0, []) } }
@@ -169,7 +169,9 @@ struct SQLiteMigrationStep {
         }
 
         /// A source column's value as the destination type, when Core Data infers that change.
-        private func conversion(of column: String, from sourceType: AttributeType, to type: AttributeType, attribute: String) throws -> String {
+        private func conversion(
+            of column: String, from sourceType: AttributeType, to type: AttributeType, entity: String, attribute: String
+        ) throws -> String {
             let integers: Set<AttributeType> = [.integer16, .integer32, .integer64, .boolean]
             let floats: Set<AttributeType> = [.double, .float]
             if sourceType == type || (integers.contains(sourceType) && integers.contains(type) && type != .boolean)
@@ -180,8 +182,8 @@ struct SQLiteMigrationStep {
             if sourceType == .string, type == .uri { return column }
             throw ManagedObjectError(
                 .migrationMissingMappingModel,
-                "cannot infer a mapping for \(attribute) from type \(sourceType.rawValue) to \(type.rawValue); it needs a mapping model",
-                entityName: String(attribute.prefix { $0 != "." }), key: String(attribute.split(separator: ".").last ?? ""))
+                "cannot infer a mapping for \(entity).\(attribute) from type \(sourceType.rawValue) to \(type.rawValue); it needs a mapping model",
+                entityName: entity, key: attribute)
         }
 
         /// The foreign key of a to-one for a source row `s`, as SQL; `nil` when the source kept no such pairs.

@@ -32,7 +32,8 @@ enum SQLiteStoreMetadata {
     }
 
     /// Runs `body` on a read-only connection to the store file at `path`, after checking that
-    /// it is an SQLite file with Core Data's tables; errors name the file.
+    /// it is an SQLite file with Core Data's tables, so that nothing is changed: errors name the
+    /// file (134080 not SQLite or corrupt, 134020 not a Core Data store).
     static func readStore<T>(at path: String, _ body: (Database) throws -> T) throws -> T {
         let file = FileHandle(forReadingAtPath: path)
         let header = (try? file?.read(upToCount: 16)) ?? nil
@@ -57,8 +58,10 @@ enum SQLiteStoreMetadata {
             }
         } catch let error as ManagedObjectError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && error.message?.contains("no such table") == true {
+            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) is not a Core Data store: \(error)")
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot read the SQLite store \(path): \(error)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
         }
     }
 
