@@ -207,7 +207,7 @@ struct InferredMigrationTests {
         #expect(try rawSQL(fixture.url.path, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") == "Box|0\nItem|1\nLabel|2")
     }
 
-    @Test("an entity moved out of its parent's hierarchy keeps its rows; moved into another's, 134140 naming it")
+    @Test("an entity moved out of its parent's hierarchy keeps its rows; moved into another's, its keys and the keys pointing to it move")
     func hierarchy() throws {
         let animal = Entity(name: "Animal", attributes: [Attribute(name: "name", type: .string)])
         let out = try Fixture([
@@ -224,17 +224,34 @@ struct InferredMigrationTests {
         #expect(try out.values("Dog", ["name", "breed"], in: context, sortedBy: "name") == [["Fido", "collie"]])
         #expect(try out.values("Animal", ["name"], in: context, sortedBy: "name") == [["generic"]])
 
+        // Cat moves under Animal, into Animal's table: its keys move past Animal's, and the
+        // foreign key that points to it follows.
+        let person = { (pet: String) in
+            Entity(name: "Person", attributes: [Attribute(name: "name", type: .string)],
+                   relationships: [Relationship(name: "pet", destinationEntity: pet, isOptional: true)])
+        }
         let into = try Fixture([
-            Model(entities: [animal, Entity(name: "Cat", attributes: [Attribute(name: "name", type: .string)])]),
-            Model(entities: [animal, Entity(name: "Cat", parentEntity: "Animal")]),
+            Model(entities: [animal, Entity(name: "Cat", attributes: [Attribute(name: "name", type: .string)]), person("Cat")]),
+            Model(entities: [animal, Entity(name: "Cat", parentEntity: "Animal"), person("Animal")]),
         ])
         try into.write { context, model in
-            _ = Self.insert("Animal", ["name": "a"], in: context, model: model)
-            _ = Self.insert("Cat", ["name": "Tom"], in: context, model: model)
+            for name in ["Rex", "Bella"] { _ = Self.insert("Animal", ["name": name], in: context, model: model) }
+            let tom = Self.insert("Cat", ["name": "Tom"], in: context, model: model)
+            _ = Self.insert("Person", ["name": "Ann", "pet": tom], in: context, model: model)
         }
-        let error = #expect(throws: ManagedObjectError.self) { try into.open() }
-        #expect(error?.code.rawValue == 134140)
-        #expect(error?.entityName == "Cat")
+        let moved = try into.open()
+        #expect(try into.values("Animal", ["name"], in: moved, sortedBy: "name") == [["Bella"], ["Rex"], ["Tom"]])
+        #expect(try into.values("Cat", ["name"], in: moved, sortedBy: "name") == [["Tom"]])
+        try moved.performAndWait {
+            let ann = try #require(try moved.fetch(FetchRequest<ManagedObject>(entityName: "Person")).first)
+            let pet = try #require(ann.value(forKey: "pet") as? ManagedObject)
+            #expect(pet.entity.name == "Cat")
+            #expect(pet.value(forKey: "name") as? String == "Tom")
+            #expect(pet.objectID.storeNumber == 3)
+            let newcomer = Self.insert("Animal", ["name": "Max"], in: moved, model: into.model(2))
+            try moved.save()
+            #expect(newcomer.objectID.storeNumber == 4)
+        }
     }
 
     // MARK: Relationships

@@ -13,11 +13,13 @@ import GRDB
 /// - a to-one: the source foreign key, else the pairs the source kept for the relationship or its
 ///   inverse (a to-many, a join table), the first related object when there were several;
 /// - a many-to-many's join table: those pairs.
-/// Object keys (`Z_PK`) and `Z_OPT` stay; entity numbers are the destination's own. Indexes and
-/// uniqueness constraints are the destination's (created with the schema).
+/// Object keys (`Z_PK`) and `Z_OPT` stay, except for the rows of an entity moved into another
+/// entity's table (a new parent entity over entities of two tables): their keys move past the
+/// table's (as do the foreign keys and join rows that point to them). Entity numbers are the
+/// destination's own. Indexes and uniqueness constraints are the destination's (created with the
+/// schema).
 ///
-/// Not inferred here (134140, naming the entity and property): other attribute type changes,
-/// an entity moved into another entity's table (a new parent entity over rows of two tables).
+/// Not inferred here (134140, naming the entity and property): other attribute type changes.
 struct SQLiteMigrationStep {
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
@@ -28,10 +30,16 @@ struct SQLiteMigrationStep {
         guard missing.isEmpty else {
             throw ManagedObjectError(.migration, "\(sourcePath) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
         }
-        let plan = Plan(
-            source: source, destination: destination,
-            sourceSchema: SQLiteSchema(model: source, existingNumbers: numbers),
-            destinationSchema: SQLiteSchema(model: destination))
+        let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
+        // The highest key each source table handed out (its root entity's Z_MAX).
+        var highestKeys: [String: Int64] = [:]
+        for table in sourceSchema.tables {
+            let number = numbers[table.root.name]
+            highestKeys[table.name] = layout.primaryKeys.values.first { $0.number == number }?.max ?? 0
+        }
+        let plan = try Plan(
+            source: source, destination: destination, sourceSchema: sourceSchema,
+            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys)
         let statements = try plan.copyStatements()
         let identifier = layout.metadata["NSStoreUUID"] as? String ?? UUID().uuidString
         do {
@@ -53,7 +61,7 @@ struct SQLiteMigrationStep {
                     }
                 }
                 try plan.checkRequiredValues(db, path: sourcePath)
-                for (table, highest) in plan.highestKeys(layout: layout, numbers: numbers) {
+                for (table, highest) in plan.destinationHighestKeys() {
                     try db.execute(
                         sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(?, (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table.name))) WHERE Z_ENT = ?",
                         arguments: [highest, plan.destinationSchema.entityNumbers[table.root.name]])
@@ -79,6 +87,53 @@ struct SQLiteMigrationStep {
         let sourceSchema: SQLiteSchema
         let destinationSchema: SQLiteSchema
 
+        /// Added to the keys of a source table's rows (by table name): 0 but for an entity moved
+        /// into a table whose keys its own would collide with.
+        let keyOffsets: [String: Int64]
+        let sourceHighestKeys: [String: Int64]
+
+        init(
+            source: ManagedObjectModel, destination: ManagedObjectModel, sourceSchema: SQLiteSchema,
+            destinationSchema: SQLiteSchema, sourceHighestKeys: [String: Int64]
+        ) throws {
+            self.source = source
+            self.destination = destination
+            self.sourceSchema = sourceSchema
+            self.destinationSchema = destinationSchema
+            self.sourceHighestKeys = sourceHighestKeys
+            // Each destination table takes its key ranges from its source tables one after the
+            // other: the first keeps its keys, the next start past the highest so far.
+            var offsets: [String: Int64] = [:]
+            var ranges: [String: [(table: String, lower: Int64, upper: Int64)]] = [:]
+            for entity in SQLiteSchema.numberingOrder(of: destination) {
+                guard let origin = entity.entity.renamingIdentifier.flatMap({ source[$0] }) ?? source[entity.name] else { continue }
+                let table = destinationSchema.table(of: entity).name
+                let sourceTable = sourceSchema.table(of: origin).name
+                guard !(ranges[table] ?? []).contains(where: { $0.table == sourceTable }) else { continue }
+                let highest = sourceHighestKeys[sourceTable] ?? 0
+                let offset = offsets[sourceTable] ?? (ranges[table] ?? []).map(\.upper).max() ?? 0
+                let lower = offset + 1, upper = offset + highest
+                if let clash = (ranges[table] ?? []).first(where: { $0.lower <= upper && lower <= $0.upper }), highest > 0 {
+                    throw ManagedObjectError(
+                        .migrationMissingMappingModel,
+                        "cannot infer a mapping that puts \(entity.name) (rows of \(sourceTable)) in \(table) beside the rows of \(clash.table): "
+                            + "their keys would collide and \(sourceTable) already moved elsewhere",
+                        entityName: entity.name)
+                }
+                offsets[sourceTable] = offset
+                ranges[table, default: []].append((sourceTable, lower, upper))
+            }
+            keyOffsets = offsets
+        }
+
+        /// `key` (a key of a row of source table `table`) as the destination's key.
+        func shifted(_ key: String, from table: String) -> String {
+            let offset = keyOffsets[table] ?? 0
+            return offset == 0 ? key : "(\(key) + \(offset))"
+        }
+
+        func sourceTable(of entity: EntityDescription) -> String { sourceSchema.table(of: entity).name }
+
         struct Statement {
             var entity: String
             var sql: String
@@ -102,22 +157,13 @@ struct SQLiteMigrationStep {
 
         func copyStatements() throws -> [Statement] {
             var statements: [Statement] = []
-            var sourceTablesByTable: [String: [String: String]] = [:]
             for entity in SQLiteSchema.numberingOrder(of: destination) {
                 guard let origin = sourceEntity(for: entity), let number = destinationSchema.entityNumbers[entity.name],
                       let sourceNumber = sourceSchema.entityNumbers[origin.name] else { continue }
                 let table = destinationSchema.table(of: entity).name
-                let sourceTable = sourceSchema.table(of: origin).name
-                sourceTablesByTable[table, default: [:]][sourceTable] = entity.name
-                if let other = sourceTablesByTable[table]?.first(where: { $0.key != sourceTable }) {
-                    throw ManagedObjectError(
-                        .migrationMissingMappingModel,
-                        "cannot infer a mapping that puts \(entity.name) (rows of \(sourceTable)) in one table with \(other.value) (rows of \(other.key)): "
-                            + "moving an entity into another entity's hierarchy needs a mapping model",
-                        entityName: entity.name)
-                }
+                let sourceTable = sourceTable(of: origin)
                 var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-                var values = ["s.Z_PK", String(number), "s.Z_OPT"]
+                var values = [shifted("s.Z_PK", from: sourceTable), String(number), "s.Z_OPT"]
                 var arguments: [DatabaseValue] = []
                 for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []) {
                     switch storage {
@@ -130,11 +176,14 @@ struct SQLiteMigrationStep {
                     case .toOne(let column, let entityColumn):
                         guard case .relationship(let relationship) = property, let key = toOneKey(relationship, of: entity) else { continue }
                         columns.append(column)
-                        values.append(key)
-                        if let entityColumn, let destinationEntity = relationship.destinationEntity,
-                           let sourceDestination = sourceEntity(for: destinationEntity) {
+                        values.append(key.shifted)
+                        if let entityColumn, let target = relationship.destinationEntity {
+                            // The related row's entity: looked up in the source row it came from,
+                            // else (pairs) in the destination rows copied before.
                             columns.append(entityColumn)
-                            values.append("(SELECT \(entityNumberMapping("d.Z_ENT")) FROM source.\(sourceSchema.table(of: sourceDestination).name) d WHERE d.Z_PK = \(key))")
+                            values.append(key.sourceTable.map {
+                                "(SELECT \(entityNumberMapping("d.Z_ENT")) FROM source.\($0) d WHERE d.Z_PK = \(key.raw))"
+                            } ?? "(SELECT Z_ENT FROM \(destinationSchema.table(of: target).name) d WHERE d.Z_PK = \(key.shifted))")
                         }
                         if let order = orderColumn(of: relationship, in: destinationSchema),
                            case .relationship(let sourceRelationship)? = sourceProperty(for: property, of: entity),
@@ -186,14 +235,24 @@ struct SQLiteMigrationStep {
                 entityName: entity, key: attribute)
         }
 
-        /// The foreign key of a to-one for a source row `s`, as SQL; `nil` when the source kept no such pairs.
-        private func toOneKey(_ relationship: RelationshipDescription, of entity: EntityDescription) -> String? {
+        /// The foreign key of a to-one for a source row `s`, as SQL: as the destination's key, and
+        /// (when it comes from the row's own column) as the source's with the table it points to;
+        /// `nil` when the source kept no such pairs.
+        private func toOneKey(
+            _ relationship: RelationshipDescription, of entity: EntityDescription
+        ) -> (shifted: String, raw: String, sourceTable: String?)? {
+            guard let origin = sourceEntity(for: entity) else { return nil }
             if case .relationship(let sourceRelationship)? = sourceProperty(for: .relationship(relationship), of: entity),
-               let sourceEntity = sourceEntity(for: entity),
-               case .toOne(let column, _)? = sourceSchema.storage[sourceEntity.name]?[sourceRelationship.index] {
-                return "s.\(column)"
+               case .toOne(let column, _)? = sourceSchema.storage[origin.name]?[sourceRelationship.index],
+               let sourceDestination = sourceRelationship.destinationEntity {
+                let table = sourceTable(of: sourceDestination)
+                return (shifted("s.\(column)", from: table), "s.\(column)", table)
             }
-            return sourcePairs(for: relationship).map { "(SELECT MIN(other) FROM (\($0)) WHERE own = s.Z_PK)" }
+            let own = shifted("s.Z_PK", from: sourceTable(of: origin))
+            return sourcePairs(for: relationship).map { pairs in
+                let key = "(SELECT MIN(other) FROM (\(pairs)) WHERE own = \(own))"
+                return (key, key, nil)
+            }
         }
 
         /// The pairs (`own`, `other`: keys of the relationship's entity and of its destination)
@@ -213,16 +272,18 @@ struct SQLiteMigrationStep {
             return nil
         }
 
-        /// A source relationship's pairs as `a` (its entity's keys), `b` (the destination's).
+        /// A source relationship's pairs as `a` (its entity's keys), `b` (the destination's), as
+        /// destination keys.
         private func pairs(of relationship: RelationshipDescription) -> String? {
-            guard let owner = relationship.entity else { return nil }
+            guard let owner = relationship.entity, let target = relationship.destinationEntity else { return nil }
+            let (ownTable, otherTable) = (sourceTable(of: owner), sourceTable(of: target))
             switch sourceSchema.storage[owner.name]?[relationship.index] {
             case .toOne(let column, _)?:
-                return "SELECT Z_PK AS a, \(column) AS b FROM source.\(sourceSchema.table(of: owner).name) WHERE \(column) IS NOT NULL"
+                return "SELECT \(shifted("Z_PK", from: ownTable)) AS a, \(shifted(column, from: otherTable)) AS b FROM source.\(ownTable) WHERE \(column) IS NOT NULL"
             case .toManyByInverse(let table, let foreignKey, _)?:
-                return "SELECT \(foreignKey) AS a, Z_PK AS b FROM source.\(table) WHERE \(foreignKey) IS NOT NULL"
+                return "SELECT \(shifted(foreignKey, from: ownTable)) AS a, \(shifted("Z_PK", from: otherTable)) AS b FROM source.\(table) WHERE \(foreignKey) IS NOT NULL"
             case .toManyByJoin(let join, let side)?:
-                return "SELECT \(join.column(side)) AS a, \(join.otherColumn(side)) AS b FROM source.\(join.name)"
+                return "SELECT \(shifted(join.column(side), from: ownTable)) AS a, \(shifted(join.otherColumn(side), from: otherTable)) AS b FROM source.\(join.name)"
             default:
                 return nil
             }
@@ -297,12 +358,12 @@ struct SQLiteMigrationStep {
             }
         }
 
-        /// Per destination table, the highest key its source table handed out (`Z_MAX`), so keys are never reused.
-        func highestKeys(layout: StoreVersionIdentification.StoreLayout, numbers: [String: Int64]) -> [(SQLiteSchema.Table, Int64)] {
-            destinationSchema.tables.compactMap { table in
-                guard let sourceRoot = sourceEntity(for: table.root)?.rootEntity, let number = numbers[sourceRoot.name],
-                      let highest = layout.primaryKeys.values.first(where: { $0.number == number })?.max else { return (table, 0) }
-                return (table, highest)
+        /// Per destination table, the highest key its source tables handed out (`Z_MAX`, moved
+        /// by their offsets), so keys are never reused.
+        func destinationHighestKeys() -> [(SQLiteSchema.Table, Int64)] {
+            destinationSchema.tables.map { table in
+                let sources = Set(destination.entities.filter { $0.rootEntity === table.root }.compactMap(sourceEntity(for:)).map(sourceTable(of:)))
+                return (table, sources.map { (sourceHighestKeys[$0] ?? 0) + (keyOffsets[$0] ?? 0) }.max() ?? 0)
             }
         }
     }
