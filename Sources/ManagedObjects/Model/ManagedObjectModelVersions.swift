@@ -10,10 +10,13 @@ public struct ManagedObjectModelVersions: Sendable {
     public struct Version: Sendable {
         public let name: String
         public let model: ManagedObjectModel
+        /// `model.entityVersionHashesByName`, computed once: identifying a store compares them.
+        public let entityVersionHashes: [String: Data]
 
         public init(name: String, model: ManagedObjectModel) {
             self.name = name
             self.model = model
+            self.entityVersionHashes = model.entityVersionHashesByName
         }
     }
 
@@ -48,7 +51,7 @@ public struct ManagedObjectModelVersions: Sendable {
     func index(of model: ManagedObjectModel) -> Int? {
         if let index = versions.firstIndex(where: { $0.model === model }) { return index }
         let hashes = model.entityVersionHashesByName
-        return versions.firstIndex { $0.model.entityVersionHashesByName == hashes }
+        return versions.firstIndex { $0.entityVersionHashes == hashes }
     }
 }
 
@@ -60,11 +63,20 @@ extension ManagedObjectModel {
     /// Only hashes this runtime wrote can be compared (``ModelVersionHash``): for metadata Core
     /// Data wrote this is `false`, and opening the store judges it by its schema instead.
     public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
-        guard (metadata[ModelVersionHash.algorithmKey] as? Int) == ModelVersionHash.algorithm,
+        ModelVersionHash.isConfiguration(configuration, of: self, hashes: entityVersionHashesByName, compatibleWith: metadata)
+    }
+}
+
+extension ModelVersionHash {
+    /// `isConfiguration(withName:compatibleWithStoreMetadata:)` with the model's hashes at hand.
+    static func isConfiguration(
+        _ configuration: String?, of model: ManagedObjectModel, hashes: [String: Data], compatibleWith metadata: [String: Any]
+    ) -> Bool {
+        guard (metadata[algorithmKey] as? Int) == algorithm,
               let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] else { return false }
-        var hashes = entityVersionHashesByName
+        var hashes = hashes
         if let configuration {
-            guard let members = model.configurations.first(where: { $0.name == configuration })?.memberEntities else { return false }
+            guard let members = model.model.configurations.first(where: { $0.name == configuration })?.memberEntities else { return false }
             hashes = hashes.filter { members.contains($0.key) }
         }
         return stored == hashes

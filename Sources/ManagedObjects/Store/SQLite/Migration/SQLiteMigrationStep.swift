@@ -8,7 +8,7 @@ import GRDB
 /// Each destination entity takes the rows of the source entity named by its renaming identifier,
 /// else by its name (none: an added entity, no rows); each property the value of the source
 /// property matched the same way, in the same transaction:
-/// - an attribute: the source column (integers widen, integers become floating point); none, or
+/// - an attribute: the source column (numbers convert to one another); none, or
 ///   `nil` where the destination is required: the model's default;
 /// - a to-one: the source foreign key, else the pairs the source kept for the relationship or its
 ///   inverse (a to-many, a join table), the first related object when there were several;
@@ -19,7 +19,8 @@ import GRDB
 /// destination's own. Indexes and uniqueness constraints are the destination's (created with the
 /// schema).
 ///
-/// Not inferred here (134140, naming the entity and property): other attribute type changes.
+/// Not inferred here (134140, naming the entity and property): type changes other than between
+/// numbers (and String → URI).
 struct SQLiteMigrationStep {
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
@@ -221,13 +222,16 @@ struct SQLiteMigrationStep {
         private func conversion(
             of column: String, from sourceType: AttributeType, to type: AttributeType, entity: String, attribute: String
         ) throws -> String {
-            let integers: Set<AttributeType> = [.integer16, .integer32, .integer64, .boolean]
-            let floats: Set<AttributeType> = [.double, .float]
-            if sourceType == type || (integers.contains(sourceType) && integers.contains(type) && type != .boolean)
-                || (floats.contains(sourceType) && floats.contains(type)) {
-                return column
+            // Numbers convert to one another, as Core Data's inferred mappings convert NSNumbers:
+            // to Boolean non-zero is true, to an integer the fraction goes.
+            let integers: Set<AttributeType> = [.integer16, .integer32, .integer64]
+            let fractions: Set<AttributeType> = [.double, .float, .decimal]
+            if sourceType == type { return column }
+            if sourceType.isNumeric, type.isNumeric {
+                if type == .boolean { return "(\(column) != 0)" }
+                if integers.contains(type) { return integers.contains(sourceType) || sourceType == .boolean ? column : "CAST(\(column) AS INTEGER)" }
+                if fractions.contains(type) { return fractions.contains(sourceType) && type != .decimal ? column : "CAST(\(column) AS REAL)" }
             }
-            if integers.contains(sourceType), floats.contains(type) || type == .decimal { return "CAST(\(column) AS REAL)" }
             if sourceType == .string, type == .uri { return column }
             throw ManagedObjectError(
                 .migrationMissingMappingModel,

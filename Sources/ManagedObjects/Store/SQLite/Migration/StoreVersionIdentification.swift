@@ -62,7 +62,9 @@ enum StoreVersionIdentification {
 
     static func sourceVersionIndex(of layout: StoreLayout, among versions: ManagedObjectModelVersions) -> Int? {
         if (layout.metadata[ModelVersionHash.algorithmKey] as? Int) == ModelVersionHash.algorithm {
-            if let index = versions.versions.firstIndex(where: { $0.model.isConfiguration(withName: nil, compatibleWithStoreMetadata: layout.metadata) }) {
+            if let index = versions.versions.firstIndex(where: {
+                ModelVersionHash.isConfiguration(nil, of: $0.model, hashes: $0.entityVersionHashes, compatibleWith: layout.metadata)
+            }) {
                 return index
             }
         }
