@@ -38,9 +38,10 @@ public enum SQLiteStoreMigration {
     public static func migrateIfNeeded(storeAt url: URL, to model: ManagedObjectModel, options: Options) throws {
         let path = url.path
         let versions = options.modelVersions
-        guard let sourceIndex = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: path, among: versions) else { return }
-        let source = versions.versions[sourceIndex]
         let targetIndex = versions.index(of: model)
+        guard let sourceIndex = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: path, among: versions, preferring: targetIndex)
+        else { return }
+        let source = versions.versions[sourceIndex]
         guard targetIndex != sourceIndex else { return }
         let targetName = targetIndex.map { versions.versions[$0].name } ?? "the model"
         guard options.shouldMigrateStoreAutomatically else {

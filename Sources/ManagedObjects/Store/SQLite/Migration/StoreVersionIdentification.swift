@@ -7,9 +7,10 @@ import GRDB
 /// A store this runtime wrote says it by its version hashes (``ModelVersionHash``). A store Core
 /// Data wrote carries Core Data's own hashes, which are not reproduced here, so it is identified
 /// by its schema: a version whose tables and columns (``SQLiteSchema``) the store has, its
-/// `Z_PRIMARYKEY` naming that version's entities. Of several, the one named by the store's
-/// `NSStoreModelVersionIdentifiers` wins, then those the store lays out most exactly (fewest
-/// columns left over), the current version first, else the latest.
+/// `Z_PRIMARYKEY` naming that version's entities, the most exact layout first. Of several alike
+/// (a bundle may hold identical versions), the one named by the store's
+/// `NSStoreModelVersionIdentifiers` wins, then the version it is opened with, the current one,
+/// the latest.
 enum StoreVersionIdentification {
     /// What the identification reads from a store.
     struct StoreLayout {
@@ -54,32 +55,37 @@ enum StoreVersionIdentification {
         }
     }
 
-    /// The index in `versions` of the version that wrote the store at `path`, or `nil` when none did.
-    static func sourceVersionIndex(ofStoreAt path: String, among versions: ManagedObjectModelVersions) throws -> Int? {
+    /// The index in `versions` of the version that wrote the store at `path`, or `nil` when none
+    /// did. Of versions that lay out alike, `preferred` (the version the store is opened with) wins
+    /// after the store's version identifiers.
+    static func sourceVersionIndex(ofStoreAt path: String, among versions: ManagedObjectModelVersions, preferring preferred: Int? = nil) throws -> Int? {
         let layout = try SQLiteStoreMetadata.readStore(at: path, StoreLayout.read)
-        return sourceVersionIndex(of: layout, among: versions)
+        return sourceVersionIndex(of: layout, among: versions, preferring: preferred)
     }
 
-    static func sourceVersionIndex(of layout: StoreLayout, among versions: ManagedObjectModelVersions) -> Int? {
+    static func sourceVersionIndex(of layout: StoreLayout, among versions: ManagedObjectModelVersions, preferring preferred: Int?) -> Int? {
+        // Versions the store's hashes name (several when versions are alike), else those whose
+        // columns the store has: Core Data's own migrations may leave a removed attribute's
+        // column in the table, so the ones it lays out most exactly (fewest columns left over).
+        var candidates: [Int] = []
         if (layout.metadata[ModelVersionHash.algorithmKey] as? Int) == ModelVersionHash.algorithm {
-            if let index = versions.versions.firstIndex(where: {
-                ModelVersionHash.isConfiguration(nil, of: $0.model, hashes: $0.entityVersionHashes, compatibleWith: layout.metadata)
-            }) {
-                return index
+            candidates = versions.versions.indices.filter {
+                ModelVersionHash.isConfiguration(nil, of: versions.versions[$0].model, hashes: versions.versions[$0].entityVersionHashes, compatibleWith: layout.metadata)
             }
         }
-        // Core Data's own migrations may leave a removed attribute's column in the table, so a
-        // version whose columns the store has is a candidate too; one that lays out exactly ranks first.
-        var candidates = versions.versions.indices.compactMap { index in
-            layout.extraColumns(beyond: versions.versions[index].model).map { (index: index, extra: $0) }
+        if candidates.isEmpty {
+            let layouts = versions.versions.indices.compactMap { index in
+                layout.extraColumns(beyond: versions.versions[index].model).map { (index: index, extra: $0) }
+            }
+            let fewest = layouts.map(\.extra).min()
+            candidates = layouts.filter { $0.extra == fewest }.map(\.index)
         }
         let identifiers = Set(layout.metadata["NSStoreModelVersionIdentifiers"] as? [String] ?? []).subtracting([""])
-        let named = candidates.filter { !versions.versions[$0.index].model.versionIdentifiers.isDisjoint(with: identifiers) }
+        let named = candidates.filter { !versions.versions[$0].model.versionIdentifiers.isDisjoint(with: identifiers) }
         if !named.isEmpty { candidates = named }
-        let fewest = candidates.map(\.extra).min()
-        let closest = candidates.filter { $0.extra == fewest }.map(\.index)
-        if let current = closest.first(where: { versions.versions[$0].name == versions.currentVersionName }) { return current }
-        return closest.last
+        if let preferred, candidates.contains(preferred) { return preferred }
+        if let current = candidates.first(where: { versions.versions[$0].name == versions.currentVersionName }) { return current }
+        return candidates.last
     }
 }
 
@@ -95,9 +101,11 @@ extension ManagedObjectModelVersions {
     /// migrate it: an earlier one of these versions wrote it. (A store of a later version is
     /// not migrated back: opening it fails.)
     public func isMigrationNecessary(forStoreAt url: URL, to model: ManagedObjectModel? = nil) throws -> Bool {
-        guard let target = model ?? current, let source = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: url.path, among: self)
+        guard let target = model ?? current else { return false }
+        let targetIndex = index(of: target)
+        guard let source = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: url.path, among: self, preferring: targetIndex)
         else { return false }
-        guard let targetIndex = index(of: target) else { return true }
+        guard let targetIndex else { return true }
         return targetIndex > source
     }
 }
