@@ -32,11 +32,13 @@ struct SQLiteMigrationStep {
             throw ManagedObjectError(.migration, "\(sourcePath) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
         }
         let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
-        // The highest key each source table handed out (its root entity's Z_MAX).
+        // The highest key each source table handed out (its root entity's Z_MAX, or a higher key
+        // a row holds).
         var highestKeys: [String: Int64] = [:]
         for table in sourceSchema.tables {
             let number = numbers[table.root.name]
-            highestKeys[table.name] = layout.primaryKeys.values.first { $0.number == number }?.max ?? 0
+            highestKeys[table.name] = max(
+                layout.primaryKeys.values.first { $0.number == number }?.max ?? 0, layout.highestRowKeys[table.name.uppercased()] ?? 0)
         }
         let plan = try Plan(
             source: source, destination: destination, sourceSchema: sourceSchema,
@@ -107,7 +109,7 @@ struct SQLiteMigrationStep {
             var offsets: [String: Int64] = [:]
             var ranges: [String: [(table: String, lower: Int64, upper: Int64)]] = [:]
             for entity in SQLiteSchema.numberingOrder(of: destination) {
-                guard let origin = entity.entity.renamingIdentifier.flatMap({ source[$0] }) ?? source[entity.name] else { continue }
+                guard let origin = Self.sourceEntity(for: entity, in: source) else { continue }
                 let table = destinationSchema.table(of: entity).name
                 let sourceTable = sourceSchema.table(of: origin).name
                 guard !(ranges[table] ?? []).contains(where: { $0.table == sourceTable }) else { continue }
@@ -143,6 +145,10 @@ struct SQLiteMigrationStep {
 
         /// The source entity whose rows `entity` takes: by renaming identifier, else by name.
         func sourceEntity(for entity: EntityDescription) -> EntityDescription? {
+            Self.sourceEntity(for: entity, in: source)
+        }
+
+        static func sourceEntity(for entity: EntityDescription, in source: ManagedObjectModel) -> EntityDescription? {
             entity.entity.renamingIdentifier.flatMap { source[$0] } ?? source[entity.name]
         }
 
@@ -158,6 +164,8 @@ struct SQLiteMigrationStep {
 
         func copyStatements() throws -> [Statement] {
             var statements: [Statement] = []
+            // Entity columns of to-ones read from pairs name rows that may be copied later.
+            var entityColumnUpdates: [Statement] = []
             for entity in SQLiteSchema.numberingOrder(of: destination) {
                 guard let origin = sourceEntity(for: entity), let number = destinationSchema.entityNumbers[entity.name],
                       let sourceNumber = sourceSchema.entityNumbers[origin.name] else { continue }
@@ -180,11 +188,19 @@ struct SQLiteMigrationStep {
                         values.append(key.shifted)
                         if let entityColumn, let target = relationship.destinationEntity {
                             // The related row's entity: looked up in the source row it came from,
-                            // else (pairs) in the destination rows copied before.
-                            columns.append(entityColumn)
-                            values.append(key.sourceTable.map {
-                                "(SELECT \(entityNumberMapping("d.Z_ENT")) FROM source.\($0) d WHERE d.Z_PK = \(key.raw))"
-                            } ?? "(SELECT Z_ENT FROM \(destinationSchema.table(of: target).name) d WHERE d.Z_PK = \(key.shifted))")
+                            // else (pairs) in the copied rows once all are.
+                            if let sourceTable = key.sourceTable {
+                                columns.append(entityColumn)
+                                values.append("(SELECT \(entityNumberMapping("d.Z_ENT")) FROM source.\(sourceTable) d WHERE d.Z_PK = \(key.raw))")
+                            } else {
+                                entityColumnUpdates.append(Statement(
+                                    entity: entity.name,
+                                    sql: """
+                                        UPDATE \(table) SET \(entityColumn) = (SELECT d.Z_ENT FROM \(destinationSchema.table(of: target).name) d \
+                                        WHERE d.Z_PK = \(table).\(column)) WHERE Z_ENT = \(number) AND \(column) IS NOT NULL
+                                        """,
+                                    arguments: []))
+                            }
                         }
                         if let order = orderColumn(of: relationship, in: destinationSchema),
                            case .relationship(let sourceRelationship)? = sourceProperty(for: property, of: entity),
@@ -201,6 +217,7 @@ struct SQLiteMigrationStep {
                     sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM source.\(sourceTable) s WHERE s.Z_ENT = \(sourceNumber)",
                     arguments: arguments))
             }
+            statements += entityColumnUpdates
             statements += joinTableStatements()
             return statements
         }

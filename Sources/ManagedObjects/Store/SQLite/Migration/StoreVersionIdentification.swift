@@ -20,14 +20,24 @@ enum StoreVersionIdentification {
         /// Entity tables and join tables (not Core Data's own bookkeeping tables), with their
         /// column names, uppercased.
         var tables: [String: Set<String>]
+        /// The highest `Z_PK` of each entity table (uppercased name).
+        var highestRowKeys: [String: Int64]
 
         static func read(_ db: Database) throws -> StoreLayout {
             var tables: [String: Set<String>] = [:]
+            var highestRowKeys: [String: Int64] = [:]
             let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             for name in names where name.hasPrefix("Z") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(name.uppercased()) {
-                tables[name.uppercased()] = try Set(db.columns(in: name).map { $0.name.uppercased() })
+                let columns = try Set(db.columns(in: name).map { $0.name.uppercased() })
+                tables[name.uppercased()] = columns
+                if columns.contains("Z_PK") {
+                    // Z_PK is the rowid: its maximum is one lookup.
+                    highestRowKeys[name.uppercased()] = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \"\(name)\"") ?? 0
+                }
             }
-            return StoreLayout(metadata: try SQLiteStoreMetadata.read(db), primaryKeys: try SQLiteStoreMetadata.primaryKeys(db), tables: tables)
+            return StoreLayout(
+                metadata: try SQLiteStoreMetadata.read(db), primaryKeys: try SQLiteStoreMetadata.primaryKeys(db),
+                tables: tables, highestRowKeys: highestRowKeys)
         }
 
         /// How many of the store's columns `model` does not lay out, when the store has every
