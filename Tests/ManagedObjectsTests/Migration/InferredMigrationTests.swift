@@ -342,6 +342,42 @@ struct InferredMigrationTests {
         #expect(try rawSQL(fixture.url.path, "SELECT group_concat(name) FROM pragma_table_info('ZBOOK')") == "Z_PK,Z_ENT,Z_OPT,ZTITLE,ZAUTHOR")
     }
 
+    @Test("a many-to-many becoming a to-one to an entity with sub-entities keeps the related object's entity")
+    func toManyToToOneWithSubentities() throws {
+        let animals = [
+            Entity(name: "Animal", attributes: [Attribute(name: "name", type: .string)], relationships: [
+                Relationship(name: "owners", destinationEntity: "Person", inverseName: "pets", inverseEntity: "Person", isToMany: true, isOptional: true),
+            ]),
+            Entity(name: "Dog", parentEntity: "Animal"),
+        ]
+        let fixture = try Fixture([
+            Model(entities: animals + [Entity(name: "Person", attributes: [Attribute(name: "name", type: .string)], relationships: [
+                Relationship(name: "pets", destinationEntity: "Animal", inverseName: "owners", inverseEntity: "Animal", isToMany: true, isOptional: true),
+            ])]),
+            Model(entities: [
+                Entity(name: "Animal", attributes: [Attribute(name: "name", type: .string)], relationships: [
+                    Relationship(name: "owners", destinationEntity: "Person", inverseName: "pet", inverseEntity: "Person", isToMany: true, isOptional: true),
+                ]),
+                Entity(name: "Dog", parentEntity: "Animal"),
+                Entity(name: "Person", attributes: [Attribute(name: "name", type: .string)], relationships: [
+                    Relationship(name: "pet", destinationEntity: "Animal", inverseName: "owners", inverseEntity: "Animal", isOptional: true, renamingIdentifier: "pets"),
+                ]),
+            ]),
+        ])
+        try fixture.write { context, model in
+            let rex = Self.insert("Dog", ["name": "Rex"], in: context, model: model)
+            let ann = Self.insert("Person", ["name": "Ann"], in: context, model: model)
+            ann.setValue(Set([rex]), forKey: "pets")
+        }
+        let context = try fixture.open()
+        try context.performAndWait {
+            let ann = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")).first)
+            let pet = try #require(ann.value(forKey: "pet") as? ManagedObject)
+            #expect(pet.entity.name == "Dog")
+            #expect(pet.value(forKey: "name") as? String == "Rex")
+        }
+    }
+
     // MARK: Constraints and steps
 
     @Test("a uniqueness constraint added: its index is made; values that break it fail with 134110")
