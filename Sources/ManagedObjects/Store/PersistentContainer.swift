@@ -14,6 +14,8 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// The model's versions, oldest first, to find the one a store was written with and migrate
     /// from it (Core Data finds them in the app bundle). `nil`: stores are not migrated.
     public var modelVersions: ManagedObjectModelVersions?
+    /// Mapping models for the steps between `modelVersions` that inference cannot make.
+    public var mappingModels: [MappingModel] = []
 
     /// A description of a store of `type`: SQLite by default, as in Core Data; a container
     /// gives an SQLite store without `url` its default file. `PersistentStoreDescription(type:
@@ -101,6 +103,7 @@ public final class PersistentContainer: Sendable {
                 if description.type == .sqlite, let url = description.url, let versions = description.modelVersions {
                     let migration = SQLiteStoreMigration.Options(
                         modelVersions: versions,
+                        mappingModels: description.mappingModels,
                         shouldMigrateStoreAutomatically: description.shouldMigrateStoreAutomatically,
                         shouldInferMappingModelAutomatically: description.shouldInferMappingModelAutomatically)
                     persistentStoreCoordinator.addPersistentStore(

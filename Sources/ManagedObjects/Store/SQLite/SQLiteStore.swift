@@ -131,6 +131,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
     }
 
+    /// Closes the file (a migration through a mapping model, done with its stores, before the
+    /// files are moved); the store is not used afterwards.
+    func close() throws {
+        try pool.close()
+    }
+
     /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
     public func metadata() throws -> [String: Any] {
         try pool.read { db in try SQLiteStoreMetadata.read(db) }

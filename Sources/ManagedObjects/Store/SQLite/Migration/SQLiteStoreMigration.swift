@@ -18,13 +18,17 @@ public enum SQLiteStoreMigration {
         public var shouldMigrateStoreAutomatically: Bool
         public var shouldInferMappingModelAutomatically: Bool
         public var modelVersions: ManagedObjectModelVersions
+        /// The steps that need more than inference (between two versions named as in `modelVersions`).
+        public var mappingModels: [MappingModel]
 
         public init(
             modelVersions: ManagedObjectModelVersions,
+            mappingModels: [MappingModel] = [],
             shouldMigrateStoreAutomatically: Bool = true,
             shouldInferMappingModelAutomatically: Bool = true
         ) {
             self.modelVersions = modelVersions
+            self.mappingModels = mappingModels
             self.shouldMigrateStoreAutomatically = shouldMigrateStoreAutomatically
             self.shouldInferMappingModelAutomatically = shouldInferMappingModelAutomatically
         }
@@ -49,30 +53,39 @@ public enum SQLiteStoreMigration {
                 .persistentStoreIncompatibleVersionHash,
                 "\(path) was written with model version \(source.name), not \(targetName), and automatic migration is off")
         }
-        guard options.shouldInferMappingModelAutomatically else {
-            throw ManagedObjectError(
-                .migrationMissingMappingModel,
-                "no mapping model from version \(source.name) to \(targetName) for \(path), and inferring one is off")
-        }
-        // The models to go through: every later version up to the target, or straight to a
+        // The versions to go through: every later version up to the target, or straight to a
         // model that is not among the versions.
-        var steps: [ManagedObjectModel]
+        var steps: [ManagedObjectModelVersions.Version]
         if let targetIndex {
             guard targetIndex > sourceIndex else {
                 throw ManagedObjectError(
                     .persistentStoreIncompatibleVersionHash,
                     "\(path) was written with model version \(source.name), which is later than \(targetName); migrating back is not supported")
             }
-            steps = versions.versions[(sourceIndex + 1)...targetIndex].map(\.model)
+            steps = Array(versions.versions[(sourceIndex + 1)...targetIndex])
         } else {
-            steps = [model]
+            steps = [.init(name: targetName, model: model)]
         }
-        try migrate(storeAt: url, from: source.model, through: steps)
+        // Each step through its mapping model, else inferred (when allowed).
+        var previous = source
+        var plan: [any MigrationStep] = []
+        for step in steps {
+            if let mapping = options.mappingModels.first(where: { $0.sourceVersionName == previous.name && $0.destinationVersionName == step.name }) {
+                plan.append(MappingModelMigrationStep(source: previous.model, destination: step.model, mappingModel: mapping))
+            } else if options.shouldInferMappingModelAutomatically {
+                plan.append(SQLiteMigrationStep(source: previous.model, destination: step.model))
+            } else {
+                throw ManagedObjectError(
+                    .migrationMissingMappingModel,
+                    "no mapping model from version \(previous.name) to \(step.name) for \(path), and inferring one is off")
+            }
+            previous = step
+        }
+        try migrate(storeAt: url, through: plan)
     }
 
-    /// Migrates the store at `url`, written with `source`, through each model of `steps`, and
-    /// swaps the result in.
-    static func migrate(storeAt url: URL, from source: ManagedObjectModel, through steps: [ManagedObjectModel]) throws {
+    /// Migrates the store at `url` through each step, and swaps the result in.
+    static func migrate(storeAt url: URL, through steps: [any MigrationStep]) throws {
         let path = url.path
         removeLeftovers(of: path)
         // The old store's committed WAL goes into its main file first, so that file alone is the
@@ -85,16 +98,14 @@ public enum SQLiteStoreMigration {
             throw ManagedObjectError(.migration, "cannot prepare \(path) for migration: \(error)")
         }
         var current = path
-        var previous = source
         var written: [String] = []
         do {
-            for (number, model) in steps.enumerated() {
+            for (number, step) in steps.enumerated() {
                 let destination = "\(path).migrating.\(number)"
                 written.append(destination)
-                try SQLiteMigrationStep(source: previous, destination: model).run(from: current, to: destination)
+                try step.run(from: current, to: destination)
                 if current != path { removeFiles(of: current) }
                 current = destination
-                previous = model
             }
         } catch {
             for file in written { removeFiles(of: file) }
@@ -136,6 +147,14 @@ public enum SQLiteStoreMigration {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
+
+/// One version to the next, from one file into a new one.
+protocol MigrationStep {
+    func run(from sourcePath: String, to destinationPath: String) throws
+}
+
+extension SQLiteMigrationStep: MigrationStep {}
+extension MappingModelMigrationStep: MigrationStep {}
 
 extension ManagedObjectError.Code {
     /// NSMigrationError: the migration failed (here: the data does not fit the new version).
