@@ -48,6 +48,12 @@ struct SQLiteMigrationStep {
         do {
             let queue = try DatabaseQueue(path: destinationPath)
             defer { try? queue.close() }
+            // No journal and no syncs while the new file is built: a crash leaves it unused (it
+            // replaces the store only once complete), and it is synced once, whole, before that.
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+            }
             try SQLiteStore.create(
                 schema: plan.destinationSchema, model: destination, identifier: identifier, in: queue, path: destinationPath)
             try queue.writeWithoutTransaction { db in
@@ -76,6 +82,7 @@ struct SQLiteMigrationStep {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
             }
             try queue.close()
+            try SQLiteStoreMigration.synchronize(destinationPath)
         } catch let error as ManagedObjectError {
             throw error
         } catch {

@@ -133,6 +133,16 @@ public enum SQLiteStoreMigration {
         }
     }
 
+    /// Writes a file's data to disk (fsync), so that it is complete there before a rename
+    /// makes it the store.
+    static func synchronize(_ path: String) throws {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw ManagedObjectError(.migration, "cannot open \(path) to write it to disk")
+        }
+        defer { try? handle.close() }
+        try handle.synchronize()
+    }
+
     /// Files an interrupted migration left beside the store.
     private static func removeLeftovers(of path: String) {
         let url = URL(fileURLWithPath: path)
