@@ -4,6 +4,7 @@
 // returned, so the test knows which saves a crash must not lose.
 //
 //     StoreSaveLoop <store path> <first sequence number>
+//     StoreSaveLoop migrate <store path>      (SQLiteMigrationCrashTests: see MigrationMode.swift)
 import Foundation
 import ManagedObjects
 
@@ -17,6 +18,11 @@ let model = ManagedObjectModel(Model(entities: [
 let batchSize = 8
 
 let arguments = CommandLine.arguments
+// The migration mode (MigrationMode.swift), for the migration crash test.
+if arguments.count == 3, arguments[1] == "migrate" {
+    try runMigration(storePath: arguments[2])
+    exit(0)
+}
 guard arguments.count == 3, let firstSequence = Int64(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: StoreSaveLoop <store path> <first sequence number>\n".utf8))
     exit(2)

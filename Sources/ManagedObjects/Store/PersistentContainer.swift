@@ -5,6 +5,17 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var type: PersistentStoreType
     public var url: URL?
     public var configuration: String?
+    /// Migrate a store written with another version of the model when it is loaded (Core Data's
+    /// default, true). Off: loading such a store throws 134100. Needs `modelVersions`.
+    public var shouldMigrateStoreAutomatically = true
+    /// Infer the mapping as Core Data's lightweight migration does (true). Off: a store that
+    /// needs migrating throws 134140.
+    public var shouldInferMappingModelAutomatically = true
+    /// The model's versions, oldest first, to find the one a store was written with and migrate
+    /// from it (Core Data finds them in the app bundle). `nil`: stores are not migrated.
+    public var modelVersions: ManagedObjectModelVersions?
+    /// Mapping models for the steps between `modelVersions` that inference cannot make.
+    public var mappingModels: [MappingModel] = []
 
     /// A description of a store of `type`: SQLite by default, as in Core Data; a container
     /// gives an SQLite store without `url` its default file. `PersistentStoreDescription(type:
@@ -89,8 +100,18 @@ public final class PersistentContainer: Sendable {
                     try FileManager.default.createDirectory(
                         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
-                try persistentStoreCoordinator.addPersistentStore(
-                    type: description.type, configuration: description.configuration, at: description.url)
+                if description.type == .sqlite, let url = description.url, let versions = description.modelVersions {
+                    let migration = SQLiteStoreMigration.Options(
+                        modelVersions: versions,
+                        mappingModels: description.mappingModels,
+                        shouldMigrateStoreAutomatically: description.shouldMigrateStoreAutomatically,
+                        shouldInferMappingModelAutomatically: description.shouldInferMappingModelAutomatically)
+                    persistentStoreCoordinator.addPersistentStore(
+                        try SQLiteStore(model: managedObjectModel, url: url, migration: migration))
+                } else {
+                    try persistentStoreCoordinator.addPersistentStore(
+                        type: description.type, configuration: description.configuration, at: description.url)
+                }
                 completionHandler(description, nil)
             } catch {
                 completionHandler(description, error)

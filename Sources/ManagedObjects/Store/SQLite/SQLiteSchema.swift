@@ -83,6 +83,9 @@ struct SQLiteSchema: @unchecked Sendable {
     var uniqueIndexes: [(name: String, table: String, columns: [String])] = []
     /// Plain indexes Core Data makes: foreign keys and `Z_ENT` of tables with sub-entities.
     var indexes: [(name: String, table: String, columns: [String])] = []
+    /// The model's fetch indexes of properties, as Core Data names them (`Z_Car_byMakerAndNumberPlate`,
+    /// columns `COLLATE BINARY ASC`/`DESC`, in CoreDataPlus's SampleModel V2 store).
+    var fetchIndexes: [(name: String, table: String, columns: [String])] = []
 
     /// The entities in Core Data's numbering order (see the type's documentation).
     static func numberingOrder(of model: ManagedObjectModel) -> [EntityDescription] {
@@ -90,6 +93,25 @@ struct SQLiteSchema: @unchecked Sendable {
             [entity] + entity.subentities.sorted { $0.name < $1.name }.flatMap(subtree)
         }
         return model.entities.filter { $0.superentity == nil }.sorted { $0.name < $1.name }.flatMap(subtree)
+    }
+
+    /// An existing store's entity numbers by model entity name: each entity of `model` matched
+    /// to a `Z_PRIMARYKEY` name (`numbersByStoredName`) by its name or, as an entity renamed in a
+    /// later model version keeps its old name in the store, by its renaming identifier.
+    /// `missing`: the model's entities the store lacks.
+    static func storedNumbers(
+        _ numbersByStoredName: [String: Int64], of model: ManagedObjectModel
+    ) -> (numbers: [String: Int64], missing: [String]) {
+        var numbers: [String: Int64] = [:]
+        var missing: [String] = []
+        for entity in model.entities {
+            if let number = numbersByStoredName[entity.name] ?? entity.entity.renamingIdentifier.flatMap({ numbersByStoredName[$0] }) {
+                numbers[entity.name] = number
+            } else {
+                missing.append(entity.name)
+            }
+        }
+        return (numbers, missing)
     }
 
     /// The layout of `model`, with entity numbers from an existing store's `Z_PRIMARYKEY`
@@ -215,6 +237,19 @@ struct SQLiteSchema: @unchecked Sendable {
                 uniqueIndexes.append((
                     name: "Z_\(entity.name)_UNIQUE_\(names.joined(separator: "_"))", table: table, columns: columns))
             }
+            // Fetch indexes (model versions add and remove them; migration creates them).
+            for index in entity.entity.fetchIndexes {
+                let columns = index.elements.compactMap { element -> String? in
+                    guard element.type.caseInsensitiveCompare("Binary") == .orderedSame, let name = element.property,
+                          let property = entity.property(named: name) else { return nil }
+                    switch storage[entity.name]![property.index] {
+                    case .attribute(let column, _), .toOne(let column, _): return "\(column) COLLATE BINARY \(element.ascending ? "ASC" : "DESC")"
+                    default: return nil
+                    }
+                }
+                guard columns.count == index.elements.count, !columns.isEmpty else { continue }
+                fetchIndexes.append((name: "Z_\(entity.name)_\(index.name)", table: table, columns: columns))
+            }
         }
     }
 
@@ -258,6 +293,9 @@ struct SQLiteSchema: @unchecked Sendable {
         for index in uniqueIndexes {
             let columns = index.columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")
             statements.append("CREATE UNIQUE INDEX \(index.name) ON \(index.table) (\(columns))")
+        }
+        for index in fetchIndexes {
+            statements.append("CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
         }
         statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")

@@ -30,12 +30,17 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// an SQLite file that is not a Core Data store, `persistentStoreIncompatibleVersionHash`
     /// (134100) for a store whose entities or columns are not the model's. A store that fails
     /// to open is left as it was: it is checked through a read-only connection first.
-    public init(model: ManagedObjectModel, url: URL) throws {
+    ///
+    /// With `migration` (a container passes its description's options and model versions), a
+    /// store written with another version of the model is migrated first (``SQLiteStoreMigration``).
+    public init(model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil) throws {
         self.url = url
         let path = url.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         let existing: (identifier: String, numbers: [String: Int64])?
         if let size, size > 0 {
+            // Migration hook: a store of another model version becomes one of this model first.
+            if let migration { try SQLiteStoreMigration.migrateIfNeeded(storeAt: url, to: model, options: migration) }
             existing = try Self.inspectExistingStore(at: path, model: model)
         } else {
             existing = nil
@@ -68,91 +73,47 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// Checks, without changing anything, that the file is a Core Data SQLite store with the
     /// model's entities and columns; returns its UUID and its entity numbers by model entity name.
     private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> (identifier: String, numbers: [String: Int64]) {
-        let file = FileHandle(forReadingAtPath: path)
-        let header = (try? file?.read(upToCount: 16)) ?? nil
-        try? file?.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
-            throw ManagedObjectError(.persistentStoreOpen, "\(path) is not an SQLite file")
-        }
-        var configuration = Configuration()
-        configuration.readonly = true
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
-                    throw ManagedObjectError(
-                        .persistentStoreIncompatibleSchema, "\(path) is an SQLite file but not a Core Data store (no Z_METADATA or Z_PRIMARYKEY table)")
-                }
-                guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-                      let identifier = metadata["Z_UUID"] as String? else {
-                    throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) has no store metadata (Z_METADATA is empty)")
-                }
-                if let plist = metadata["Z_PLIST"] as Data?,
-                   let dictionary = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
-                   let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
-                    throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
-                }
-                var numbersByStoredName: [String: Int64] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") {
-                    if let name = row["Z_NAME"] as String?, let number = row["Z_ENT"] as Int64? { numbersByStoredName[name] = number }
-                }
-                // An entity renamed in a later model version keeps its old name in the store:
-                // match by renaming identifier too.
-                var numbers: [String: Int64] = [:]
-                var missing: [String] = []
-                for entity in model.entities {
-                    if let number = numbersByStoredName[entity.name] ?? entity.entity.renamingIdentifier.flatMap({ numbersByStoredName[$0] }) {
-                        numbers[entity.name] = number
-                    } else {
-                        missing.append(entity.name)
-                    }
-                }
-                guard missing.isEmpty else {
-                    throw ManagedObjectError(
-                        .persistentStoreIncompatibleVersionHash,
-                        "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
-                }
-                let schema = SQLiteSchema(model: model, existingNumbers: numbers)
-                var problems: [String] = []
-                for table in schema.tables {
-                    let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
-                    let absent = table.columns.map(\.name).filter { !present.contains($0) }
-                    if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
-                }
-                for join in schema.joinTables where try !db.tableExists(join.name) {
-                    problems.append("no join table \(join.name)")
-                }
-                guard problems.isEmpty else {
-                    throw ManagedObjectError(
-                        .persistentStoreIncompatibleVersionHash,
-                        "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
-                }
-                return (identifier, numbers)
+        try SQLiteStoreMetadata.readStore(at: path) { db in
+            guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
+                  let identifier = metadata["Z_UUID"] as String? else {
+                throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) has no store metadata (Z_METADATA is empty)")
             }
-        } catch let error as ManagedObjectError {
-            throw error
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && error.message?.contains("no such table") == true {
-            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) is not a Core Data store: \(error)")
-        } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
+            if let plist = metadata["Z_PLIST"] as Data?,
+               let dictionary = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
+               let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
+                throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
+            }
+            let (numbers, missing) = SQLiteSchema.storedNumbers(
+                try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model)
+            guard missing.isEmpty else {
+                throw ManagedObjectError(
+                    .persistentStoreIncompatibleVersionHash,
+                    "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
+            }
+            let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+            var problems: [String] = []
+            for table in schema.tables {
+                let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
+                let absent = table.columns.map(\.name).filter { !present.contains($0) }
+                if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
+            }
+            for join in schema.joinTables where try !db.tableExists(join.name) {
+                problems.append("no join table \(join.name)")
+            }
+            guard problems.isEmpty else {
+                throw ManagedObjectError(
+                    .persistentStoreIncompatibleVersionHash,
+                    "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
+            }
+            return (identifier, numbers)
         }
     }
 
     /// Makes the schema, the key allocator and the metadata of a new store.
-    private static func create(
-        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: DatabasePool, path: String
+    static func create(
+        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String
     ) throws {
-        var metadata: [String: Any] = [
-            "NSStoreType": PersistentStoreType.sqlite.rawValue,
-            "NSStoreUUID": identifier,
-            "NSStoreModelVersionIdentifiers": [model.model.metadata.userDefinedModelVersionIdentifier ?? ""],
-            "NSStoreModelVersionHashesVersion": 3,
-            "_NSAutoVacuumLevel": "2",
-        ]
-        // Core Data's per-entity version hashes are not computed here (see RuntimeDifferences.md).
-        metadata["NSStoreModelVersionHashes"] = [String: Data]()
-        let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier)
         do {
             // Core Data's stores use incremental auto-vacuum, which must be set before any table.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
@@ -172,17 +133,15 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
     }
 
+    /// Closes the file (a migration through a mapping model, done with its stores, before the
+    /// files are moved); the store is not used afterwards.
+    func close() throws {
+        try pool.close()
+    }
+
     /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
     public func metadata() throws -> [String: Any] {
-        try pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
-            else { return [:] }
-            var dictionary = (row["Z_PLIST"] as Data?).flatMap {
-                try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
-            } ?? [:]
-            dictionary["NSStoreUUID"] = row["Z_UUID"] as String?
-            return dictionary
-        }
+        try pool.read { db in try SQLiteStoreMetadata.read(db) }
     }
 
     // MARK: Reading

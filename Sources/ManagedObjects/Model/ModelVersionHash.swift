@@ -1,0 +1,138 @@
+import DataModel
+import Foundation
+
+/// Version hashes of entities and properties: SHA-256 digests over what Core Data documents as
+/// affecting persistence (`NSEntityDescription.versionHash`, `NSPropertyDescription.versionHash`).
+///
+/// Core Data's byte layout of those inputs is not documented, so these hashes do not equal the
+/// ones Core Data writes (see Docs/RuntimeDifferences.md); stores this runtime writes carry them
+/// under `NSStoreModelVersionHashes` with ``ModelVersionHash/algorithmKey`` beside, and a store
+/// without that key is identified by its schema instead (``StoreVersionIdentification``).
+public enum ModelVersionHash {
+    /// The metadata key that says the store's `NSStoreModelVersionHashes` are this runtime's.
+    public static let algorithmKey = "ManagedObjectsVersionHashAlgorithm"
+    static let algorithm = 1
+
+    /// A property's hash: name, optionality, transience, the modifier and, for an attribute,
+    /// its type; for a relationship, its destination, inverse, cardinality and order.
+    static func hash(of property: PropertyDescription) -> Data {
+        var fields: [String]
+        switch property {
+        case .attribute(let attribute):
+            let declared = attribute.attribute
+            fields = ["attribute", declared.name, flag(declared.isOptional), flag(declared.isTransient),
+                      declared.type.rawValue, declared.versionHashModifier ?? ""]
+        case .relationship(let relationship):
+            let declared = relationship.relationship
+            fields = ["relationship", declared.name, flag(declared.isOptional), flag(declared.isTransient),
+                      declared.destinationEntity ?? "", declared.inverseName ?? "", flag(declared.isToMany),
+                      flag(declared.isOrdered), String(declared.minCount ?? 0), String(declared.maxCount ?? 0),
+                      declared.versionHashModifier ?? ""]
+        }
+        return SHA256.digest(of: Data(encode(fields).utf8))
+    }
+
+    /// An entity's hash: name, abstractness, the superentity's hash, its own properties' hashes
+    /// (by name), its uniqueness constraints and indexes (they change the schema too) and the modifier.
+    static func hash(of entity: EntityDescription) -> Data {
+        let declared = entity.entity
+        let inheritedCount = entity.superentity?.properties.count ?? 0
+        let propertyHashes = entity.properties[inheritedCount...]
+            .sorted { $0.name < $1.name }
+            .map { "\($0.name)=\(hash(of: $0).hexadecimal)" }
+        let indexed = entity.properties[inheritedCount...].filter {
+            if case .attribute(let attribute) = $0 { attribute.attribute.isIndexed } else { false }
+        }.map(\.name).sorted()
+        let fields = ["entity", declared.name, flag(declared.isAbstract),
+                      entity.superentity.map { hash(of: $0).hexadecimal } ?? "",
+                      encode(propertyHashes),
+                      encode(declared.uniquenessConstraints.map(encode)),
+                      encode(declared.compoundIndexes.map(encode) + indexed),
+                      encode(declared.fetchIndexes.map { index in encode(index.elements.map { "\($0.property ?? $0.expression ?? "")/\($0.ascending)" }) }),
+                      declared.versionHashModifier ?? ""]
+        return SHA256.digest(of: Data(encode(fields).utf8))
+    }
+
+    private static func flag(_ value: Bool) -> String { value ? "1" : "0" }
+
+    /// Fields joined so that no two different lists give the same text: each is its length then itself.
+    private static func encode(_ fields: [String]) -> String {
+        fields.map { "\($0.utf8.count):\($0)" }.joined(separator: ",")
+    }
+}
+
+extension ManagedObjectModel {
+    /// Each entity's version hash, by entity name. Core Data's `entityVersionHashesByName`.
+    public var entityVersionHashesByName: [String: Data] {
+        Dictionary(uniqueKeysWithValues: entities.map { ($0.name, ModelVersionHash.hash(of: $0)) })
+    }
+
+    /// The model's version identifiers (`userDefinedModelVersionIdentifier`). Core Data's `versionIdentifiers`.
+    public var versionIdentifiers: Set<String> {
+        model.metadata.userDefinedModelVersionIdentifier.map { [$0] } ?? []
+    }
+}
+
+extension EntityDescription {
+    /// Core Data's `versionHash`, computed as ``ModelVersionHash`` describes.
+    public var versionHash: Data { ModelVersionHash.hash(of: self) }
+}
+
+extension Data {
+    var hexadecimal: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+/// SHA-256 (FIPS 180-4). Foundation on Linux has no digest and the version hashes need nothing
+/// more, so this avoids a cryptography dependency (and its C build) for one function.
+enum SHA256 {
+    private static let roundConstants: [UInt32] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    ]
+
+    static func digest(of message: Data) -> Data {
+        var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        var padded = [UInt8](message)
+        padded.append(0x80)
+        while padded.count % 64 != 56 { padded.append(0) }
+        let bitLength = UInt64(message.count) * 8
+        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        var words = [UInt32](repeating: 0, count: 64)
+        for block in stride(from: 0, to: padded.count, by: 64) {
+            for index in 0..<16 {
+                let offset = block + index * 4
+                words[index] = UInt32(padded[offset]) << 24 | UInt32(padded[offset + 1]) << 16
+                    | UInt32(padded[offset + 2]) << 8 | UInt32(padded[offset + 3])
+            }
+            for index in 16..<64 {
+                let s0 = words[index - 15].rotatedRight(7) ^ words[index - 15].rotatedRight(18) ^ (words[index - 15] >> 3)
+                let s1 = words[index - 2].rotatedRight(17) ^ words[index - 2].rotatedRight(19) ^ (words[index - 2] >> 10)
+                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            for index in 0..<64 {
+                let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                let choice = (e & f) ^ (~e & g)
+                let temp1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ words[index]
+                let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                let temp2 = sum0 &+ majority
+                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+            }
+            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
+        }
+        var result = Data(capacity: 32)
+        for word in state { for shift in stride(from: 24, through: 0, by: -8) { result.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) } }
+        return result
+    }
+}
+
+private extension UInt32 {
+    func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// How the objects of one model version become those of the next, when inference is not enough.
+/// Core Data's `NSMappingModel`, written in Swift: entity mappings with property mappings whose
+/// values are key paths of the source object (`$source.name`) or the destination objects another
+/// mapping made of related source objects, and custom policies (``EntityMigrationPolicy``)
+/// registered by name. (`.xcmappingmodel` files are not read.)
+public struct MappingModel: Sendable {
+    /// The version names (as in ``ManagedObjectModelVersions``) this model maps between.
+    public var sourceVersionName: String
+    public var destinationVersionName: String
+    public var entityMappings: [EntityMapping]
+
+    public init(from sourceVersionName: String, to destinationVersionName: String, entityMappings: [EntityMapping]) {
+        self.sourceVersionName = sourceVersionName
+        self.destinationVersionName = destinationVersionName
+        self.entityMappings = entityMappings
+    }
+}
+
+/// Which source entity's objects become which destination entity's. Core Data's `NSEntityMapping`.
+public struct EntityMapping: Sendable {
+    /// Named as Xcode names them (`CarToCar`), for `destinationInstances(forEntityMappingNamed:…)`.
+    public var name: String
+    public var sourceEntityName: String
+    public var destinationEntityName: String
+    /// Attribute values; `nil`: each destination attribute takes the source attribute of its name
+    /// (Xcode's generated `$source.<name>`).
+    public var attributeMappings: [PropertyMapping]?
+    /// Relationship values; `nil`: each destination relationship takes the destination objects
+    /// made of the source relationship of its name.
+    public var relationshipMappings: [PropertyMapping]?
+    /// The name an ``EntityMigrationPolicy`` type is registered under
+    /// (``EntityMigrationPolicies/register(_:named:)``); `nil`: the default behaviour.
+    public var entityMigrationPolicyClassName: String?
+
+    public init(
+        name: String, sourceEntityName: String, destinationEntityName: String,
+        attributeMappings: [PropertyMapping]? = nil, relationshipMappings: [PropertyMapping]? = nil,
+        entityMigrationPolicyClassName: String? = nil
+    ) {
+        self.name = name
+        self.sourceEntityName = sourceEntityName
+        self.destinationEntityName = destinationEntityName
+        self.attributeMappings = attributeMappings
+        self.relationshipMappings = relationshipMappings
+        self.entityMigrationPolicyClassName = entityMigrationPolicyClassName
+    }
+}
+
+/// The value of one destination property. Core Data's `NSPropertyMapping`.
+public struct PropertyMapping: Sendable {
+    /// The value expressions this runtime evaluates (Core Data's are `NSExpression`s).
+    public enum Value: Sendable {
+        /// `$source.<keyPath>`: for a relationship, the destination objects made of the related source objects.
+        case sourceKeyPath(String)
+        /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<mapping>", $source.<keyPath>)`.
+        case destinationInstances(entityMappingName: String, sourceKeyPath: String)
+    }
+
+    public var name: String
+    public var value: Value?
+
+    /// `value` `nil`: no value (the destination property keeps its default).
+    public init(name: String, value: Value?) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A custom step of an entity mapping. Core Data's `NSEntityMigrationPolicy` subclasses; the
+/// default implementations do what Core Data's do.
+public protocol EntityMigrationPolicy: Sendable {
+    init()
+    /// Makes the destination objects of one source object (default: one object of the mapping's
+    /// destination entity with its attribute mappings applied, associated with the source).
+    func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws
+    /// Sets the relationships of one destination object (default: the mapping's relationship mappings).
+    func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws
+}
+
+extension EntityMigrationPolicy {
+    public func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
+    }
+
+    public func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try manager.createDefaultRelationships(forDestination: destination, in: mapping)
+    }
+}
+
+/// The policy an entity mapping without one uses.
+struct DefaultEntityMigrationPolicy: EntityMigrationPolicy {}
+
+/// Custom policies by the name entity mappings give (`entityMigrationPolicyClassName`), as Core
+/// Data finds `NSEntityMigrationPolicy` subclasses by class name.
+public enum EntityMigrationPolicies {
+    private static let registered = LockedValue<[String: any EntityMigrationPolicy.Type]>([:])
+
+    public static func register(_ type: any EntityMigrationPolicy.Type, named name: String) {
+        registered.withLock { $0[name] = type }
+    }
+
+    static func policy(named name: String) -> (any EntityMigrationPolicy.Type)? {
+        registered.withLock { $0[name] }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import GRDB
+
+/// Runs a mapping model over the objects of a store: Core Data's `NSMigrationManager`. A
+/// migration step reads the source store through a context of the source version and writes a
+/// new store through a context of the destination version, in Core Data's stages: every entity
+/// mapping creates its destination objects (``EntityMigrationPolicy/createDestinationInstances(forSource:in:manager:)``),
+/// then sets their relationships, then the destination is validated and saved at once.
+///
+/// Policies run on the migration's thread; use the contexts and objects they are given only there.
+public final class MigrationManager {
+    public let mappingModel: MappingModel
+    public let sourceContext: ManagedObjectContext
+    public let destinationContext: ManagedObjectContext
+    /// For policies to keep what they need across objects (Core Data's `userInfo`).
+    public var userInfo: [String: Any] = [:]
+    /// Per entity mapping name: the destination objects made of each source object, and back.
+    private var destinations: [String: [ManagedObjectID: [ManagedObject]]] = [:]
+    private var sources: [String: [ObjectIdentifier: ManagedObject]] = [:]
+    /// Per entity mapping name, the destination objects in creation order.
+    private var created: [String: [ManagedObject]] = [:]
+
+    init(mappingModel: MappingModel, sourceContext: ManagedObjectContext, destinationContext: ManagedObjectContext) {
+        self.mappingModel = mappingModel
+        self.sourceContext = sourceContext
+        self.destinationContext = destinationContext
+    }
+
+    /// Records that `destination` was made of `source` by `mapping`.
+    public func associate(sourceInstance source: ManagedObject, withDestinationInstance destination: ManagedObject, for mapping: EntityMapping) {
+        destinations[mapping.name, default: [:]][source.objectID, default: []].append(destination)
+        sources[mapping.name, default: [:]][ObjectIdentifier(destination)] = source
+        created[mapping.name, default: []].append(destination)
+    }
+
+    /// The destination objects the mapping named `name` made of `sourceInstances`.
+    public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ManagedObject]) -> [ManagedObject] {
+        sourceInstances.flatMap { destinations[name]?[$0.objectID] ?? [] }
+    }
+
+    /// The source objects the mapping named `name` made `destinationInstances` of.
+    public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ManagedObject]) -> [ManagedObject] {
+        destinationInstances.compactMap { sources[name]?[ObjectIdentifier($0)] }
+    }
+
+    /// Core Data's default: one object of the destination entity with the attribute mappings applied.
+    public func createDefaultDestinationInstance(forSource source: ManagedObject, in mapping: EntityMapping) throws {
+        guard let entity = destinationContext.persistentStoreCoordinator.managedObjectModel[mapping.destinationEntityName] else {
+            throw ManagedObjectError(
+                .migration, "entity mapping \(mapping.name) names no destination entity \(mapping.destinationEntityName)",
+                entityName: mapping.destinationEntityName)
+        }
+        let destination = entity.managedObjectClass.init(entity: entity, insertInto: destinationContext)
+        let mappings = mapping.attributeMappings ?? entity.attributes.filter { !$0.isTransient && source.entity.attribute(named: $0.name) != nil }
+            .map { PropertyMapping(name: $0.name, value: .sourceKeyPath($0.name)) }
+        for attributeMapping in mappings {
+            guard entity.attribute(named: attributeMapping.name) != nil else {
+                throw ManagedObjectError(
+                    .migration, "entity mapping \(mapping.name) maps \(attributeMapping.name), which is no attribute of \(entity.name)",
+                    entityName: entity.name, key: attributeMapping.name)
+            }
+            switch attributeMapping.value {
+            case .sourceKeyPath(let keyPath)?:
+                destination.setValue(source.value(forKeyPath: keyPath), forKey: attributeMapping.name)
+            case .destinationInstances?:
+                throw ManagedObjectError(
+                    .migration, "entity mapping \(mapping.name) gives attribute \(attributeMapping.name) destination objects",
+                    entityName: entity.name, key: attributeMapping.name)
+            case nil:
+                continue
+            }
+        }
+        associate(sourceInstance: source, withDestinationInstance: destination, for: mapping)
+    }
+
+    /// Core Data's default: the relationship mappings applied to a destination object.
+    public func createDefaultRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping) throws {
+        guard let source = sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destination]).first else { return }
+        let mappings = mapping.relationshipMappings ?? destination.entity.relationships
+            .filter { !$0.isTransient && source.entity.relationship(named: $0.name) != nil }
+            .map { PropertyMapping(name: $0.name, value: .sourceKeyPath($0.name)) }
+        for relationshipMapping in mappings {
+            guard let relationship = destination.entity.relationship(named: relationshipMapping.name) else {
+                throw ManagedObjectError(
+                    .migration, "entity mapping \(mapping.name) maps \(relationshipMapping.name), which is no relationship of \(destination.entity.name)",
+                    entityName: destination.entity.name, key: relationshipMapping.name)
+            }
+            let related: [ManagedObject]
+            switch relationshipMapping.value {
+            case .sourceKeyPath(let keyPath)?:
+                // The destination objects any mapping made of the related source objects.
+                let sourceObjects = Self.objects(source.value(forKeyPath: keyPath))
+                related = sourceObjects.flatMap { object in
+                    mappingModel.entityMappings.lazy.compactMap { self.destinations[$0.name]?[object.objectID]?.first }.prefix(1)
+                }
+            case .destinationInstances(let name, let keyPath)?:
+                related = destinationInstances(forEntityMappingNamed: name, sourceInstances: Self.objects(source.value(forKeyPath: keyPath)))
+            case nil:
+                continue
+            }
+            if relationship.isToMany {
+                destination.setValue(relationship.isOrdered ? OrderedSet(related) as Any : Set(related) as Any, forKey: relationship.name)
+            } else {
+                destination.setValue(related.first, forKey: relationship.name)
+            }
+        }
+    }
+
+    /// The objects a key path's value holds (one, a set, an ordered set or an array of them).
+    private static func objects(_ value: Any?) -> [ManagedObject] {
+        switch value {
+        case let object as ManagedObject: [object]
+        case let set as Set<ManagedObject>: set.sorted { ($0.objectID.storeNumber ?? 0) < ($1.objectID.storeNumber ?? 0) }
+        case let ordered as OrderedSet<ManagedObject>: Array(ordered)
+        case let array as [Any]: array.compactMap { $0 as? ManagedObject }
+        default: []
+        }
+    }
+
+    /// Creates every destination object, then every relationship, each mapping with its policy.
+    func migrateObjects() throws {
+        var policies: [String: any EntityMigrationPolicy] = [:]
+        for mapping in mappingModel.entityMappings {
+            if let name = mapping.entityMigrationPolicyClassName {
+                guard let type = EntityMigrationPolicies.policy(named: name) else {
+                    throw ManagedObjectError(
+                        .migration, "entity mapping \(mapping.name) names migration policy \(name), which is not registered (EntityMigrationPolicies.register)",
+                        entityName: mapping.destinationEntityName)
+                }
+                policies[mapping.name] = type.init()
+            } else {
+                policies[mapping.name] = DefaultEntityMigrationPolicy()
+            }
+        }
+        for mapping in mappingModel.entityMappings {
+            let request = FetchRequest<ManagedObject>(entityName: mapping.sourceEntityName)
+            request.includesSubentities = false
+            request.sortDescriptors = []
+            for source in try sourceContext.fetch(request).sorted(by: { ($0.objectID.storeNumber ?? 0) < ($1.objectID.storeNumber ?? 0) }) {
+                try policies[mapping.name]!.createDestinationInstances(forSource: source, in: mapping, manager: self)
+            }
+        }
+        for mapping in mappingModel.entityMappings {
+            for destination in created[mapping.name] ?? [] {
+                try policies[mapping.name]!.createRelationships(forDestination: destination, in: mapping, manager: self)
+            }
+        }
+    }
+}
+
+/// A migration step through a mapping model: the source store read through a context of the
+/// source version, a new store written through a context of the destination version, saved once.
+struct MappingModelMigrationStep {
+    let source: ManagedObjectModel
+    let destination: ManagedObjectModel
+    let mappingModel: MappingModel
+
+    func run(from sourcePath: String, to destinationPath: String) throws {
+        let identifier = try SQLiteStoreMetadata.readStore(at: sourcePath, SQLiteStoreMetadata.read)["NSStoreUUID"] as? String ?? UUID().uuidString
+        try migrateObjects(from: sourcePath, to: destinationPath)
+        // The stores are closed: the new file keeps the old UUID and goes without a WAL, ready
+        // to replace the store.
+        do {
+            let queue = try DatabaseQueue(path: destinationPath)
+            try queue.write { db in
+                try db.execute(
+                    sql: "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?",
+                    arguments: [identifier, try SQLiteStoreMetadata.propertyList(for: destination, identifier: identifier)])
+            }
+            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try queue.close()
+        } catch {
+            throw ManagedObjectError(.migration, "migrating \(sourcePath) through mapping model \(mappingModel.sourceVersionName) → \(mappingModel.destinationVersionName) failed: \(error)")
+        }
+    }
+
+    private func migrateObjects(from sourcePath: String, to destinationPath: String) throws {
+        // The source is read from a copy: a store opened for objects is put in WAL mode, and the
+        // old store must stay as it was until the new one replaces it.
+        let snapshot = destinationPath + ".source"
+        do {
+            try FileManager.default.copyItem(atPath: sourcePath, toPath: snapshot)
+        } catch {
+            throw ManagedObjectError(.migration, "cannot copy \(sourcePath) to migrate it: \(error)")
+        }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: snapshot + suffix) } }
+        let sourceStore = try SQLiteStore(model: source, url: URL(fileURLWithPath: snapshot))
+        let destinationStore = try SQLiteStore(model: destination, url: URL(fileURLWithPath: destinationPath))
+        defer {
+            try? sourceStore.close()
+            try? destinationStore.close()
+        }
+        let sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: source)
+        sourceCoordinator.addPersistentStore(sourceStore)
+        let destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destination)
+        destinationCoordinator.addPersistentStore(destinationStore)
+        let sourceContext = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: sourceCoordinator)
+        let destinationContext = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: destinationCoordinator)
+        // Both contexts are used on this one thread, one after the other: the source's queue
+        // runs the migration.
+        try sourceContext.performAndWait {
+            let manager = MigrationManager(mappingModel: mappingModel, sourceContext: sourceContext, destinationContext: destinationContext)
+            do {
+                try manager.migrateObjects()
+                try destinationContext.save()
+            } catch let error as ManagedObjectError where error.code != .migration {
+                throw ManagedObjectError(
+                    .migration, "the objects migrated through mapping model \(mappingModel.sourceVersionName) → \(mappingModel.destinationVersionName) are not valid: \(error)",
+                    entityName: error.entityName, key: error.key, detailedErrors: [error])
+            }
+            destinationContext.reset()
+            sourceContext.reset()
+        }
+    }
+}

@@ -1,0 +1,398 @@
+import DataModel
+import Foundation
+import GRDB
+
+/// One step of a migration: the store file written with `source` copied into a new file laid
+/// out for `destination`, with the mapping Core Data's lightweight migration infers.
+///
+/// Each destination entity takes the rows of the source entity named by its renaming identifier,
+/// else by its name (none: an added entity, no rows); each property the value of the source
+/// property matched the same way, in the same transaction:
+/// - an attribute: the source column (numbers convert to one another); none, or
+///   `nil` where the destination is required: the model's default;
+/// - a to-one: the source foreign key, else the pairs the source kept for the relationship or its
+///   inverse (a to-many, a join table), the first related object when there were several;
+/// - a many-to-many's join table: those pairs.
+/// Object keys (`Z_PK`) and `Z_OPT` stay, except for the rows of an entity moved into another
+/// entity's table (a new parent entity over entities of two tables): their keys move past the
+/// table's (as do the foreign keys and join rows that point to them). Entity numbers are the
+/// destination's own. Indexes and uniqueness constraints are the destination's (created with the
+/// schema).
+///
+/// Not inferred here (134140, naming the entity and property): type changes other than between
+/// numbers (and String → URI).
+struct SQLiteMigrationStep {
+    let source: ManagedObjectModel
+    let destination: ManagedObjectModel
+
+    func run(from sourcePath: String, to destinationPath: String) throws {
+        let layout = try SQLiteStoreMetadata.readStore(at: sourcePath, StoreVersionIdentification.StoreLayout.read)
+        let (numbers, missing) = SQLiteSchema.storedNumbers(layout.primaryKeys.mapValues(\.number), of: source)
+        guard missing.isEmpty else {
+            throw ManagedObjectError(.migration, "\(sourcePath) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
+        }
+        let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
+        // The highest key each source table handed out (its root entity's Z_MAX, or a higher key
+        // a row holds).
+        var highestKeys: [String: Int64] = [:]
+        for table in sourceSchema.tables {
+            let number = numbers[table.root.name]
+            highestKeys[table.name] = max(
+                layout.primaryKeys.values.first { $0.number == number }?.max ?? 0, layout.highestRowKeys[table.name.uppercased()] ?? 0)
+        }
+        let plan = try Plan(
+            source: source, destination: destination, sourceSchema: sourceSchema,
+            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys)
+        let statements = try plan.copyStatements()
+        let identifier = layout.metadata["NSStoreUUID"] as? String ?? UUID().uuidString
+        do {
+            let queue = try DatabaseQueue(path: destinationPath)
+            defer { try? queue.close() }
+            // No journal and no syncs while the new file is built: a crash leaves it unused (it
+            // replaces the store only once complete), and it is synced once, whole, before that.
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+            }
+            try SQLiteStore.create(
+                schema: plan.destinationSchema, model: destination, identifier: identifier, in: queue, path: destinationPath)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [sourcePath])
+            }
+            try queue.write { db in
+                for statement in statements {
+                    do {
+                        try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
+                    } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                        throw ManagedObjectError(
+                            .migration, "the \(statement.entity) objects of \(sourcePath) break a uniqueness constraint of the new version: \(error.message ?? "")",
+                            entityName: statement.entity)
+                    }
+                }
+                try plan.checkRequiredValues(db, path: sourcePath)
+                for (table, highest) in plan.destinationHighestKeys() {
+                    try db.execute(
+                        sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(?, (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table.name))) WHERE Z_ENT = ?",
+                        arguments: [highest, plan.destinationSchema.entityNumbers[table.root.name]])
+                }
+            }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "DETACH DATABASE source")
+                // Core Data's stores are in WAL mode; the mode is kept in the file.
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            try queue.close()
+            try SQLiteStoreMigration.synchronize(destinationPath)
+        } catch let error as ManagedObjectError {
+            throw error
+        } catch {
+            throw ManagedObjectError(.migration, "migrating \(sourcePath) failed: \(error)")
+        }
+    }
+
+    /// The inferred mapping between two versions, as SQL over the source file attached as `source`.
+    struct Plan {
+        let source: ManagedObjectModel
+        let destination: ManagedObjectModel
+        let sourceSchema: SQLiteSchema
+        let destinationSchema: SQLiteSchema
+
+        /// Added to the keys of a source table's rows (by table name): 0 but for an entity moved
+        /// into a table whose keys its own would collide with.
+        let keyOffsets: [String: Int64]
+        let sourceHighestKeys: [String: Int64]
+
+        init(
+            source: ManagedObjectModel, destination: ManagedObjectModel, sourceSchema: SQLiteSchema,
+            destinationSchema: SQLiteSchema, sourceHighestKeys: [String: Int64]
+        ) throws {
+            self.source = source
+            self.destination = destination
+            self.sourceSchema = sourceSchema
+            self.destinationSchema = destinationSchema
+            self.sourceHighestKeys = sourceHighestKeys
+            // Each destination table takes its key ranges from its source tables one after the
+            // other: the first keeps its keys, the next start past the highest so far.
+            var offsets: [String: Int64] = [:]
+            var ranges: [String: [(table: String, lower: Int64, upper: Int64)]] = [:]
+            for entity in SQLiteSchema.numberingOrder(of: destination) {
+                guard let origin = Self.sourceEntity(for: entity, in: source) else { continue }
+                let table = destinationSchema.table(of: entity).name
+                let sourceTable = sourceSchema.table(of: origin).name
+                guard !(ranges[table] ?? []).contains(where: { $0.table == sourceTable }) else { continue }
+                let highest = sourceHighestKeys[sourceTable] ?? 0
+                let offset = offsets[sourceTable] ?? (ranges[table] ?? []).map(\.upper).max() ?? 0
+                let lower = offset + 1, upper = offset + highest
+                if let clash = (ranges[table] ?? []).first(where: { $0.lower <= upper && lower <= $0.upper }), highest > 0 {
+                    throw ManagedObjectError(
+                        .migrationMissingMappingModel,
+                        "cannot infer a mapping that puts \(entity.name) (rows of \(sourceTable)) in \(table) beside the rows of \(clash.table): "
+                            + "their keys would collide and \(sourceTable) already moved elsewhere",
+                        entityName: entity.name)
+                }
+                offsets[sourceTable] = offset
+                ranges[table, default: []].append((sourceTable, lower, upper))
+            }
+            keyOffsets = offsets
+        }
+
+        /// `key` (a key of a row of source table `table`) as the destination's key.
+        func shifted(_ key: String, from table: String) -> String {
+            let offset = keyOffsets[table] ?? 0
+            return offset == 0 ? key : "(\(key) + \(offset))"
+        }
+
+        func sourceTable(of entity: EntityDescription) -> String { sourceSchema.table(of: entity).name }
+
+        struct Statement {
+            var entity: String
+            var sql: String
+            var arguments: [DatabaseValue]
+        }
+
+        /// The source entity whose rows `entity` takes: by renaming identifier, else by name.
+        func sourceEntity(for entity: EntityDescription) -> EntityDescription? {
+            Self.sourceEntity(for: entity, in: source)
+        }
+
+        static func sourceEntity(for entity: EntityDescription, in source: ManagedObjectModel) -> EntityDescription? {
+            entity.entity.renamingIdentifier.flatMap { source[$0] } ?? source[entity.name]
+        }
+
+        /// The source property `property` of `entity` takes its values from.
+        func sourceProperty(for property: PropertyDescription, of entity: EntityDescription) -> PropertyDescription? {
+            guard let sourceEntity = sourceEntity(for: entity) else { return nil }
+            let renamingIdentifier: String? = switch property {
+            case .attribute(let attribute): attribute.attribute.renamingIdentifier
+            case .relationship(let relationship): relationship.relationship.renamingIdentifier
+            }
+            return renamingIdentifier.flatMap { sourceEntity.property(named: $0) } ?? sourceEntity.property(named: property.name)
+        }
+
+        func copyStatements() throws -> [Statement] {
+            var statements: [Statement] = []
+            // Entity columns of to-ones read from pairs name rows that may be copied later.
+            var entityColumnUpdates: [Statement] = []
+            for entity in SQLiteSchema.numberingOrder(of: destination) {
+                guard let origin = sourceEntity(for: entity), let number = destinationSchema.entityNumbers[entity.name],
+                      let sourceNumber = sourceSchema.entityNumbers[origin.name] else { continue }
+                let table = destinationSchema.table(of: entity).name
+                let sourceTable = sourceTable(of: origin)
+                var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+                var values = [shifted("s.Z_PK", from: sourceTable), String(number), "s.Z_OPT"]
+                var arguments: [DatabaseValue] = []
+                for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []) {
+                    switch storage {
+                    case .attribute(let column, _):
+                        guard case .attribute(let attribute) = property,
+                              let value = try attributeValue(attribute, of: entity) else { continue }
+                        columns.append(column)
+                        values.append(value.sql)
+                        arguments += value.arguments
+                    case .toOne(let column, let entityColumn):
+                        guard case .relationship(let relationship) = property, let key = toOneKey(relationship, of: entity) else { continue }
+                        columns.append(column)
+                        values.append(key.shifted)
+                        if let entityColumn, let target = relationship.destinationEntity {
+                            // The related row's entity: looked up in the source row it came from,
+                            // else (pairs) in the copied rows once all are.
+                            if let sourceTable = key.sourceTable {
+                                columns.append(entityColumn)
+                                values.append("(SELECT \(entityNumberMapping("d.Z_ENT")) FROM source.\(sourceTable) d WHERE d.Z_PK = \(key.raw))")
+                            } else {
+                                entityColumnUpdates.append(Statement(
+                                    entity: entity.name,
+                                    sql: """
+                                        UPDATE \(table) SET \(entityColumn) = (SELECT d.Z_ENT FROM \(destinationSchema.table(of: target).name) d \
+                                        WHERE d.Z_PK = \(table).\(column)) WHERE Z_ENT = \(number) AND \(column) IS NOT NULL
+                                        """,
+                                    arguments: []))
+                            }
+                        }
+                        if let order = orderColumn(of: relationship, in: destinationSchema),
+                           case .relationship(let sourceRelationship)? = sourceProperty(for: property, of: entity),
+                           let sourceOrder = orderColumn(of: sourceRelationship, in: sourceSchema) {
+                            columns.append(order)
+                            values.append("s.\(sourceOrder)")
+                        }
+                    default:
+                        continue
+                    }
+                }
+                statements.append(Statement(
+                    entity: entity.name,
+                    sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM source.\(sourceTable) s WHERE s.Z_ENT = \(sourceNumber)",
+                    arguments: arguments))
+            }
+            statements += entityColumnUpdates
+            statements += joinTableStatements()
+            return statements
+        }
+
+        /// The value of `attribute` for a row `s` of the source entity; `nil` for NULL.
+        private func attributeValue(_ attribute: AttributeDescription, of entity: EntityDescription) throws -> (sql: String, arguments: [DatabaseValue])? {
+            var sql: String?
+            if case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
+               let sourceEntity = sourceEntity(for: entity),
+               case .attribute(let column, let sourceType)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] {
+                sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, entity: entity.name, attribute: attribute.name)
+            }
+            let defaultValue = try SQLiteValues.databaseValue(attribute.defaultValue, type: attribute.type, attribute: attribute.name)
+            guard !defaultValue.isNull, !attribute.isOptional || sql == nil else { return sql.map { ($0, []) } }
+            return (sql.map { "COALESCE(\($0), ?)" } ?? "?", [defaultValue])
+        }
+
+        /// A source column's value as the destination type, when Core Data infers that change.
+        private func conversion(
+            of column: String, from sourceType: AttributeType, to type: AttributeType, entity: String, attribute: String
+        ) throws -> String {
+            // Numbers convert to one another, as Core Data's inferred mappings convert NSNumbers:
+            // to Boolean non-zero is true, to an integer the fraction goes.
+            let integers: Set<AttributeType> = [.integer16, .integer32, .integer64]
+            let fractions: Set<AttributeType> = [.double, .float, .decimal]
+            if sourceType == type { return column }
+            if sourceType.isNumeric, type.isNumeric {
+                if type == .boolean { return "(\(column) != 0)" }
+                if integers.contains(type) { return integers.contains(sourceType) || sourceType == .boolean ? column : "CAST(\(column) AS INTEGER)" }
+                if fractions.contains(type) { return fractions.contains(sourceType) && type != .decimal ? column : "CAST(\(column) AS REAL)" }
+            }
+            if sourceType == .string, type == .uri { return column }
+            throw ManagedObjectError(
+                .migrationMissingMappingModel,
+                "cannot infer a mapping for \(entity).\(attribute) from type \(sourceType.rawValue) to \(type.rawValue); it needs a mapping model",
+                entityName: entity, key: attribute)
+        }
+
+        /// The foreign key of a to-one for a source row `s`, as SQL: as the destination's key, and
+        /// (when it comes from the row's own column) as the source's with the table it points to;
+        /// `nil` when the source kept no such pairs.
+        private func toOneKey(
+            _ relationship: RelationshipDescription, of entity: EntityDescription
+        ) -> (shifted: String, raw: String, sourceTable: String?)? {
+            guard let origin = sourceEntity(for: entity) else { return nil }
+            if case .relationship(let sourceRelationship)? = sourceProperty(for: .relationship(relationship), of: entity),
+               case .toOne(let column, _)? = sourceSchema.storage[origin.name]?[sourceRelationship.index],
+               let sourceDestination = sourceRelationship.destinationEntity {
+                let table = sourceTable(of: sourceDestination)
+                return (shifted("s.\(column)", from: table), "s.\(column)", table)
+            }
+            let own = shifted("s.Z_PK", from: sourceTable(of: origin))
+            return sourcePairs(for: relationship).map { pairs in
+                let key = "(SELECT MIN(other) FROM (\(pairs)) WHERE own = \(own))"
+                return (key, key, nil)
+            }
+        }
+
+        /// The pairs (`own`, `other`: keys of the relationship's entity and of its destination)
+        /// the source kept for a destination relationship, through the matching source
+        /// relationship or, reversed, its inverse's.
+        private func sourcePairs(for relationship: RelationshipDescription) -> String? {
+            guard let owner = relationship.entity else { return nil }
+            if case .relationship(let sourceRelationship)? = sourceProperty(for: .relationship(relationship), of: owner),
+               let pairs = pairs(of: sourceRelationship) {
+                return "SELECT a AS own, b AS other FROM (\(pairs))"
+            }
+            if let inverse = relationship.inverseRelationship, let inverseOwner = inverse.entity,
+               case .relationship(let sourceInverse)? = sourceProperty(for: .relationship(inverse), of: inverseOwner),
+               let pairs = pairs(of: sourceInverse) {
+                return "SELECT b AS own, a AS other FROM (\(pairs))"
+            }
+            return nil
+        }
+
+        /// A source relationship's pairs as `a` (its entity's keys), `b` (the destination's), as
+        /// destination keys.
+        private func pairs(of relationship: RelationshipDescription) -> String? {
+            guard let owner = relationship.entity, let target = relationship.destinationEntity else { return nil }
+            let (ownTable, otherTable) = (sourceTable(of: owner), sourceTable(of: target))
+            switch sourceSchema.storage[owner.name]?[relationship.index] {
+            case .toOne(let column, _)?:
+                return "SELECT \(shifted("Z_PK", from: ownTable)) AS a, \(shifted(column, from: otherTable)) AS b FROM source.\(ownTable) WHERE \(column) IS NOT NULL"
+            case .toManyByInverse(let table, let foreignKey, _)?:
+                return "SELECT \(shifted(foreignKey, from: ownTable)) AS a, \(shifted("Z_PK", from: otherTable)) AS b FROM source.\(table) WHERE \(foreignKey) IS NOT NULL"
+            case .toManyByJoin(let join, let side)?:
+                return "SELECT \(shifted(join.column(side), from: ownTable)) AS a, \(shifted(join.otherColumn(side), from: otherTable)) AS b FROM source.\(join.name)"
+            default:
+                return nil
+            }
+        }
+
+        /// The order column a to-one's rows keep for their ordered to-many inverse.
+        private func orderColumn(of relationship: RelationshipDescription, in schema: SQLiteSchema) -> String? {
+            guard let inverse = relationship.inverseRelationship, let destination = relationship.destinationEntity,
+                  case .toManyByInverse(_, _, let order?)? = schema.storage[destination.name]?[inverse.index] else { return nil }
+            return order
+        }
+
+        /// `CASE` mapping a source entity number to the destination's.
+        private func entityNumberMapping(_ column: String) -> String {
+            let cases = source.entities.compactMap { sourceEntity -> String? in
+                guard let target = destination.entities.first(where: { self.sourceEntity(for: $0) === sourceEntity }),
+                      let from = sourceSchema.entityNumbers[sourceEntity.name], let to = destinationSchema.entityNumbers[target.name]
+                else { return nil }
+                return "WHEN \(from) THEN \(to)"
+            }
+            return cases.isEmpty ? "NULL" : "CASE \(column) \(cases.joined(separator: " ")) END"
+        }
+
+        /// Fills each destination join table from the pairs its first side's relationship had.
+        private func joinTableStatements() -> [Statement] {
+            var statements: [Statement] = []
+            var filled: Set<String> = []
+            for entity in destination.entities {
+                for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []) {
+                    guard case .toManyByJoin(let join, .first) = storage, case .relationship(let relationship) = property,
+                          relationship.entity === entity, !filled.contains(join.name),
+                          let destinationEntity = relationship.destinationEntity,
+                          let pairs = sourcePairs(for: relationship) else { continue }
+                    filled.insert(join.name)
+                    let ownTable = destinationSchema.table(of: entity).name
+                    let otherTable = destinationSchema.table(of: destinationEntity).name
+                    statements.append(Statement(
+                        entity: entity.name,
+                        sql: """
+                            INSERT OR IGNORE INTO \(join.name) (\(join.firstColumn), \(join.secondColumn)) \
+                            SELECT own, other FROM (\(pairs)) WHERE own IN (SELECT Z_PK FROM \(ownTable)) AND other IN (SELECT Z_PK FROM \(otherTable))
+                            """,
+                        arguments: []))
+                }
+            }
+            return statements
+        }
+
+        /// Throws 134110 naming the first required attribute or to-one that rows lack a value of
+        /// (added or made required without a default).
+        func checkRequiredValues(_ db: Database, path: String) throws {
+            for entity in destination.entities {
+                let inheritedCount = entity.superentity?.properties.count ?? 0
+                let numbers = entity.selfAndDescendants.compactMap { destinationSchema.entityNumbers[$0.name] }.map(String.init)
+                let table = destinationSchema.table(of: entity).name
+                for property in entity.properties[inheritedCount...] where !property.isOptional {
+                    let column: String
+                    switch destinationSchema.storage[entity.name]?[property.index] {
+                    case .attribute(let name, _)?: column = name
+                    case .toOne(let name, _)?: column = name
+                    default: continue
+                    }
+                    let missing = try Int.fetchOne(
+                        db, sql: "SELECT COUNT(*) FROM \(table) WHERE Z_ENT IN (\(numbers.joined(separator: ", "))) AND \(column) IS NULL") ?? 0
+                    guard missing == 0 else {
+                        throw ManagedObjectError(
+                            .migration,
+                            "\(missing) \(entity.name) object(s) of \(path) would have no value for the required \(property.name), which has no default value in the new version",
+                            entityName: entity.name, key: property.name)
+                    }
+                }
+            }
+        }
+
+        /// Per destination table, the highest key its source tables handed out (`Z_MAX`, moved
+        /// by their offsets), so keys are never reused.
+        func destinationHighestKeys() -> [(SQLiteSchema.Table, Int64)] {
+            destinationSchema.tables.map { table in
+                let sources = Set(destination.entities.filter { $0.rootEntity === table.root }.compactMap(sourceEntity(for:)).map(sourceTable(of:)))
+                return (table, sources.map { (sourceHighestKeys[$0] ?? 0) + (keyOffsets[$0] ?? 0) }.max() ?? 0)
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import DataModel
+import Foundation
+import GRDB
+
+/// Migrates an SQLite store written with one version of a model to another version, inferring
+/// the mapping as Core Data's lightweight migration does.
+///
+/// Each step goes from one version to the next in the bundle's order (v1 → v2 → … → target), so
+/// renaming identifiers are read against the version they refer to. A step writes a new file
+/// beside the store (`<store>.migrating.<n>`) and the last one replaces the store only when
+/// complete, by an atomic rename: a failure or a crash at any moment leaves either the old store
+/// as it was or the migrated one. The store's UUID stays.
+public enum SQLiteStoreMigration {
+    /// What a store description allows when its store was written with another model version:
+    /// Core Data's `shouldMigrateStoreAutomatically` and `shouldInferMappingModelAutomatically`,
+    /// and the model versions to migrate through.
+    public struct Options: Sendable {
+        public var shouldMigrateStoreAutomatically: Bool
+        public var shouldInferMappingModelAutomatically: Bool
+        public var modelVersions: ManagedObjectModelVersions
+        /// The steps that need more than inference (between two versions named as in `modelVersions`).
+        public var mappingModels: [MappingModel]
+
+        public init(
+            modelVersions: ManagedObjectModelVersions,
+            mappingModels: [MappingModel] = [],
+            shouldMigrateStoreAutomatically: Bool = true,
+            shouldInferMappingModelAutomatically: Bool = true
+        ) {
+            self.modelVersions = modelVersions
+            self.mappingModels = mappingModels
+            self.shouldMigrateStoreAutomatically = shouldMigrateStoreAutomatically
+            self.shouldInferMappingModelAutomatically = shouldInferMappingModelAutomatically
+        }
+    }
+
+    /// Migrates the store at `url` to `model` when one of the other versions wrote it. Does
+    /// nothing when `model` wrote it or no version lays out as the store (opening then judges
+    /// the store). Throws, leaving the store as it was: 134100 when migration is off,
+    /// 134140 when a mapping cannot be inferred (naming entity and property), 134110 when the
+    /// data does not fit the new version (a required value missing, a uniqueness constraint).
+    public static func migrateIfNeeded(storeAt url: URL, to model: ManagedObjectModel, options: Options) throws {
+        let path = url.path
+        let versions = options.modelVersions
+        let targetIndex = versions.index(of: model)
+        guard let sourceIndex = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: path, among: versions, preferring: targetIndex)
+        else { return }
+        let source = versions.versions[sourceIndex]
+        guard targetIndex != sourceIndex else { return }
+        let targetName = targetIndex.map { versions.versions[$0].name } ?? "the model"
+        guard options.shouldMigrateStoreAutomatically else {
+            throw ManagedObjectError(
+                .persistentStoreIncompatibleVersionHash,
+                "\(path) was written with model version \(source.name), not \(targetName), and automatic migration is off")
+        }
+        // The versions to go through: every later version up to the target, or straight to a
+        // model that is not among the versions.
+        var steps: [ManagedObjectModelVersions.Version]
+        if let targetIndex {
+            guard targetIndex > sourceIndex else {
+                throw ManagedObjectError(
+                    .persistentStoreIncompatibleVersionHash,
+                    "\(path) was written with model version \(source.name), which is later than \(targetName); migrating back is not supported")
+            }
+            steps = Array(versions.versions[(sourceIndex + 1)...targetIndex])
+        } else {
+            steps = [.init(name: targetName, model: model)]
+        }
+        // Each step through its mapping model, else inferred (when allowed).
+        var previous = source
+        var plan: [any MigrationStep] = []
+        for step in steps {
+            if let mapping = options.mappingModels.first(where: { $0.sourceVersionName == previous.name && $0.destinationVersionName == step.name }) {
+                plan.append(MappingModelMigrationStep(source: previous.model, destination: step.model, mappingModel: mapping))
+            } else if options.shouldInferMappingModelAutomatically {
+                plan.append(SQLiteMigrationStep(source: previous.model, destination: step.model))
+            } else {
+                throw ManagedObjectError(
+                    .migrationMissingMappingModel,
+                    "no mapping model from version \(previous.name) to \(step.name) for \(path), and inferring one is off")
+            }
+            previous = step
+        }
+        try migrate(storeAt: url, through: plan)
+    }
+
+    /// Migrates the store at `url` through each step, and swaps the result in.
+    static func migrate(storeAt url: URL, through steps: [any MigrationStep]) throws {
+        let path = url.path
+        removeLeftovers(of: path)
+        // The old store's committed WAL goes into its main file first, so that file alone is the
+        // whole store when the migrated file replaces it (a stale WAL must never meet the new file).
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try queue.close()
+        } catch {
+            throw ManagedObjectError(.migration, "cannot prepare \(path) for migration: \(error)")
+        }
+        var current = path
+        var written: [String] = []
+        do {
+            for (number, step) in steps.enumerated() {
+                let destination = "\(path).migrating.\(number)"
+                written.append(destination)
+                try step.run(from: current, to: destination)
+                if current != path { removeFiles(of: current) }
+                current = destination
+            }
+        } catch {
+            for file in written { removeFiles(of: file) }
+            throw error
+        }
+        try swap(migrated: current, into: path)
+    }
+
+    /// Replaces the store at `path` by the complete file at `migrated`, atomically.
+    private static func swap(migrated: String, into path: String) throws {
+        let manager = FileManager.default
+        // The old store's WAL was checkpointed and truncated; one that is not empty now means
+        // another process saved during the migration, whose save would be lost.
+        let wal = path + "-wal"
+        if let size = (try? manager.attributesOfItem(atPath: wal)[.size] as? Int) ?? nil, size > 0 {
+            removeFiles(of: migrated)
+            throw ManagedObjectError(.migration, "\(path) was written to while it was being migrated; it is left as it was")
+        }
+        try? manager.removeItem(atPath: wal)
+        try? manager.removeItem(atPath: path + "-shm")
+        guard rename(migrated, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            removeFiles(of: migrated)
+            throw ManagedObjectError(.migration, "cannot put the migrated store in place of \(path): \(reason)")
+        }
+    }
+
+    /// Writes a file's data to disk (fsync), so that it is complete there before a rename
+    /// makes it the store.
+    static func synchronize(_ path: String) throws {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw ManagedObjectError(.migration, "cannot open \(path) to write it to disk")
+        }
+        defer { try? handle.close() }
+        try handle.synchronize()
+    }
+
+    /// Files an interrupted migration left beside the store.
+    private static func removeLeftovers(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + ".migrating."
+        let directory = url.deletingLastPathComponent().path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+    }
+
+    private static func removeFiles(of path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+/// One version to the next, from one file into a new one.
+protocol MigrationStep {
+    func run(from sourcePath: String, to destinationPath: String) throws
+}
+
+extension SQLiteMigrationStep: MigrationStep {}
+extension MappingModelMigrationStep: MigrationStep {}
+
+extension ManagedObjectError.Code {
+    /// NSMigrationError: the migration failed (here: the data does not fit the new version).
+    public static let migration = ManagedObjectError.Code(rawValue: 134110)
+    /// NSMigrationMissingMappingModelError: no mapping model, and none can be inferred.
+    public static let migrationMissingMappingModel = ManagedObjectError.Code(rawValue: 134140)
+}
