@@ -22,6 +22,17 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.identifier = identifier
     }
 
+    /// A copy of the tables as they are now: the arrays are copied on write, so pinning costs
+    /// nothing until the next save changes a table.
+    public func pinnedForReading() throws -> (any PersistentStore)? {
+        lock.withLock {
+            let view = InMemoryStore(identifier: identifier)
+            view.tables = tables
+            view.uniqueness = uniqueness
+            return view
+        }
+    }
+
     /// The objects of one root entity and its sub-entities, by number.
     private struct Table {
         /// `rows[n - 1]` is the object numbered `n`; `nil` when deleted or never saved.

@@ -60,7 +60,7 @@ struct UniquenessIndex {
     }
 
     /// One uniqueness constraint with the entity that declares it and the property indexes it reads.
-    private struct Constraint: Hashable {
+    struct Constraint: Hashable {
         var declaringEntity: String
         var names: [String]
         var indexes: [Int]

@@ -20,6 +20,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public var type: PersistentStoreType { .sqlite }
     let schema: SQLiteSchema
     private let pool: DatabasePool
+    /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
+    private let reader: any DatabaseReader
     /// Per table, the position of each column in `SELECT Z_PK, Z_ENT, Z_OPT, <columns>`.
     private let selectColumns: [String: [String: Int]]
 
@@ -59,6 +61,29 @@ public final class SQLiteStore: PersistentStore, Sendable {
         selectColumns = Dictionary(uniqueKeysWithValues: schema.tables.map { table in
             (table.name, Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1.name, $0 + 3) }))
         })
+        reader = pool
+    }
+
+    // MARK: Query generations (pinned reads)
+
+    /// The store reading through `snapshot`: the same file, schema and identifier.
+    private init(_ store: SQLiteStore, readingFrom snapshot: DatabaseSnapshot) {
+        identifier = store.identifier
+        url = store.url
+        schema = store.schema
+        pool = store.pool
+        selectColumns = store.selectColumns
+        reader = snapshot
+    }
+
+    /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
+    /// its own connection), which later saves do not change.
+    public func pinnedForReading() throws -> (any PersistentStore)? {
+        do {
+            return SQLiteStore(self, readingFrom: try pool.makeSnapshot())
+        } catch {
+            throw ManagedObjectError(.persistentStoreOperation, "cannot pin a query generation of \(url?.path ?? ""): \(error)")
+        }
     }
 
     // MARK: Opening
@@ -188,13 +213,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public func execute(_ request: StoreRequest) throws -> StoreResult {
         let plan = fetchPlan(for: request)
         if let countStatement = plan.countStatement {
-            let total = try pool.read { db in
+            let total = try reader.read { db in
                 try Int.fetchOne(db, sql: countStatement, arguments: StatementArguments(plan.arguments)) ?? 0
             }
             return .count(request.window(0..<total).count)
         }
         let table = schema.table(of: request.entity)
-        let rows = try pool.read { db in
+        let rows = try reader.read { db in
             try Row.fetchAll(db, sql: plan.statement, arguments: StatementArguments(plan.arguments))
                 .compactMap { try storedObject($0, table: table, db: db) }
         }
@@ -277,7 +302,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         let table = schema.table(of: objectID.entity)
-        return try pool.read { db in
+        return try reader.read { db in
             try Row.fetchOne(
                 db, sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?", arguments: [number])
                 .flatMap { try storedObject($0, table: table, db: db) }
@@ -300,7 +325,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         default:
             return []
         }
-        return try pool.read { db in
+        return try reader.read { db in
             try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
                 schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
             }
