@@ -67,7 +67,7 @@ struct MergePolicyTests {
         #expect(!result.mineHasChanges)
     }
 
-    @Test("the error policy throws 133020 with a MergeConflict and writes nothing", arguments: StoreKind.allCases)
+    @Test("the error policy throws 133020 with a MergeConflict", arguments: StoreKind.allCases)
     func errorPolicy(kind: StoreKind) throws {
         let files = try TemporaryDirectory()
         let error = try #require(throws: ManagedObjectError.self) {
@@ -75,13 +75,13 @@ struct MergePolicyTests {
         }
         #expect(error.code == .mergeConflict)
         #expect(error.code.rawValue == 133020)
-        let conflict = try #require(error.mergeConflicts.first)
+        let mergeConflict = try #require(error.mergeConflicts.first)
         #expect(error.mergeConflicts.count == 1 && error.conflictList.count == 1)
-        #expect(conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 2)
-        #expect(conflict.objectSnapshot["text"] as? String == "mine")
-        #expect(conflict.cachedSnapshot?["text"] as? String == "original")
-        #expect(conflict.persistedSnapshot?["text"] as? String == "other")
-        #expect(conflict.sourceObject.hasChanges)
+        #expect(mergeConflict.oldVersionNumber == 1 && mergeConflict.newVersionNumber == 2)
+        #expect(mergeConflict.objectSnapshot["text"] as? String == "mine")
+        #expect(mergeConflict.cachedSnapshot?["text"] as? String == "original")
+        #expect(mergeConflict.persistedSnapshot?["text"] as? String == "other")
+        #expect(mergeConflict.sourceObject.hasChanges)
     }
 
     @Test("an object another context deleted: 133020 with no persisted snapshot; a merge policy lets it go",
