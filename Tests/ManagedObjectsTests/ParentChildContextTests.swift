@@ -156,6 +156,35 @@ struct ParentChildContextTests {
         #expect(try await reader.perform { (try reader.existingObject(with: id) as? Dog)?.name } == "Rex")
     }
 
+    @Test("after the parent saved, a child's changes to objects it names by temporary IDs reach the saved objects",
+          arguments: StoreKind.allCases)
+    func childChangesAfterParentSave(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
+        let parent = container.newBackgroundContext()
+        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
+        try child.performAndWait {
+            let dog = Dog(context: child)
+            dog.name = "Rex"
+            try child.save()
+            try parent.performAndWait { try parent.save() }
+            #expect(dog.objectID.isTemporaryID)
+            dog.name = "Rex II"
+            dog.addToWalks(Walk(context: child))
+            try child.save()
+            child.refresh(dog, mergeChanges: false)
+            #expect(dog.name == "Rex II" && dog.walks.count == 1)
+            try parent.performAndWait {
+                let dogs = try parent.fetch(Dog.fetchRequest())
+                #expect(dogs.map(\.name) == ["Rex II"] && dogs.first?.walks.count == 1 && parent.hasChanges)
+                try parent.save()
+            }
+        }
+        let reader = container.newBackgroundContext()
+        let stored = try reader.performAndWait { try reader.fetch(Dog.fetchRequest()).map { "\($0.name ?? "") \($0.walks.count)" } }
+        #expect(stored == ["Rex II 1"])
+    }
+
     @Test("a child that merges from its parent learns of the parent's saves", .timeLimit(.minutes(1)))
     func childMergesParentSaves() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)

@@ -73,16 +73,25 @@ extension ManagedObjectContext {
     /// coordinator, or a temporary ID of an object a parent context has.
     func sourceCanHave(_ objectID: ManagedObjectID) -> Bool {
         if objectID.isTemporaryID, let parent {
-            return parent.performAndWait { parent.registered[objectID] != nil || parent.sourceCanHave(objectID) }
+            return parent.performAndWait {
+                let objectID = parent.currentID(of: objectID)
+                return parent.registered[objectID] != nil || parent.sourceCanHave(objectID)
+            }
         }
         return persistentStoreCoordinator.store(for: objectID) != nil
     }
 
     // MARK: Answering a child (on this, the parent's, queue)
 
+    /// The ID this context now gives an object a child may still name by its temporary ID.
+    func currentID(of objectID: ManagedObjectID) -> ManagedObjectID {
+        objectID.isTemporaryID ? formerTemporaryIDs[objectID] ?? objectID : objectID
+    }
+
     /// An object as a child sees it: this context's current values when it has the object
     /// loaded (unsaved changes included; `nil` when deleted here), else the source's.
     func snapshot(forChild objectID: ManagedObjectID) throws -> StoredObject? {
+        let objectID = currentID(of: objectID)
         if let object = registered[objectID] {
             if object.isDeleted { return nil }
             if !object.isFault { return object.currentSnapshot() }
@@ -105,6 +114,7 @@ extension ManagedObjectContext {
     }
 
     func relatedObjectIDs(forChild objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        let objectID = currentID(of: objectID)
         if let object = registered[objectID], !object.isFault {
             return object.resolvedToMany(at: relationship.index).map(\.objectID)
         }
@@ -137,7 +147,6 @@ extension ManagedObjectContext {
     /// temporary ones included), its changed values set on this context's objects, its deleted
     /// objects deleted. This context then has the changes, until it saves them.
     func absorb(_ changes: ChildSave) {
-        func current(_ objectID: ManagedObjectID) -> ManagedObjectID { formerTemporaryIDs[objectID] ?? objectID }
         var targets: [(object: ManagedObject, snapshot: StoredObject, indexes: [Int])] = []
         for snapshot in changes.inserted {
             let entity = snapshot.objectID.entity
@@ -147,7 +156,7 @@ extension ManagedObjectContext {
             targets.append((object, snapshot, Array(snapshot.values.indices)))
         }
         for (snapshot, indexes) in changes.updated {
-            guard let object = registeredOrStoredObject(with: current(snapshot.objectID)), !object.isDeleted else { continue }
+            guard let object = registeredOrStoredObject(with: currentID(of: snapshot.objectID)), !object.isDeleted else { continue }
             targets.append((object, snapshot, indexes))
         }
         // Relationships name objects that are all registered now: set them as objects, so this
@@ -157,8 +166,8 @@ extension ManagedObjectContext {
                 let value: Any?
                 switch snapshot.values[index] {
                 case .attribute(let attribute): value = attribute
-                case .toOne(let id): value = id.flatMap { registeredOrStoredObject(with: current($0)) }
-                case .toMany(let ids): value = OrderedSet(ids.compactMap { registeredOrStoredObject(with: current($0)) })
+                case .toOne(let id): value = id.flatMap { registeredOrStoredObject(with: currentID(of: $0)) }
+                case .toMany(let ids): value = OrderedSet(ids.compactMap { registeredOrStoredObject(with: currentID(of: $0)) })
                 case .toManyFault: continue
                 }
                 objectWillChange(object)
@@ -166,7 +175,7 @@ extension ManagedObjectContext {
             }
         }
         for objectID in changes.deleted {
-            if let object = registeredOrStoredObject(with: current(objectID)) { delete(object) }
+            if let object = registeredOrStoredObject(with: currentID(of: objectID)) { delete(object) }
         }
     }
 

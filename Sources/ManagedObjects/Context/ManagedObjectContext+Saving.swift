@@ -149,6 +149,7 @@ extension ManagedObjectContext {
         let savedUpdates = changes.updated.map { var saved = $0; saved.version += 1; return saved }
         persistentStoreCoordinator.rowCache.apply(saved: savedUpdates, deleted: changes.deleted.map(\.objectID))
         let childrenNameTemporaryIDs = !children.all.isEmpty
+        if !childrenNameTemporaryIDs { formerTemporaryIDs = [:] }
         for (object, stored) in zip(inserted, changes.inserted) {
             registered[object.objectID] = nil
             if childrenNameTemporaryIDs, object.objectID != stored.objectID {
