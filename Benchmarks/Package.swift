@@ -46,5 +46,9 @@ let package = Package(
             name: "BatchMemoryBenchmark",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
         ),
+        .executableTarget(
+            name: "ContextBenchmark",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+        ),
     ]
 )
