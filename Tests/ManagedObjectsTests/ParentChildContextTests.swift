@@ -91,6 +91,32 @@ struct ParentChildContextTests {
         #expect(changedName == "Ann (unsaved)")
     }
 
+    @Test("a child follows its parent's unsaved relationships, in predicates and from objects", arguments: StoreKind.allCases)
+    func childSeesParentRelationships(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
+        let parent = container.newBackgroundContext()
+        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: parent)
+        try parent.performAndWait {
+            let ann = TwitterUser(context: parent)
+            ann.name = "Ann"
+            for text in ["one", "two"] {
+                let tweet = Tweet(context: parent)
+                tweet.text = text
+                tweet.tweeter = ann
+            }
+            try child.performAndWait {
+                let request = FetchRequest<Tweet>(entityName: "Tweet", predicate: ObjectPredicate("tweeter.name == %@", "Ann"))
+                request.sortDescriptors = [ObjectSortDescriptor(key: "text", ascending: true)]
+                let tweets = try child.fetch(request)
+                #expect(tweets.map(\.text) == ["one", "two"])
+                let user = try #require(tweets.first?.tweeter)
+                #expect(user.name == "Ann" && user.objectID.isTemporaryID && user.tweets.count == 2)
+                #expect(try child.count(for: FetchRequest<TwitterUser>(entityName: "TwitterUser", predicate: ObjectPredicate("tweets.@count == 2"))) == 1)
+            }
+        }
+    }
+
     @Test("a child's save updates and deletes the parent's objects; the parent then has the changes", .timeLimit(.minutes(1)))
     func childSaveChangesParent() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)

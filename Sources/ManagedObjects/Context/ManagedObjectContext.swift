@@ -112,7 +112,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// queue (an async `main` on Linux), its blocks run on a worker thread.
     var isOnQueue: Bool {
         if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return true }
-        return concurrencyType == .mainQueue && Thread.isMainThread
+        if concurrencyType == .mainQueue && Thread.isMainThread { return true }
+        return HeldQueues.onThisThread?.contexts.contains(ObjectIdentifier(self)) ?? false
+    }
+
+    /// Runs `body` as the holder of this context's queue on this thread, so that a
+    /// `performAndWait` of this context nested in another context's block on the same thread
+    /// (a child reading through its parent inside the parent's block) runs at once instead of
+    /// waiting for the queue this thread holds.
+    private func holdingQueue<T>(_ body: () throws -> T) rethrows -> T {
+        let held = HeldQueues.forThisThread()
+        let added = held.contexts.insert(ObjectIdentifier(self)).inserted
+        defer { if added { held.contexts.remove(ObjectIdentifier(self)) } }
+        return try body()
     }
 
     /// Runs `block` on the context's queue and waits for it; runs it at once when already
@@ -121,14 +133,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if isOnQueue { return try block() }
         return try queue.sync {
             defer { processPendingChanges() }
-            return try block()
+            return try holdingQueue(block)
         }
     }
 
     /// Schedules `block` on the context's queue and returns at once.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async {
-            block()
+            self.holdingQueue(block)
             self.processPendingChanges()
         }
     }
@@ -137,7 +149,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func perform<T: Sendable>(_ block: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             queue.async {
-                let result = block()
+                let result = self.holdingQueue(block)
                 self.processPendingChanges()
                 continuation.resume(returning: result)
             }
@@ -148,7 +160,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                let result = Result { try block() }
+                let result = Result { try self.holdingQueue(block) }
                 self.processPendingChanges()
                 continuation.resume(with: result)
             }
@@ -496,5 +508,23 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.isUpdated = false
         object.isDeleted = false
         object.managedObjectContext = nil
+    }
+}
+
+/// The contexts whose queue the current thread holds (it runs one of their blocks).
+private final class HeldQueues {
+    var contexts: Set<ObjectIdentifier> = []
+
+    private static let key = "ManagedObjectContext.heldQueues"
+
+    static var onThisThread: HeldQueues? {
+        Thread.current.threadDictionary[key] as? HeldQueues
+    }
+
+    static func forThisThread() -> HeldQueues {
+        if let held = onThisThread { return held }
+        let held = HeldQueues()
+        Thread.current.threadDictionary[key] = held
+        return held
     }
 }
