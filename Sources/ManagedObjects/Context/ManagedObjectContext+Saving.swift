@@ -111,7 +111,8 @@ extension ManagedObjectContext {
     /// A save to the store, conflicts resolved by the merge policy.
     private func saveToStore() throws -> ContextNotification {
         let store = try persistentStoreCoordinator.store()
-        var permanentIDs: [ObjectIdentifier: ManagedObjectID] = [:]
+        // By temporary ID: resolving conflicts may release objects, whose identity another could take.
+        var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
         // Per entity, in order of insertion, so numbers follow the order objects were made.
         var groups: OrderedDictionary<ObjectIdentifier, [ManagedObject]> = [:]
         for object in inserted where object.objectID.isTemporaryID {
@@ -119,9 +120,9 @@ extension ManagedObjectContext {
         }
         for group in groups.values {
             let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
-            for (object, id) in zip(group, ids) { permanentIDs[ObjectIdentifier(object)] = id }
+            for (object, id) in zip(group, ids) { permanentIDs[object.objectID] = id }
         }
-        let idOf = { (object: ManagedObject) in permanentIDs[ObjectIdentifier(object)] ?? object.objectID }
+        let idOf = { (object: ManagedObject) in permanentIDs[object.objectID] ?? object.objectID }
         // Transient properties live in the context only: the store gets nil for them.
         func snapshot(_ object: ManagedObject, version: Int) -> StoredObject {
             StoredObject(objectID: idOf(object), version: version, values: object.entity.properties.map { property in
