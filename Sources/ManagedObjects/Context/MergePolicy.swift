@@ -196,11 +196,18 @@ extension ManagedObjectContext {
         var conflicts: [ConstraintConflict] = []
         for (constraint, keys) in groups {
             guard let entity = managedObjectModel[constraint.declaringEntity], let first = constraint.names.first else { continue }
-            let request = StoreRequest(
-                entity: entity,
-                predicate: ObjectPredicate("%K IN %@", first, keys.keys.map { $0[0].base }),
-                resultType: .snapshots)
-            guard case .snapshots(let candidates) = try store.execute(request) else { continue }
+            let candidates: [StoredObject]
+            if let memory = store as? InMemoryStore {
+                // Its uniqueness index answers by hashing, where the predicate would compare
+                // every row with every value.
+                candidates = memory.storedObjects(holding: Array(keys.keys), under: constraint)
+            } else {
+                let request = StoreRequest(
+                    entity: entity, predicate: ObjectPredicate("%K IN %@", first, keys.keys.map { $0[0].base }),
+                    resultType: .snapshots)
+                guard case .snapshots(let found) = try store.execute(request) else { continue }
+                candidates = found
+            }
             var owners: [[AnyHashable]: StoredObject] = [:]
             for stored in candidates where !leaving.contains(stored.objectID) {
                 // An object saved with other values leaves its stored key.
@@ -213,7 +220,8 @@ extension ManagedObjectContext {
                     objects.contains { $0.objectID == stored.objectID } ? nil : stored
                 }
                 guard owner != nil || objects.count > 1 else { continue }
-                let databaseObject = owner.flatMap { registeredOrStoredObject(with: $0.objectID) }
+                // Made from the row read, which the row cache keeps: it fires without a read.
+                let databaseObject = owner.map { object(forSnapshot: $0, loading: false) }
                 conflicts.append(ConstraintConflict(
                     constraint: constraint.names,
                     constraintValues: Dictionary(uniqueKeysWithValues: zip(constraint.names, key.map(\.base))),

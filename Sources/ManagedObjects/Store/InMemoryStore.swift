@@ -198,6 +198,14 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
     }
 
+    /// The stored objects holding any of `keys` under `constraint`, found in the uniqueness
+    /// index (a context resolving constraint conflicts asks).
+    func storedObjects(holding keys: [[AnyHashable]], under constraint: UniquenessIndex.Constraint) -> [StoredObject] {
+        lock.withLock {
+            keys.compactMap { uniqueness.owner(of: $0, under: constraint).flatMap(storedObject) }
+        }
+    }
+
     private func put(_ object: StoredObject) {
         guard let number = object.objectID.storeNumber else { return }
         tables[ObjectIdentifier(object.objectID.entity.rootEntity), default: Table()].put(object, number: number)

@@ -39,6 +39,11 @@ struct UniquenessIndex {
         return errors
     }
 
+    /// The object holding `key` under `constraint`, if any.
+    func owner(of key: [AnyHashable], under constraint: Constraint) -> ManagedObjectID? {
+        owners[constraint]?[key]
+    }
+
     /// Records the keys of saved objects.
     mutating func add(_ objects: [StoredObject]) {
         for object in objects {
