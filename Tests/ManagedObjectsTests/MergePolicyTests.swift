@@ -84,6 +84,38 @@ struct MergePolicyTests {
         #expect(mergeConflict.sourceObject.hasChanges)
     }
 
+    @Test("every conflicting object is in the conflict list (SQLite reports the first only)", arguments: StoreKind.allCases)
+    func everyConflictListed(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
+        let mine = container.newBackgroundContext()
+        let other = container.newBackgroundContext()
+        try mine.performAndWait {
+            let tweets = (0..<3).map { number in
+                let tweet = Tweet(context: mine)
+                tweet.text = "tweet \(number)"
+                return tweet
+            }
+            try mine.save()
+            try other.performAndWait {
+                for tweet in tweets.prefix(2) {
+                    (try other.existingObject(with: tweet.objectID) as? Tweet)?.text = "theirs"
+                }
+                try other.save()
+            }
+            for tweet in tweets { tweet.text = "mine" }
+            let error = try #require(throws: ManagedObjectError.self) { try mine.save() }
+            #expect(Set(error.mergeConflicts.map(\.sourceObject.objectID)) == Set(tweets.prefix(2).map(\.objectID)))
+            #expect(mine.updatedObjects.count == 3)
+            mine.mergePolicy = .mergeByPropertyObjectTrump
+            try mine.save()
+            #expect(!mine.hasChanges)
+            let reader = container.newBackgroundContext()
+            let texts = try reader.performAndWait { try reader.fetch(Tweet.fetchRequest()).compactMap(\.text) }
+            #expect(texts == ["mine", "mine", "mine"])
+        }
+    }
+
     @Test("an object another context deleted: 133020 with no persisted snapshot; a merge policy lets it go",
           arguments: StoreKind.allCases)
     func deletedInStore(kind: StoreKind) throws {
