@@ -129,13 +129,13 @@ extension ManagedObjectContext {
         fetch.includesSubentities = request.includesSubentities
         fetch.fetchOffset = request.fetchOffset
         fetch.fetchLimit = request.fetchLimit
-        let plan = try FetchPlan(fetch, in: self)
         switch request.resultType {
         case .count:
             return .count(try count(for: fetch))
         case .objectIDs:
-            return .objectIDs(try plan.objectIDs())
+            return .objectIDs(try FetchPlan(fetch, in: self).objectIDs())
         case .snapshots:
+            let plan = try FetchPlan(fetch, in: self)
             if plan.storeAnswers { return try plan.storeAnswer(.snapshots) }
             return .snapshots(try snapshots(forChild: plan.merged().map(\.objectID)))
         case .dictionaries:

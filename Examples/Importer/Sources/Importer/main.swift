@@ -83,5 +83,5 @@ func conflict(policy: MergePolicy) throws -> String {
     }
 }
 for policy: MergePolicy in [.error, .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump] {
-    print("\(policy): \(try conflict(policy: policy))")
+    print("\(policy) policy: \(try conflict(policy: policy))")
 }
