@@ -194,10 +194,11 @@ struct MergePolicyTests {
         #expect(result.flightOrigin == result.storedID)
     }
 
-    @Test("constraint conflict under store trump keeps the stored object and drops the duplicate", arguments: StoreKind.allCases)
-    func storeTrumpConstraint(kind: StoreKind) throws {
+    @Test("constraint conflict under store trump and rollback keeps the stored object and drops the duplicate",
+          arguments: StoreKind.allCases, [MergePolicy.mergeByPropertyStoreTrump, .rollback])
+    func storeTrumpConstraint(kind: StoreKind, policy: MergePolicy) throws {
         let files = try TemporaryDirectory()
-        let result = try duplicateAirport(policy: .mergeByPropertyStoreTrump, kind: kind, files: files)
+        let result = try duplicateAirport(policy: policy, kind: kind, files: files)
         #expect(result.stored == [#"KSFO San Francisco San Francisco []"#])
         #expect(result.duplicateLeft)
     }

@@ -56,6 +56,28 @@ struct ParentChildContextTests {
         #expect(await child.perform { child.registeredObject(for: temporaryIDs[0]) != nil })
     }
 
+    @Test("a background child of the main-queue view context pushes into it; the view context saves",
+          .timeLimit(.minutes(1)))
+    func childOfViewContext() async throws {
+        let container = try makeContainer(TwitterModel.managedObjectModel)
+        let viewContext = container.viewContext
+        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: viewContext)
+        let changed = viewContext.notifications(named: [.objectsDidChange])
+        try await child.perform {
+            for number in 0..<100 { TwitterUser(context: child).name = "user \(number)" }
+            try child.save()
+        }
+        var iterator = changed.makeAsyncIterator()
+        let announced = try #require(await iterator.next())
+        #expect(announced.insertedObjectIDs.count == 100)
+        let (inserted, stored) = try await viewContext.perform {
+            let inserted = viewContext.insertedObjects.count
+            try viewContext.save()
+            return (inserted, try viewContext.count(for: TwitterUser.fetchRequest()))
+        }
+        #expect(inserted == 100 && stored == 100)
+    }
+
     @Test("a child's fetch sees its parent's unsaved inserts, changes and deletes", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
     func childSeesParentState(kind: StoreKind) async throws {
         let files = try TemporaryDirectory()
