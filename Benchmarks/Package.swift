@@ -50,5 +50,9 @@ let package = Package(
             name: "MigrationBenchmark",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
         ),
+        .executableTarget(
+            name: "ContextBenchmark",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+        ),
     ]
 )

@@ -11,7 +11,8 @@ public struct ContextNotification: Sendable, CustomStringConvertible {
         case objectsDidChange
         /// A save is starting.
         case willSave
-        /// A save succeeded. Inserted objects are named by their new permanent IDs.
+        /// A save succeeded. Inserted objects are named by their new permanent IDs (after a
+        /// child context's save into its parent, by the IDs they keep, temporary ones included).
         case didSave
     }
 

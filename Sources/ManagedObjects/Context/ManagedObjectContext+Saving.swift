@@ -53,14 +53,18 @@ extension ManagedObjectContext {
 
     // MARK: Save
 
-    /// Writes every insert, change and delete to the store at once.
+    /// Writes every insert, change and delete to the store at once; in a child context, into
+    /// the parent context (which has them as its own unsaved changes until it saves).
     ///
     /// `willSave()` runs on each changed object, then validation; any problem throws a
     /// `ManagedObjectError` (one problem: its own code; several: 1560 with `detailedErrors`)
-    /// and nothing is written: the context keeps its unsaved changes. A store conflict
-    /// (another context saved the same object since this one read it) throws 133020, also
-    /// leaving everything as it was. On success inserted objects get permanent IDs, deleted
-    /// objects leave the context, `didSave()` runs and the `didSave` notification is posted.
+    /// and nothing is written: the context keeps its unsaved changes. A conflict with the store
+    /// (another context saved the same object since this one read it: 133020; a uniqueness
+    /// constraint broken: 133021) is resolved by `mergePolicy`; under the default `.error` it
+    /// throws with the conflicts in `conflictList`, also leaving everything as it was. On
+    /// success inserted objects get permanent IDs (in a child context they keep their temporary
+    /// IDs until the parent saves), deleted objects leave the context, `didSave()` runs and the
+    /// `didSave` notification is posted.
     public func save() throws {
         processPendingChanges()
         guard hasChanges else { return }
@@ -72,16 +76,53 @@ extension ManagedObjectContext {
         let errors = saving.flatMap(Validation.errors(forSaving:)) + deleted.flatMap(Validation.errors(forDeleting:))
         if let error = ManagedObjectError.combining(errors) { throw error }
 
+        let notification = if let parent { saveIntoParent(parent) } else { try saveToStore() }
+        post(notification)
+        if parent == nil { persistentStoreCoordinator.contextDidSave(notification) }
+        for child in children.all { child.scheduleMerge(notification) }
+        advanceQueryGeneration()
+    }
+
+    /// A child's save: the changes go into the parent; objects keep their IDs.
+    private func saveIntoParent(_ parent: ManagedObjectContext) -> ContextNotification {
+        var changes = ChildSave()
+        changes.inserted = inserted.map { $0.currentSnapshot() }
+        changes.updated = updated.map { object in
+            (object.currentSnapshot(), object.entity.properties.indices.filter(object.hasChangedValue))
+        }
+        changes.deleted = deleted.map(\.objectID)
+        parent.performAndWait { parent.absorb(changes) }
+        for (object, snapshot) in zip(inserted, changes.inserted) {
+            object.committedSnapshot = snapshot
+            object.isInserted = false
+        }
+        for (object, change) in zip(updated, changes.updated) {
+            object.committedSnapshot = change.snapshot
+            object.isUpdated = false
+        }
+        let savedUpdates = changes.updated.map(\.snapshot)
+        finishSave()
+        return ContextNotification(
+            name: .didSave, context: self,
+            inserted: changes.inserted.map(\.objectID), updated: savedUpdates.map(\.objectID), deleted: changes.deleted,
+            savedSnapshots: Dictionary(savedUpdates.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// A save to the store, conflicts resolved by the merge policy.
+    private func saveToStore() throws -> ContextNotification {
         let store = try persistentStoreCoordinator.store()
-        var permanentIDs: [ObjectIdentifier: ManagedObjectID] = [:]
+        // By temporary ID: resolving conflicts may release objects, whose identity another could take.
+        var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
         // Per entity, in order of insertion, so numbers follow the order objects were made.
         var groups: OrderedDictionary<ObjectIdentifier, [ManagedObject]> = [:]
-        for object in inserted { groups[ObjectIdentifier(object.entity), default: []].append(object) }
+        for object in inserted where object.objectID.isTemporaryID {
+            groups[ObjectIdentifier(object.entity), default: []].append(object)
+        }
         for group in groups.values {
             let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
-            for (object, id) in zip(group, ids) { permanentIDs[ObjectIdentifier(object)] = id }
+            for (object, id) in zip(group, ids) { permanentIDs[object.objectID] = id }
         }
-        let idOf = { (object: ManagedObject) in permanentIDs[ObjectIdentifier(object)] ?? object.objectID }
+        let idOf = { (object: ManagedObject) in permanentIDs[object.objectID] ?? object.objectID }
         // Transient properties live in the context only: the store gets nil for them.
         func snapshot(_ object: ManagedObject, version: Int) -> StoredObject {
             StoredObject(objectID: idOf(object), version: version, values: object.entity.properties.map { property in
@@ -89,22 +130,32 @@ extension ManagedObjectContext {
             })
         }
         var changes = StoreChangeSet()
-        changes.inserted = inserted.map { snapshot($0, version: 1) }
-        changes.updated = updated.map { snapshot($0, version: $0.committedSnapshot?.version ?? 0) }
-        changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
-        do {
-            try store.save(changes)
-        } catch let error as ManagedObjectError {
-            // Name objects by the IDs the caller knows: the permanent ones were never given out.
-            let knownIDs = Dictionary(uniqueKeysWithValues: zip(changes.inserted.map(\.objectID), inserted.map(\.objectID)))
-            throw error.mappingObjectIDs { knownIDs[$0] ?? $0 }
+        var attempt = 0
+        while true {
+            changes.inserted = inserted.map { snapshot($0, version: 1) }
+            changes.updated = updated.map { snapshot($0, version: $0.committedSnapshot?.version ?? 0) }
+            changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
+            do {
+                try store.save(changes)
+                break
+            } catch let error as ManagedObjectError {
+                // Name objects by the IDs the caller knows: the permanent ones were never given out.
+                let knownIDs = Dictionary(uniqueKeysWithValues: zip(changes.inserted.map(\.objectID), inserted.map(\.objectID)))
+                attempt += 1
+                try resolveConflicts(refusedWith: error.mappingObjectIDs { knownIDs[$0] ?? $0 }, in: store, attempt: attempt)
+            }
         }
 
         // The store has the changes: make the row cache and the context match.
         let savedUpdates = changes.updated.map { var saved = $0; saved.version += 1; return saved }
         persistentStoreCoordinator.rowCache.apply(saved: savedUpdates, deleted: changes.deleted.map(\.objectID))
+        let childrenNameTemporaryIDs = !children.all.isEmpty
+        if !childrenNameTemporaryIDs { formerTemporaryIDs = [:] }
         for (object, stored) in zip(inserted, changes.inserted) {
             registered[object.objectID] = nil
+            if childrenNameTemporaryIDs, object.objectID != stored.objectID {
+                formerTemporaryIDs[object.objectID] = stored.objectID
+            }
             object.objectID = stored.objectID
             registered[stored.objectID] = object
             object.committedSnapshot = object.keepingTransientValues(stored)
@@ -115,6 +166,16 @@ extension ManagedObjectContext {
             object.committedSnapshot = object.keepingTransientValues(stored)
             object.isUpdated = false
         }
+        finishSave()
+        return ContextNotification(
+            name: .didSave, context: self,
+            inserted: changes.inserted.map(\.objectID), updated: changes.updated.map(\.objectID),
+            deleted: changes.deleted.map(\.objectID),
+            savedSnapshots: Dictionary(savedUpdates.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// The end of a save: deleted objects leave the context, the change sets empty, `didSave()`.
+    private func finishSave() {
         for object in deleted {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
@@ -125,14 +186,6 @@ extension ManagedObjectContext {
         deleted = []
         for object in savedObjects { object.didSave() }
         for object in savedObjects where object.isDeleted { object.isDeleted = false }
-
-        let notification = ContextNotification(
-            name: .didSave, context: self,
-            inserted: changes.inserted.map(\.objectID), updated: changes.updated.map(\.objectID),
-            deleted: changes.deleted.map(\.objectID),
-            savedSnapshots: Dictionary(savedUpdates.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first }))
-        post(notification)
-        persistentStoreCoordinator.contextDidSave(notification)
     }
 
     /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.

@@ -22,13 +22,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     public let concurrencyType: ConcurrencyType
+    /// The coordinator of the context's stores (a child context's is its parent's).
     public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// The context this one reads from and saves into, for a child context; `nil` for a context
+    /// on the coordinator. A child sees its parent's unsaved changes, and its `save()` pushes
+    /// its changes into the parent, which writes them to the store when it saves.
+    public let parent: ManagedObjectContext?
     public var managedObjectModel: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
     /// A name for debugging and for notifications.
     public var name: String?
-    /// When `true`, saves of other contexts of the same coordinator are merged into this one
-    /// (`mergeChanges(fromContextDidSave:)`) on its queue. Core Data's name is kept: the
-    /// coordinator plays the parent.
+    /// When `true`, saves of the context's parent are merged into it
+    /// (`mergeChanges(fromContextDidSave:)`) on its queue, as in Core Data: for a child context,
+    /// its parent context's saves; for a context on the coordinator, the saves of the
+    /// coordinator's other contexts.
     public var automaticallyMergesChangesFromParent: Bool {
         get { mergesAutomatically.withLock { $0 } }
         set { mergesAutomatically.withLock { $0 = newValue } }
@@ -50,18 +56,44 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var unannounced = PendingAnnouncement()
 
     let observers = ObserverList()
+    /// Child contexts, told about this context's saves (`automaticallyMergesChangesFromParent`).
+    let children = ContextList()
+    /// How the context resolves conflicts when it saves.
+    public var mergePolicy: MergePolicy = .error
+    /// The store view a context pinned by `setQueryGenerationFrom(_:)` reads, and its token.
+    var queryGeneration: QueryGenerationToken?
+    /// The row cache of a context that cannot share its coordinator's (a child, which reads
+    /// its parent's unsaved values, or a context pinned to a query generation).
+    lazy var ownRowCache = RowCache()
+    /// The permanent IDs this context's saves gave its objects, by their temporary IDs, kept
+    /// while it has children: a child still names those objects by their temporary IDs.
+    var formerTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
 
     public init(concurrencyType: ConcurrencyType, persistentStoreCoordinator: PersistentStoreCoordinator) {
         self.concurrencyType = concurrencyType
         self.persistentStoreCoordinator = persistentStoreCoordinator
-        switch concurrencyType {
-        case .mainQueue:
-            queue = .main
-        case .privateQueue:
-            queue = DispatchQueue(label: "ManagedObjectContext")
-        }
+        self.parent = nil
+        queue = Self.makeQueue(concurrencyType)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
         persistentStoreCoordinator.register(self)
+    }
+
+    /// A child context of `parent`: it reads through the parent (seeing its unsaved changes)
+    /// and its saves go into the parent. Core Data's `parent` property, set at creation.
+    public init(concurrencyType: ConcurrencyType, parent: ManagedObjectContext) {
+        self.concurrencyType = concurrencyType
+        self.persistentStoreCoordinator = parent.persistentStoreCoordinator
+        self.parent = parent
+        queue = Self.makeQueue(concurrencyType)
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        parent.children.add(self)
+    }
+
+    private static func makeQueue(_ concurrencyType: ConcurrencyType) -> DispatchQueue {
+        switch concurrencyType {
+        case .mainQueue: .main
+        case .privateQueue: DispatchQueue(label: "ManagedObjectContext")
+        }
     }
 
     deinit {
@@ -80,7 +112,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// queue (an async `main` on Linux), its blocks run on a worker thread.
     var isOnQueue: Bool {
         if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return true }
-        return concurrencyType == .mainQueue && Thread.isMainThread
+        if concurrencyType == .mainQueue && Thread.isMainThread { return true }
+        return HeldQueues.onThisThread?.contexts.contains(ObjectIdentifier(self)) ?? false
+    }
+
+    /// Runs `body` as the holder of this context's queue on this thread, so that a
+    /// `performAndWait` of this context nested in another context's block on the same thread
+    /// (a child reading through its parent inside the parent's block) runs at once instead of
+    /// waiting for the queue this thread holds.
+    private func holdingQueue<T>(_ body: () throws -> T) rethrows -> T {
+        let held = HeldQueues.forThisThread()
+        let added = held.contexts.insert(ObjectIdentifier(self)).inserted
+        defer { if added { held.contexts.remove(ObjectIdentifier(self)) } }
+        return try body()
     }
 
     /// Runs `block` on the context's queue and waits for it; runs it at once when already
@@ -89,14 +133,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if isOnQueue { return try block() }
         return try queue.sync {
             defer { processPendingChanges() }
-            return try block()
+            return try holdingQueue(block)
         }
     }
 
     /// Schedules `block` on the context's queue and returns at once.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async {
-            block()
+            self.holdingQueue(block)
             self.processPendingChanges()
         }
     }
@@ -105,7 +149,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func perform<T: Sendable>(_ block: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             queue.async {
-                let result = block()
+                let result = self.holdingQueue(block)
                 self.processPendingChanges()
                 continuation.resume(returning: result)
             }
@@ -116,7 +160,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                let result = Result { try block() }
+                let result = Result { try self.holdingQueue(block) }
                 self.processPendingChanges()
                 continuation.resume(with: result)
             }
@@ -159,8 +203,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         // A registered object that is neither new nor read from the store is a fault that
         // fired after its row was deleted: ask the store again.
         if let object = registered[objectID], object.isInserted || object.committedSnapshot != nil { return object }
-        let snapshot = try persistentStoreCoordinator.store(for: objectID).flatMap { try $0.snapshot(for: objectID) }
-        guard let snapshot else {
+        guard let snapshot = try sourceSnapshot(for: objectID) else {
             throw ManagedObjectError(
                 .referentialIntegrity, "no object with this ID in the context or its store",
                 entityName: objectID.entity.name, objectID: objectID)
@@ -172,7 +215,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// of the coordinator could have given).
     func registeredOrStoredObject(with objectID: ManagedObjectID) -> ManagedObject? {
         if let object = registered[objectID] { return object }
-        guard persistentStoreCoordinator.store(for: objectID) != nil else { return nil }
+        guard sourceCanHave(objectID) else { return nil }
         let fault = ManagedObject.fault(for: objectID, in: self)
         registered[objectID] = fault
         return fault
@@ -187,7 +230,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// `object(forSnapshot:loading:)` for many snapshots, caching their rows at once.
     func objects<Snapshots: Collection<StoredObject>>(forSnapshots snapshots: Snapshots, loading: Bool) -> [ManagedObject] {
-        let cache = persistentStoreCoordinator.rowCache
+        let cache = rowCache
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
         // Positions, not copies: a fetch's snapshots are cached straight from its answer.
@@ -234,8 +277,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             cache.release(objectID)
             object.rowCacheUse = nil
         }
-        guard let snapshot = try? persistentStoreCoordinator.retainedSnapshot(for: objectID) else { return nil }
-        object.rowCacheUse = persistentStoreCoordinator.rowCache
+        guard let snapshot = try? retainedSourceSnapshot(for: objectID) else { return nil }
+        object.rowCacheUse = rowCache
         return snapshot
     }
 
@@ -245,19 +288,24 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func cacheRows(of faults: [ManagedObject]) throws {
         let unread = faults.filter { $0.isFault && $0.rowCacheUse == nil }
         guard !unread.isEmpty else { return }
-        _ = objects(forSnapshots: try persistentStoreCoordinator.snapshots(for: unread.map(\.objectID)), loading: false)
+        _ = objects(forSnapshots: try sourceSnapshots(for: unread.map(\.objectID)), loading: false)
     }
 
     /// The members of a to-many the store left unloaded.
     func relatedObjectIDs(of object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObjectID] {
-        guard let store = persistentStoreCoordinator.store(for: object.objectID) else { return [] }
-        return (try? store.relatedObjectIDs(of: object.objectID, relationship: relationship)) ?? []
+        (try? sourceRelatedObjectIDs(of: object.objectID, relationship: relationship)) ?? []
     }
 
     // MARK: Insert
 
     /// Registers a new object; it is saved with the next `save()`. `awakeFromInsert()` runs.
     public func insert(_ object: ManagedObject) {
+        insert(object, awakening: true)
+    }
+
+    /// `insert(_:)`; `awakening: false` for an object a child context made and saved here,
+    /// which was awoken there.
+    func insert(_ object: ManagedObject, awakening: Bool) {
         if object.managedObjectContext === self, registered[object.objectID] === object { return }
         precondition(object.managedObjectContext == nil,
                      "\(object.objectID) is already in another context; an object belongs to one context")
@@ -272,7 +320,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         unannounced.inserted.append(object)
         // Changes before the insert is announced are part of the insert.
         object.hasUnannouncedChange = true
-        object.awakeFromInsert()
+        if awakening { object.awakeFromInsert() }
     }
 
     /// Called by an object's `deinit`: it leaves the registry.
@@ -360,6 +408,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         updated = []
         deleted = []
         takeUnannounced()
+        advanceQueryGeneration()
     }
 
     /// Brings an object up to date with the store. Without `mergeChanges` its unsaved changes
@@ -385,7 +434,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
         guard !object.isFault else { return }
         let stored = known
-            ?? (try? persistentStoreCoordinator.store(for: object.objectID)?.snapshot(for: object.objectID))
+            ?? (try? sourceSnapshot(for: object.objectID))
             ?? object.committedSnapshot
         guard let stored else { return }
         let kept: [(Int, Any?)] = object.entity.properties.indices.filter(object.hasChangedValue).map { ($0, object.values[$0]) }
@@ -411,6 +460,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// context's own unsaved changes), objects it deleted leave this context. Inserted objects
     /// show up on the next fetch.
     public func mergeChanges(fromContextDidSave notification: ContextNotification) {
+        advanceQueryGeneration()
         var refreshed: [ManagedObjectID] = []
         for objectID in notification.updatedObjectIDs {
             guard let object = registered[objectID], !object.isFault else { continue }
@@ -430,7 +480,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
-    /// Called by the coordinator, from the saving context's queue.
+    /// Called by the coordinator or the parent, from the saving context's queue.
     func scheduleMerge(_ notification: ContextNotification) {
         guard automaticallyMergesChangesFromParent else { return }
         queue.async {
@@ -460,5 +510,23 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.isUpdated = false
         object.isDeleted = false
         object.managedObjectContext = nil
+    }
+}
+
+/// The contexts whose queue the current thread holds (it runs one of their blocks).
+private final class HeldQueues {
+    var contexts: Set<ObjectIdentifier> = []
+
+    private static let key = "ManagedObjectContext.heldQueues"
+
+    static var onThisThread: HeldQueues? {
+        Thread.current.threadDictionary[key] as? HeldQueues
+    }
+
+    static func forThisThread() -> HeldQueues {
+        if let held = onThisThread { return held }
+        let held = HeldQueues()
+        Thread.current.threadDictionary[key] = held
+        return held
     }
 }

@@ -74,6 +74,12 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The individual errors of a `multipleErrors` (1560) error (`NSDetailedErrorsKey`).
     public var detailedErrors: [ManagedObjectError]
+    /// The objects another context saved since this one read them, for a `mergeConflict`
+    /// (133020) error (see ``conflictList``).
+    public var mergeConflicts: [MergeConflict] = []
+    /// The objects sharing a uniqueness constraint's values, for a `constraintConflict`
+    /// (133021) error (see ``conflictList``).
+    public var constraintConflicts: [ConstraintConflict] = []
 
     public init(
         _ code: Code,

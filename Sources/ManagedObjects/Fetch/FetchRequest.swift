@@ -230,7 +230,7 @@ struct FetchPlan<Result> {
             in: "\(request)")
         self.request = request
         self.context = context
-        let store = try context.persistentStoreCoordinator.store()
+        let store = try context.readingStore()
         let storeEvaluates = (request.predicate.map(store.canEvaluate) ?? true) && store.canSort(by: request.sortDescriptors)
         let readsRelatedObjects = (request.predicate?.mayReadRelatedObjects ?? false)
             || request.sortDescriptors.contains { $0.key.contains(".") }
@@ -256,7 +256,7 @@ struct FetchPlan<Result> {
     func storeAnswer(_ resultType: StoreRequest.ResultType) throws -> StoreResult {
         var storeRequest = storeRequest
         storeRequest.resultType = resultType
-        return try context.persistentStoreCoordinator.execute(storeRequest)
+        return try context.sourceAnswer(storeRequest)
     }
 
     /// The matching IDs, pending changes laid over the store's answer.
@@ -289,7 +289,7 @@ struct FetchPlan<Result> {
         }
         var objects: [ManagedObject] = []
         var placed = Set<ObjectIdentifier>()
-        for objectID in try context.persistentStoreCoordinator.execute(wide).objectIDs {
+        for objectID in try context.sourceAnswer(wide).objectIDs {
             guard let object = context.registeredOrStoredObject(with: objectID) else { continue }
             if pending.contains(ObjectIdentifier(object)) {
                 guard !object.isDeleted || !request.includesPendingChanges else { continue }

@@ -22,6 +22,17 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         self.identifier = identifier
     }
 
+    /// A copy of the tables as they are now: the arrays are copied on write, so pinning costs
+    /// nothing until the next save changes a table.
+    public func pinnedForReading() throws -> (any PersistentStore)? {
+        lock.withLock {
+            let view = InMemoryStore(identifier: identifier)
+            view.tables = tables
+            view.uniqueness = uniqueness
+            return view
+        }
+    }
+
     /// The objects of one root entity and its sub-entities, by number.
     private struct Table {
         /// `rows[n - 1]` is the object numbered `n`; `nil` when deleted or never saved.
@@ -184,6 +195,14 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                 tables[ObjectIdentifier(deleted.objectID.entity.rootEntity)]?.remove(deleted.objectID, number: number)
             }
             uniqueness.add(changes.inserted + changes.updated)
+        }
+    }
+
+    /// The stored objects holding any of `keys` under `constraint`, found in the uniqueness
+    /// index (a context resolving constraint conflicts asks).
+    func storedObjects(holding keys: [[AnyHashable]], under constraint: UniquenessIndex.Constraint) -> [StoredObject] {
+        lock.withLock {
+            keys.compactMap { uniqueness.owner(of: $0, under: constraint).flatMap(storedObject) }
         }
     }
 

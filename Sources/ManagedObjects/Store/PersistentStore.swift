@@ -95,11 +95,16 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// is no longer current (another context saved it since), or `constraintConflict`
     /// (133021) when the changes would break a uniqueness constraint of the model.
     func save(_ changes: StoreChangeSet) throws
+    /// A read-only view of the store as it is now, which later saves do not change (a query
+    /// generation: ``ManagedObjectContext/setQueryGenerationFrom(_:)``); `nil`, the default,
+    /// when the store cannot pin its state. The view answers reads only.
+    func pinnedForReading() throws -> (any PersistentStore)?
 }
 
 extension PersistentStore {
     public func canEvaluate(_ predicate: ObjectPredicate) -> Bool { true }
     public func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool { true }
+    public func pinnedForReading() throws -> (any PersistentStore)? { nil }
 }
 
 /// A kind of persistent store. Core Data's `NSPersistentStore.StoreType`.

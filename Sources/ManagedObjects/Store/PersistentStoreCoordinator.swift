@@ -6,11 +6,12 @@ import Foundation
 /// Saves from different contexts go through the store one at a time (each store applies a
 /// change set atomically), so contexts on different queues never see half a save.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
-    // Unchecked: `stores` and `contexts` are read and written only while holding `lock`.
+    // Unchecked: `stores` is read and written only while holding `lock`.
     public let managedObjectModel: ManagedObjectModel
     private let lock = NSLock()
     private var stores: [any PersistentStore] = []
-    private var contexts: [WeakContext] = []
+    /// The contexts on this coordinator (not child contexts), told about each other's saves.
+    private let contexts = ContextList()
     /// One snapshot per object ID, shared by the contexts: what their faults fire from.
     let rowCache = RowCache()
 
@@ -89,7 +90,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Runs a request against the store (the context has checked that the store can evaluate
     /// it, and evaluates the rest over managed objects). A `$VARIABLE` without a value throws
     /// `invalidFetchRequest` naming it.
-    func execute(_ request: StoreRequest) throws -> StoreResult {
+    func execute(_ request: StoreRequest, on store: (any PersistentStore)? = nil) throws -> StoreResult {
         if let predicate = request.predicate {
             do {
                 try predicate.checkBindings()
@@ -97,7 +98,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entity.name)
             }
         }
-        return try store().execute(request)
+        return try (store ?? self.store()).execute(request)
     }
 
     /// An object's row for a fault to fire with: from the row cache, else from the store; either
@@ -120,22 +121,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     func register(_ context: ManagedObjectContext) {
-        lock.withLock {
-            contexts.removeAll { $0.context == nil }
-            contexts.append(WeakContext(context: context))
-        }
+        contexts.add(context)
     }
 
     /// Tells the other contexts that merge saves automatically about a save.
     func contextDidSave(_ notification: ContextNotification) {
-        let others = lock.withLock { contexts.compactMap(\.context) }
-            .filter { $0 !== notification.context }
+        let others = contexts.all.filter { $0 !== notification.context }
         for context in others {
             context.scheduleMerge(notification)
         }
-    }
-
-    private struct WeakContext {
-        weak var context: ManagedObjectContext?
     }
 }

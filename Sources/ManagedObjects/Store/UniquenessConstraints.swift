@@ -39,6 +39,11 @@ struct UniquenessIndex {
         return errors
     }
 
+    /// The object holding `key` under `constraint`, if any.
+    func owner(of key: [AnyHashable], under constraint: Constraint) -> ManagedObjectID? {
+        owners[constraint]?[key]
+    }
+
     /// Records the keys of saved objects.
     mutating func add(_ objects: [StoredObject]) {
         for object in objects {
@@ -60,7 +65,7 @@ struct UniquenessIndex {
     }
 
     /// One uniqueness constraint with the entity that declares it and the property indexes it reads.
-    private struct Constraint: Hashable {
+    struct Constraint: Hashable {
         var declaringEntity: String
         var names: [String]
         var indexes: [Int]

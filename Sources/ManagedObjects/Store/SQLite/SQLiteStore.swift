@@ -23,6 +23,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
     private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
     private let layoutsByNumber: [Int64: SQLiteRowLayout]
+    /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
+    private let reader: any DatabaseReader
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -66,6 +68,30 @@ public final class SQLiteStore: PersistentStore, Sendable {
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         layoutsByNumber = Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        reader = pool
+    }
+
+    // MARK: Query generations (pinned reads)
+
+    /// The store reading through `snapshot`: the same file, schema and identifier.
+    private init(_ store: SQLiteStore, readingFrom snapshot: DatabaseSnapshot) {
+        identifier = store.identifier
+        url = store.url
+        schema = store.schema
+        pool = store.pool
+        layoutsByEntity = store.layoutsByEntity
+        layoutsByNumber = store.layoutsByNumber
+        reader = snapshot
+    }
+
+    /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
+    /// its own connection), which later saves do not change.
+    public func pinnedForReading() throws -> (any PersistentStore)? {
+        do {
+            return SQLiteStore(self, readingFrom: try pool.makeSnapshot())
+        } catch {
+            throw ManagedObjectError(.persistentStoreOperation, "cannot pin a query generation of \(url?.path ?? ""): \(error)")
+        }
     }
 
     // MARK: Opening
@@ -149,12 +175,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public func execute(_ request: StoreRequest) throws -> StoreResult {
         let plan = fetchPlan(for: request)
         if let countStatement = plan.countStatement {
-            let total = try pool.read { db in
+            let total = try reader.read { db in
                 try Int.fetchOne(db, sql: countStatement, arguments: StatementArguments(plan.arguments)) ?? 0
             }
             return .count(request.window(0..<total).count)
         }
-        let snapshots = try pool.read { db in
+        let snapshots = try reader.read { db in
             // A cursor: each row becomes a snapshot as it is stepped to, never a copied GRDB row.
             let statement = try db.cachedStatement(sql: plan.statement)
             let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
@@ -245,7 +271,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         let table = schema.table(of: objectID.entity)
-        return try pool.read { db in
+        return try reader.read { db in
             let statement = try db.cachedStatement(
                 sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?")
             // The cursor stays alive while the row is read: it resets the statement when it goes.
@@ -272,7 +298,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         default:
             return []
         }
-        return try pool.read { db in
+        return try reader.read { db in
             try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
                 schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
             }
