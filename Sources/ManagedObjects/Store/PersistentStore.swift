@@ -95,11 +95,28 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// is no longer current (another context saved it since), or `constraintConflict`
     /// (133021) when the changes would break a uniqueness constraint of the model.
     func save(_ changes: StoreChangeSet) throws
+
+    // Batch requests (StoreBatchRequest.swift): run straight in the store, each all or nothing.
+    /// Inserts rows of attribute values as new objects.
+    func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome
+    /// Sets attribute values of every matching object, increasing their versions.
+    func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome
+    /// Deletes the matching objects, applying their relationships' delete rules.
+    func batchDelete(_ request: StoreBatchDelete) throws -> StoreBatchOutcome
 }
 
 extension PersistentStore {
     public func canEvaluate(_ predicate: ObjectPredicate) -> Bool { true }
     public func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool { true }
+
+    // A custom store without batch support throws, naming its type.
+    public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome { throw batchUnsupported("insert") }
+    public func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome { throw batchUnsupported("update") }
+    public func batchDelete(_ request: StoreBatchDelete) throws -> StoreBatchOutcome { throw batchUnsupported("delete") }
+
+    private func batchUnsupported(_ kind: String) -> ManagedObjectError {
+        ManagedObjectError(.persistentStoreOperation, "the \(type) store \(identifier) does not execute batch \(kind) requests")
+    }
 }
 
 /// A kind of persistent store. Core Data's `NSPersistentStore.StoreType`.

@@ -19,7 +19,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public let url: URL?
     public var type: PersistentStoreType { .sqlite }
     let schema: SQLiteSchema
-    private let pool: DatabasePool
+    let pool: DatabasePool
     /// Per table, the position of each column in `SELECT Z_PK, Z_ENT, Z_OPT, <columns>`.
     private let selectColumns: [String: [String: Int]]
 
@@ -209,6 +209,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
         /// Counts the matching objects, when SQL answers a count request alone.
         var countStatement: String?
         var arguments: [DatabaseValue]
+        /// `<table> <alias>` and the WHERE that selects the candidate rows (`arguments` bind it),
+        /// for a batch request's UPDATE or DELETE.
+        var table: String
+        var conditions: String
         /// The request as it remains for ``StoreRequest/evaluate(over:graph:)``: the parts
         /// SQL answered are removed.
         var rest: StoreRequest
@@ -237,10 +241,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 arguments += narrowing.arguments
             }
         }
-        let from = "FROM \(table.name) \(SQLPredicateTranslator.tableAlias)"
-            + (conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))")
+        let tableAndAlias = "\(table.name) \(SQLPredicateTranslator.tableAlias)"
+        let whereClause = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
+        let from = "FROM \(tableAndAlias)\(whereClause)"
         if request.resultType == .count, rest.predicate == nil {
-            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, rest: rest)
+            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, table: tableAndAlias, conditions: whereClause, rest: rest)
         }
         // Dictionary results sort their groups in memory; a translated sort of objects is SQL's.
         var ordering = ""
@@ -258,7 +263,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
         return FetchPlan(
             statement: "\(selectClause(table)) \(from) ORDER BY \(ordering)\(SQLPredicateTranslator.tableAlias).Z_PK\(window)",
-            arguments: arguments, rest: rest)
+            arguments: arguments, table: tableAndAlias, conditions: whereClause, rest: rest)
     }
 
     /// Everything but a block, which needs managed objects.
@@ -274,17 +279,30 @@ public final class SQLiteStore: PersistentStore, Sendable {
             relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
     }
 
+    /// Related objects as evaluation reads them inside a transaction on `db` (a batch request's).
+    func graph(in db: Database) -> SnapshotSubject.Graph {
+        SnapshotSubject.Graph(
+            snapshot: { [self] in try? snapshot(for: $0, db: db) },
+            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1, db: db)) ?? [] })
+    }
+
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
+        try pool.read { db in try snapshot(for: objectID, db: db) }
+    }
+
+    func snapshot(for objectID: ManagedObjectID, db: Database) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         let table = schema.table(of: objectID.entity)
-        return try pool.read { db in
-            try Row.fetchOne(
-                db, sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?", arguments: [number])
-                .flatMap { try storedObject($0, table: table, db: db) }
-        }
+        return try Row.fetchOne(
+            db, sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?", arguments: [number])
+            .flatMap { try storedObject($0, table: table, db: db) }
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        try pool.read { db in try relatedObjectIDs(of: objectID, relationship: relationship, db: db) }
+    }
+
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription, db: Database) throws -> [ManagedObjectID] {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
               let destination = relationship.destinationEntity else { return [] }
         let sql: String
@@ -300,26 +318,24 @@ public final class SQLiteStore: PersistentStore, Sendable {
         default:
             return []
         }
-        return try pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
-                schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
-            }
+        return try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
+            schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
         }
     }
 
-    private func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
+    func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
         ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: number))
     }
 
     /// The columns of `table`'s rows as ``storedObject(_:table:db:)`` reads them.
-    private func selectClause(_ table: SQLiteSchema.Table) -> String {
+    func selectClause(_ table: SQLiteSchema.Table) -> String {
         let alias = SQLPredicateTranslator.tableAlias
         return "SELECT \((["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "\(alias).\($0)" }.joined(separator: ", "))"
     }
 
     /// A row of `selectClause(table)` as a stored object; `nil` for an entity number the model
     /// does not know.
-    private func storedObject(_ row: Row, table: SQLiteSchema.Table, db: Database) throws -> StoredObject? {
+    func storedObject(_ row: Row, table: SQLiteSchema.Table, db: Database) throws -> StoredObject? {
         guard let entity = schema.entitiesByNumber[row[1] as Int64], let storage = schema.storage[entity.name],
               let positions = selectColumns[table.name] else { return nil }
         var values: [StoredValue] = []
@@ -479,18 +495,25 @@ public final class SQLiteStore: PersistentStore, Sendable {
             // The same statement serves every object of the entity: prepared once per connection.
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
-            let names = index.map { unique in
-                unique.columns.compactMap { column in
-                    storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
-                        .map { entity.properties[$0].name }
-                }
-            } ?? []
-            throw ManagedObjectError(
-                .constraintConflict,
-                "\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
-                entityName: entity.name, objectID: object.objectID, key: names.joined(separator: ","))
+            throw constraintConflict(error, entity: entity, objectID: object.objectID)
         }
+    }
+
+    /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
+    func constraintConflict(_ error: DatabaseError, entity: EntityDescription, objectID: ManagedObjectID?, detail: String = "") -> ManagedObjectError {
+        let table = schema.table(of: entity)
+        let storage = schema.storage[entity.name] ?? []
+        let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
+        let names = index.map { unique in
+            unique.columns.compactMap { column in
+                storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
+                    .map { entity.properties[$0].name }
+            }
+        } ?? []
+        return ManagedObjectError(
+            .constraintConflict,
+            "\(detail)\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
+            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
     }
 
     /// Writes the loaded to-manys of saved objects: order columns of to-manys kept by the
