@@ -86,7 +86,7 @@ extension SQLiteStore {
                         set.append("\(assignment.column) = ?")
                         arguments.append(try SQLiteValues.databaseValue(value, type: assignment.type, attribute: assignment.attribute.name))
                     }
-                    let sql = "UPDATE \(plan.table) SET \(set.joined(separator: ", "))\(plan.conditions)"
+                    let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
                     if request.returnsObjectIDs {
                         let rows = try Row.fetchAll(db, sql: sql + " RETURNING Z_PK, Z_ENT", arguments: StatementArguments(arguments + plan.arguments))
                         let ids = rows.compactMap { row in schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) } }
@@ -129,7 +129,7 @@ extension SQLiteStore {
             let alias = SQLPredicateTranslator.tableAlias
             if request.objectIDs == nil, plan.rest.predicate == nil, !hasConsequences, !request.returnsObjectIDs {
                 // One statement.
-                try db.execute(sql: "DELETE FROM \(plan.table)\(plan.conditions)", arguments: StatementArguments(plan.arguments))
+                try db.execute(sql: "DELETE FROM \(plan.table) AS \(alias)\(plan.conditions)", arguments: StatementArguments(plan.arguments))
                 return StoreBatchOutcome(count: db.changesCount, objectIDs: nil)
             }
             var targets: [ManagedObjectID]
@@ -138,7 +138,7 @@ extension SQLiteStore {
                 targets = try storedObjectIDs(
                     forKeys: objectIDs.compactMap(\.storeNumber), in: request.entity, knownEntity: nil, db: db)
             } else if plan.rest.predicate == nil {
-                targets = try Row.fetchAll(db, sql: "SELECT \(alias).Z_PK, \(alias).Z_ENT FROM \(plan.table)\(plan.conditions)", arguments: StatementArguments(plan.arguments))
+                targets = try Row.fetchAll(db, sql: "SELECT \(alias).Z_PK, \(alias).Z_ENT FROM \(plan.table) AS \(alias)\(plan.conditions)", arguments: StatementArguments(plan.arguments))
                     .compactMap { row in schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) } }
             } else {
                 targets = try matchingRows(plan, db: db, graph: graph(in: db)).map(\.objectID)

@@ -209,8 +209,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
         /// Counts the matching objects, when SQL answers a count request alone.
         var countStatement: String?
         var arguments: [DatabaseValue]
-        /// `<table> <alias>` and the WHERE that selects the candidate rows (`arguments` bind it),
-        /// for a batch request's UPDATE or DELETE.
+        /// The table and the WHERE (on its rows as `SQLPredicateTranslator.tableAlias`) that
+        /// selects the candidate rows (`arguments` bind it), for a batch request's UPDATE or DELETE.
         var table: String
         var conditions: String
         /// The request as it remains for ``StoreRequest/evaluate(over:graph:)``: the parts
@@ -245,7 +245,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         let whereClause = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
         let from = "FROM \(tableAndAlias)\(whereClause)"
         if request.resultType == .count, rest.predicate == nil {
-            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, table: tableAndAlias, conditions: whereClause, rest: rest)
+            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, table: table.name, conditions: whereClause, rest: rest)
         }
         // Dictionary results sort their groups in memory; a translated sort of objects is SQL's.
         var ordering = ""
@@ -263,7 +263,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
         return FetchPlan(
             statement: "\(selectClause(table)) \(from) ORDER BY \(ordering)\(SQLPredicateTranslator.tableAlias).Z_PK\(window)",
-            arguments: arguments, table: tableAndAlias, conditions: whereClause, rest: rest)
+            arguments: arguments, table: table.name, conditions: whereClause, rest: rest)
     }
 
     /// Everything but a block, which needs managed objects.
