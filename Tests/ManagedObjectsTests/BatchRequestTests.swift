@@ -504,4 +504,32 @@ struct BatchRequestTests {
             #expect(try count("Item", in: viewContext) == 1)
         }
     }
+
+    @Test("the README's example runs: insert, rename, then a delete merged into the view context", arguments: StoreKind.allCases)
+    func readmeExample(kind: StoreKind) async throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
+        try await container.viewContext.perform { () throws -> Void in
+            let context = container.viewContext
+            let insert = BatchInsertRequest(entityName: "Dog", objects: [["name": "Rex"], ["name": "Bella"]])
+            try context.execute(insert)
+
+            let rename = BatchUpdateRequest(entityName: "Dog")
+            rename.predicate = ObjectPredicate("name == %@", "Rex")
+            rename.propertiesToUpdate = ["name": "Max"]
+            try context.execute(rename)
+            let shown = try context.fetch(Dog.fetchRequest())
+            #expect(Set(shown.compactMap(\.name)) == ["Max", "Bella"])
+
+            let delete = BatchDeleteRequest(fetchRequest: Dog.fetchRequest())
+            delete.resultType = .resultTypeObjectIDs
+            let deleted = try context.execute(delete).objectIDs ?? []
+            ManagedObjectContext.mergeChanges(
+                fromRemoteContextSave: [ManagedObjectContext.deletedObjectsKey: deleted], into: [container.viewContext])
+            #expect(Set(deleted) == Set(shown.map(\.objectID)))
+            #expect(shown.allSatisfy { $0.managedObjectContext == nil })
+            #expect(try context.fetch(Dog.fetchRequest()).isEmpty)
+        }
+    }
+
 }
