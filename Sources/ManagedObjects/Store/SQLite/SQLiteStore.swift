@@ -241,9 +241,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 arguments += narrowing.arguments
             }
         }
-        let tableAndAlias = "\(table.name) \(SQLPredicateTranslator.tableAlias)"
         let whereClause = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
-        let from = "FROM \(tableAndAlias)\(whereClause)"
+        let from = "FROM \(table.name) \(SQLPredicateTranslator.tableAlias)\(whereClause)"
         if request.resultType == .count, rest.predicate == nil {
             return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, table: table.name, conditions: whereClause, rest: rest)
         }
