@@ -189,7 +189,8 @@ func report(_ title: String, reference: String, target: Double, _ times: [String
         let time = times[name] ?? .nan
         let ratio = time / base
         let verdict = name == reference ? "reference" : String(format: "%.2f× raw %@", ratio, ratio <= target ? "(target ≤ \(target)×: met)" : "(target ≤ \(target)×: NOT met)")
-        print(String(format: "  %-44@ %8.3f s   %@", name as NSString, time, verdict))
+        let padded = name.padding(toLength: 46, withPad: " ", startingAt: 0)
+        print("  \(padded) \(String(format: "%8.3f", time)) s   \(verdict)")
     }
 }
 
