@@ -51,6 +51,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ManagedObjects", package: "ManagedGen"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
     ]

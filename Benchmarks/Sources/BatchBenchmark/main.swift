@@ -1,10 +1,11 @@
 // Batch requests on an SQLite store against raw SQLite doing the same work:
 //
 // 1. batch insert of a million rows (`BatchInsertRequest` from dictionaries, and from a
-//    dictionary handler) against one prepared INSERT run per row in one transaction (GRDB's
-//    raw statements), into the same Core Data table layout;
+//    dictionary handler) against one prepared INSERT run per row in one transaction, into the
+//    same Core Data table layout: through GRDB's statements with arguments (the reference), and
+//    bound with SQLite's C API (the floor: no per-row Swift work beyond the values);
 // 2. batch delete of 100,000 of 200,000 rows by a predicate (`BatchDeleteRequest`, status and
-//    object-ID results) against one raw `DELETE … WHERE`.
+//    object-ID results) against one raw `DELETE … WHERE` (and `… RETURNING Z_PK` for the IDs).
 //
 // Only the request (or the raw statements) is timed: the input rows are made beforehand and
 // each run gets new files in a temporary directory. Both sides use a `DatabasePool` (WAL) on a
@@ -14,6 +15,7 @@
 //   swift run -c release BatchBenchmark [insert rows] [delete rows] [runs]
 import Foundation
 import GRDB
+import GRDBSQLite
 import ManagedObjects
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
@@ -147,22 +149,50 @@ func rawInsert(_ rows: Rows, into pool: DatabasePool) throws {
     }
 }
 
-func rawInsertTime(_ rows: Rows) throws -> Double {
+/// The same inserts bound with SQLite's C API on GRDB's prepared statement.
+func rawCInsert(_ rows: Rows, into pool: DatabasePool) throws {
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    try pool.write { db in
+        let statement = try db.makeStatement(sql: "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZNAME, ZAMOUNT, ZSCORE, ZCREATED) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        let handle = statement.sqliteStatement
+        for index in 0..<rows.count {
+            sqlite3_reset(handle)
+            sqlite3_bind_int64(handle, 1, Int64(index + 1))
+            sqlite3_bind_int64(handle, 2, 1)
+            sqlite3_bind_int64(handle, 3, 1)
+            sqlite3_bind_text(handle, 4, rows.names[index], -1, transient)
+            sqlite3_bind_int64(handle, 5, Int64(index))
+            sqlite3_bind_double(handle, 6, rows.scores[index])
+            sqlite3_bind_double(handle, 7, rows.created[index].timeIntervalSinceReferenceDate)
+            guard sqlite3_step(handle) == SQLITE_DONE else { throw Failure(description: "sqlite3_step failed at row \(index)") }
+        }
+        sqlite3_reset(handle)
+    }
+}
+
+func rawInsertTime(_ rows: Rows, cAPI: Bool = false) throws -> Double {
     try withDirectory { directory in
         let pool = try rawPool(in: directory)
-        let time = try seconds { try rawInsert(rows, into: pool) }
+        let time = try seconds { try cAPI ? rawCInsert(rows, into: pool) : rawInsert(rows, into: pool) }
         let count = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZITEM") ?? 0 }
         guard count == rows.count else { throw Failure(description: "raw insert wrote \(count) rows") }
         return time
     }
 }
 
-func rawDeleteTime(_ rows: Rows, deleting: Int) throws -> Double {
+func rawDeleteTime(_ rows: Rows, deleting: Int, returningKeys: Bool = false) throws -> Double {
     try withDirectory { directory in
         let pool = try rawPool(in: directory)
         try rawInsert(rows, into: pool)
         let time = try seconds {
-            try pool.write { db in try db.execute(sql: "DELETE FROM ZITEM WHERE ZAMOUNT >= ?", arguments: [rows.count - deleting]) }
+            try pool.write { db in
+                if returningKeys {
+                    let keys = try Int64.fetchAll(db, sql: "DELETE FROM ZITEM WHERE ZAMOUNT >= ? RETURNING Z_PK", arguments: [rows.count - deleting])
+                    guard keys.count == deleting else { throw Failure(description: "raw delete returned \(keys.count) keys") }
+                } else {
+                    try db.execute(sql: "DELETE FROM ZITEM WHERE ZAMOUNT >= ?", arguments: [rows.count - deleting])
+                }
+            }
         }
         let left = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZITEM") ?? 0 }
         guard left == rows.count - deleting else { throw Failure(description: "raw delete left \(left) rows") }
@@ -199,20 +229,29 @@ do {
     let insertRows = Rows(count: insertCount)
     let inserts = try best([
         ("raw SQLite: prepared INSERT, one transaction", { try rawInsertTime(insertRows) }),
+        ("raw SQLite, C API binding (floor)", { try rawInsertTime(insertRows, cAPI: true) }),
         ("BatchInsertRequest(objects:)", { try runtimeInsert(insertRows, handler: false) }),
         ("BatchInsertRequest(dictionaryHandler:)", { try runtimeInsert(insertRows, handler: true) }),
     ])
     report("Batch insert of \(insertCount) rows", reference: "raw SQLite: prepared INSERT, one transaction", target: 1.3, inserts,
-           order: ["raw SQLite: prepared INSERT, one transaction", "BatchInsertRequest(objects:)", "BatchInsertRequest(dictionaryHandler:)"])
+           order: ["raw SQLite: prepared INSERT, one transaction", "raw SQLite, C API binding (floor)", "BatchInsertRequest(objects:)",
+                  "BatchInsertRequest(dictionaryHandler:)"])
+    let floor = inserts["raw SQLite, C API binding (floor)"] ?? .nan
+    print(String(format: "  against the C API floor: objects %.2f×, dictionary handler %.2f×",
+                 (inserts["BatchInsertRequest(objects:)"] ?? .nan) / floor, (inserts["BatchInsertRequest(dictionaryHandler:)"] ?? .nan) / floor))
 
     let deleteRows = Rows(count: 2 * deleteCount)
     let deletes = try best([
         ("raw SQLite: DELETE … WHERE", { try rawDeleteTime(deleteRows, deleting: deleteCount) }),
+        ("raw SQLite: DELETE … WHERE … RETURNING Z_PK", { try rawDeleteTime(deleteRows, deleting: deleteCount, returningKeys: true) }),
         ("BatchDeleteRequest, status result", { try runtimeDelete(deleteRows, deleting: deleteCount, resultType: .resultTypeStatusOnly) }),
         ("BatchDeleteRequest, object IDs result", { try runtimeDelete(deleteRows, deleting: deleteCount, resultType: .resultTypeObjectIDs) }),
     ])
     report("Batch delete of \(deleteCount) of \(2 * deleteCount) rows", reference: "raw SQLite: DELETE … WHERE", target: 1.5, deletes,
-           order: ["raw SQLite: DELETE … WHERE", "BatchDeleteRequest, status result", "BatchDeleteRequest, object IDs result"])
+           order: ["raw SQLite: DELETE … WHERE", "BatchDeleteRequest, status result", "raw SQLite: DELETE … WHERE … RETURNING Z_PK",
+                  "BatchDeleteRequest, object IDs result"])
+    let returning = deletes["raw SQLite: DELETE … WHERE … RETURNING Z_PK"] ?? .nan
+    print(String(format: "  object IDs result against raw DELETE … RETURNING: %.2f×", (deletes["BatchDeleteRequest, object IDs result"] ?? .nan) / returning))
 } catch {
     print("BatchBenchmark failed: \(error)")
     exit(1)
