@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// Folders cascade to their items; items nullify their folder and share tags (many-to-many);
-/// a shelf denies the delete of its folders; a badge's holder is mandatory.
+/// a shelf denies the delete of its folders; a badge's holder is mandatory; nodes make a tree
+/// that cascades through two self-referencing relationships.
 enum BatchModel {
     static let model = Model(entities: [
         Entity(name: "Folder", attributes: [
@@ -45,6 +46,16 @@ enum BatchModel {
             Attribute(name: "label", type: .string, isOptional: true),
         ], relationships: [
             Relationship(name: "holder", destinationEntity: "Holder", inverseName: "badges", inverseEntity: "Holder"),
+        ]),
+        Entity(name: "Node", attributes: [
+            Attribute(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "children", destinationEntity: "Node", inverseName: "parent", inverseEntity: "Node",
+                         isToMany: true, isOptional: true, deleteRule: .cascade),
+            Relationship(name: "parent", destinationEntity: "Node", inverseName: "children", inverseEntity: "Node", isOptional: true),
+            Relationship(name: "owner", destinationEntity: "Node", inverseName: "owned", inverseEntity: "Node", isOptional: true),
+            Relationship(name: "owned", destinationEntity: "Node", inverseName: "owner", inverseEntity: "Node",
+                         isToMany: true, isOptional: true, deleteRule: .cascade),
         ]),
     ])
 
@@ -529,6 +540,29 @@ struct BatchRequestTests {
             #expect(Set(deleted) == Set(shown.map(\.objectID)))
             #expect(shown.allSatisfy { $0.managedObjectContext == nil })
             #expect(try context.fetch(Dog.fetchRequest()).isEmpty)
+        }
+    }
+
+
+    @Test("batch delete cascades through a self-referencing tree, deleting each object once", arguments: StoreKind.allCases)
+    func deleteTree(kind: StoreKind) throws {
+        try withContext(model, kind: kind) { context in
+            let root = try make("Node", ["name": "root"], in: context)
+            let child = try make("Node", ["name": "child", "parent": root], in: context)
+            let grandchild = try make("Node", ["name": "grandchild", "parent": child, "owner": root], in: context)
+            let other = try make("Node", ["name": "other"], in: context)
+            try make("Node", ["name": "owned by other", "owner": other, "parent": grandchild], in: context)
+            try context.save()
+            let request = BatchDeleteRequest(objectIDs: [root.objectID])
+            request.resultType = .resultTypeObjectIDs
+            let deleted = try #require(try context.execute(request).objectIDs)
+            #expect(deleted.count == 4, "each once, though reached twice")
+            #expect(Set(deleted).isSuperset(of: [root.objectID, child.objectID, grandchild.objectID]))
+            context.reset()
+            let left = try fetch("Node", in: context)
+            #expect(left.map(\.objectID) == [other.objectID])
+            let otherAgain = try #require(left.first)
+            #expect((otherAgain.value(forKey: "owned") as? Set<ManagedObject>)?.isEmpty == true)
         }
     }
 
