@@ -63,8 +63,8 @@ extension InMemoryStore {
                 var object = stored
                 object.version += 1
                 for (attribute, value) in request.values {
-                    object.values[attribute.index] = .attribute(try Self.batchValue(
-                        value, for: attribute, of: stored, subject: SnapshotSubject.point(&probe, at: stored, graph: graph)))
+                    object.values[attribute.index] = .attribute(try value.value(
+                        for: attribute, of: stored, subject: SnapshotSubject.point(&probe, at: stored, graph: graph)))
                 }
                 changes.updated.append(object)
             }
@@ -149,26 +149,5 @@ extension InMemoryStore {
         snapshots.resultType = .snapshots
         guard case .snapshots(let matching) = try snapshots.evaluate(over: candidates, graph: graph) else { return [] }
         return matching
-    }
-
-    /// A batch update's new value for one object: the constant, or the expression's value
-    /// for the object in the attribute's storage type (1550 naming object and attribute when it
-    /// is not of that type).
-    static func batchValue(
-        _ value: StoreBatchValue, for attribute: AttributeDescription, of object: StoredObject, subject: @autoclosure () -> SnapshotSubject
-    ) throws -> Any? {
-        switch value {
-        case .constant(let constant):
-            return constant
-        case .expression(let expression):
-            guard let result = PredicateValues.normalized(expression.value(with: subject())) else { return nil }
-            if AttributeValues.hasStorageType(result, attribute.type) { return result }
-            guard let converted = AttributeValues.coerce(result, to: attribute.type) else {
-                throw ManagedObjectError(
-                    .validation, "batch update: \(expression) gives a \(Swift.type(of: result)), which \(attribute.name) (\(attribute.type.rawValue)) cannot hold",
-                    entityName: object.objectID.entity.name, objectID: object.objectID, key: attribute.name, value: "\(result)")
-            }
-            return converted
-        }
     }
 }

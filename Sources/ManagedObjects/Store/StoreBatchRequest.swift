@@ -39,6 +39,27 @@ public enum StoreBatchValue: @unchecked Sendable {
     case expression(ObjectExpression)
 }
 
+extension StoreBatchValue {
+    /// The new value for one object: the constant, or the expression's value for the object
+    /// (`subject`) in the attribute's storage type (1550 naming object and attribute when it
+    /// cannot be).
+    func value(for attribute: AttributeDescription, of object: StoredObject, subject: @autoclosure () -> SnapshotSubject) throws -> Any? {
+        switch self {
+        case .constant(let constant):
+            return constant
+        case .expression(let expression):
+            guard let result = PredicateValues.normalized(expression.value(with: subject())) else { return nil }
+            if AttributeValues.hasStorageType(result, attribute.type) { return result }
+            guard let converted = AttributeValues.coerce(result, to: attribute.type) else {
+                throw ManagedObjectError(
+                    .validation, "batch update: \(expression) gives a \(type(of: result)), which \(attribute.name) (\(attribute.type.rawValue)) cannot hold",
+                    entityName: object.objectID.entity.name, objectID: object.objectID, key: attribute.name, value: "\(result)")
+            }
+            return converted
+        }
+    }
+}
+
 /// A batch update as a store receives it: new attribute values for every object of the entity
 /// the predicate matches (Core Data's `NSBatchUpdateRequest`). Updated rows' versions increase.
 public struct StoreBatchUpdate: Sendable {

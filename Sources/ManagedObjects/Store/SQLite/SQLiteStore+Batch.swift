@@ -109,9 +109,8 @@ extension SQLiteStore {
                 for object in try matchingRows(plan, db: db, graph: graph) {
                     var arguments: [(any DatabaseValueConvertible)?] = []
                     for assignment in assignments {
-                        let value = try InMemoryStore.batchValue(
-                            assignment.value, for: assignment.attribute, of: object,
-                            subject: SnapshotSubject.point(&probe, at: object, graph: graph))
+                        let value = try assignment.value.value(
+                            for: assignment.attribute, of: object, subject: SnapshotSubject.point(&probe, at: object, graph: graph))
                         arguments.append(try SQLiteValues.databaseValue(value, type: assignment.type, attribute: assignment.attribute.name))
                     }
                     arguments.append(object.objectID.storeNumber.databaseValue)
