@@ -306,7 +306,7 @@ private struct RowBinder {
         case .null: sqlite3_bind_null(statement, index)
         case .int64(let integer): sqlite3_bind_int64(statement, index, integer)
         case .double(let double): sqlite3_bind_double(statement, index, double)
-        case .string(let string): sqlite3_bind_text(statement, index, string, -1, Self.transient)
+        case .string(let string): sqlite3_bind_text(statement, index, string, -1, Self.transient)  // as GRDB binds it
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
