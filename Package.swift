@@ -43,6 +43,8 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 // The SQLite store: a DatabasePool in WAL mode, Core Data's own file format.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API under GRDB: a batch insert binds its rows straight to a GRDB statement.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // Not a product: the child process the crash-safety test kills while it saves.

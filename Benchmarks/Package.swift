@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "ManagedGen", path: ".."),
-        // Only RuntimeBenchmark uses it: the raw-SQLite side it measures the runtime against.
+        // RuntimeBenchmark and BatchBenchmark use it: the raw-SQLite side they measure the runtime against.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -53,6 +53,15 @@ let package = Package(
         .executableTarget(
             name: "ContextBenchmark",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+        ),
+        .executableTarget(
+            name: "BatchBenchmark",
+            dependencies: [
+                .product(name: "ManagedObjects", package: "ManagedGen"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

@@ -10,9 +10,9 @@ import Foundation
 /// save O(changes), not O(store).
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     // Unchecked: every mutable field is read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var tables: [ObjectIdentifier: Table] = [:]
-    private var uniqueness = UniquenessIndex()
+    let lock = NSLock()
+    var tables: [ObjectIdentifier: Table] = [:]
+    var uniqueness = UniquenessIndex()
 
     public let identifier: String
     public var type: PersistentStoreType { .inMemory }
@@ -34,7 +34,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// The objects of one root entity and its sub-entities, by number.
-    private struct Table {
+    struct Table {
         /// `rows[n - 1]` is the object numbered `n`; `nil` when deleted or never saved.
         var rows: [StoredObject?] = []
         /// The last number given out.
@@ -120,7 +120,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Related objects as the lock holder reads them.
-    private var graph: SnapshotSubject.Graph {
+    var graph: SnapshotSubject.Graph {
         SnapshotSubject.Graph(
             snapshot: { [unowned self] in storedObject($0) },
             relatedObjectIDs: { _, _ in [] })  // this store keeps every to-many loaded
@@ -138,7 +138,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     }
 
     /// The object with this ID; the caller holds the lock.
-    private func storedObject(_ objectID: ManagedObjectID) -> StoredObject? {
+    func storedObject(_ objectID: ManagedObjectID) -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         return tables[ObjectIdentifier(objectID.entity.rootEntity)]?.row(number)
     }
@@ -206,7 +206,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    private func put(_ object: StoredObject) {
+    func put(_ object: StoredObject) {
         guard let number = object.objectID.storeNumber else { return }
         tables[ObjectIdentifier(object.objectID.entity.rootEntity), default: Table()].put(object, number: number)
     }

@@ -99,12 +99,29 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// generation: ``ManagedObjectContext/setQueryGenerationFrom(_:)``); `nil`, the default,
     /// when the store cannot pin its state. The view answers reads only.
     func pinnedForReading() throws -> (any PersistentStore)?
+
+    // Batch requests (StoreBatchRequest.swift): run straight in the store, each all or nothing.
+    /// Inserts rows of attribute values as new objects.
+    func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome
+    /// Sets attribute values of every matching object, increasing their versions.
+    func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome
+    /// Deletes the matching objects, applying their relationships' delete rules.
+    func batchDelete(_ request: StoreBatchDelete) throws -> StoreBatchOutcome
 }
 
 extension PersistentStore {
     public func canEvaluate(_ predicate: ObjectPredicate) -> Bool { true }
     public func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool { true }
     public func pinnedForReading() throws -> (any PersistentStore)? { nil }
+
+    // A custom store without batch support throws, naming its type.
+    public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome { throw batchUnsupported("insert") }
+    public func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome { throw batchUnsupported("update") }
+    public func batchDelete(_ request: StoreBatchDelete) throws -> StoreBatchOutcome { throw batchUnsupported("delete") }
+
+    private func batchUnsupported(_ kind: String) -> ManagedObjectError {
+        ManagedObjectError(.persistentStoreOperation, "the \(type) store \(identifier) does not execute batch \(kind) requests")
+    }
 }
 
 /// A kind of persistent store. Core Data's `NSPersistentStore.StoreType`.

@@ -44,6 +44,15 @@ struct UniquenessIndex {
         owners[constraint]?[key]
     }
 
+    /// The stored object that already has `object`'s values of one of its constraints (a
+    /// batch insert's upsert updates it), if any.
+    func owner(sharingConstrainedValuesWith object: StoredObject) -> ManagedObjectID? {
+        for constraint in Constraint.applicable(to: object.objectID.entity) {
+            if let key = constraint.key(of: object), let owner = owners[constraint]?[key] { return owner }
+        }
+        return nil
+    }
+
     /// Records the keys of saved objects.
     mutating func add(_ objects: [StoredObject]) {
         for object in objects {

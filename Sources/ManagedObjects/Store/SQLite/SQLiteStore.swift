@@ -19,7 +19,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public let url: URL?
     public var type: PersistentStoreType { .sqlite }
     let schema: SQLiteSchema
-    private let pool: DatabasePool
+    let pool: DatabasePool
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
     private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
     private let layoutsByNumber: [Int64: SQLiteRowLayout]
@@ -181,18 +181,23 @@ public final class SQLiteStore: PersistentStore, Sendable {
             return .count(request.window(0..<total).count)
         }
         let snapshots = try reader.read { db in
-            // A cursor: each row becomes a snapshot as it is stepped to, never a copied GRDB row.
-            let statement = try db.cachedStatement(sql: plan.statement)
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
-            var snapshots: [StoredObject] = []
-            try withExtendedLifetime(rows) {
-                while try rows.next() != nil {
-                    if let snapshot = try storedObject(statement, db: db) { snapshots.append(snapshot) }
-                }
-            }
-            return snapshots
+            try storedObjects(plan.statement, arguments: StatementArguments(plan.arguments), db: db)
         }
         return try plan.rest.evaluate(over: snapshots, graph: graph)
+    }
+
+    /// The stored objects of the rows `sql` selects (the columns of ``selectClause(_:)``), read
+    /// through a cursor: each row becomes a snapshot as it is stepped to, never a copied GRDB row.
+    func storedObjects(_ sql: String, arguments: StatementArguments, db: Database) throws -> [StoredObject] {
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var snapshots: [StoredObject] = []
+        try withExtendedLifetime(rows) {
+            while try rows.next() != nil {
+                if let snapshot = try storedObject(statement, db: db) { snapshots.append(snapshot) }
+            }
+        }
+        return snapshots
     }
 
     /// How a request is answered: a statement that reads the rows (or counts them), and what
@@ -203,6 +208,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
         /// Counts the matching objects, when SQL answers a count request alone.
         var countStatement: String?
         var arguments: [DatabaseValue]
+        /// The table and the WHERE (on its rows as `SQLPredicateTranslator.tableAlias`) that
+        /// selects the candidate rows (`arguments` bind it), for a batch request's UPDATE or DELETE.
+        var table: String
+        var conditions: String
         /// The request as it remains for ``StoreRequest/evaluate(over:graph:)``: the parts
         /// SQL answered are removed.
         var rest: StoreRequest
@@ -231,10 +240,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 arguments += narrowing.arguments
             }
         }
-        let from = "FROM \(table.name) \(SQLPredicateTranslator.tableAlias)"
-            + (conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))")
+        let whereClause = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
+        let from = "FROM \(table.name) \(SQLPredicateTranslator.tableAlias)\(whereClause)"
         if request.resultType == .count, rest.predicate == nil {
-            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, rest: rest)
+            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, table: table.name, conditions: whereClause, rest: rest)
         }
         // Dictionary results sort their groups in memory; a translated sort of objects is SQL's.
         var ordering = ""
@@ -252,7 +261,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
         return FetchPlan(
             statement: "\(selectClause(table)) \(from) ORDER BY \(ordering)\(SQLPredicateTranslator.tableAlias).Z_PK\(window)",
-            arguments: arguments, rest: rest)
+            arguments: arguments, table: table.name, conditions: whereClause, rest: rest)
     }
 
     /// Everything but a block, which needs managed objects.
@@ -268,21 +277,34 @@ public final class SQLiteStore: PersistentStore, Sendable {
             relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
     }
 
+    /// Related objects as evaluation reads them inside a transaction on `db` (a batch request's).
+    func graph(in db: Database) -> SnapshotSubject.Graph {
+        SnapshotSubject.Graph(
+            snapshot: { [self] in try? snapshot(for: $0, db: db) },
+            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1, db: db)) ?? [] })
+    }
+
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
+        try reader.read { db in try snapshot(for: objectID, db: db) }
+    }
+
+    func snapshot(for objectID: ManagedObjectID, db: Database) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         let table = schema.table(of: objectID.entity)
-        return try reader.read { db in
-            let statement = try db.cachedStatement(
-                sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?")
-            // The cursor stays alive while the row is read: it resets the statement when it goes.
-            let rows = try Row.fetchCursor(statement, arguments: [number])
-            return try withExtendedLifetime(rows) {
-                try rows.next() == nil ? nil : storedObject(statement, db: db)
-            }
+        let statement = try db.cachedStatement(
+            sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?")
+        // The cursor stays alive while the row is read: it resets the statement when it goes.
+        let rows = try Row.fetchCursor(statement, arguments: [number])
+        return try withExtendedLifetime(rows) {
+            try rows.next() == nil ? nil : storedObject(statement, db: db)
         }
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        try reader.read { db in try relatedObjectIDs(of: objectID, relationship: relationship, db: db) }
+    }
+
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription, db: Database) throws -> [ManagedObjectID] {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
               let destination = relationship.destinationEntity else { return [] }
         let sql: String
@@ -298,19 +320,17 @@ public final class SQLiteStore: PersistentStore, Sendable {
         default:
             return []
         }
-        return try reader.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
-                schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
-            }
+        return try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
+            schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
         }
     }
 
-    private func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
+    func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
         ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: number))
     }
 
-    /// The columns of `table`'s rows as ``storedObject(_:table:db:)`` reads them.
-    private func selectClause(_ table: SQLiteSchema.Table) -> String {
+    /// The columns of `table`'s rows as ``storedObject(_:db:)`` reads them.
+    func selectClause(_ table: SQLiteSchema.Table) -> String {
         let alias = SQLPredicateTranslator.tableAlias
         return "SELECT \((["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "\(alias).\($0)" }.joined(separator: ", "))"
     }
@@ -487,20 +507,25 @@ public final class SQLiteStore: PersistentStore, Sendable {
         do {
             try statement.execute(arguments: StatementArguments(arguments))
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            let table = layout.table
-            let storage = layout.storage
-            let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
-            let names = index.map { unique in
-                unique.columns.compactMap { column in
-                    storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
-                        .map { entity.properties[$0].name }
-                }
-            } ?? []
-            throw ManagedObjectError(
-                .constraintConflict,
-                "\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
-                entityName: entity.name, objectID: object.objectID, key: names.joined(separator: ","))
+            throw constraintConflict(error, entity: entity, objectID: object.objectID)
         }
+    }
+
+    /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
+    func constraintConflict(_ error: DatabaseError, entity: EntityDescription, objectID: ManagedObjectID?, detail: String = "") -> ManagedObjectError {
+        let table = schema.table(of: entity)
+        let storage = schema.storage[entity.name] ?? []
+        let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
+        let names = index.map { unique in
+            unique.columns.compactMap { column in
+                storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
+                    .map { entity.properties[$0].name }
+            }
+        } ?? []
+        return ManagedObjectError(
+            .constraintConflict,
+            "\(detail)\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
+            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
     }
 
     /// Writes the loaded to-manys of saved objects: order columns of to-manys kept by the

@@ -1,0 +1,314 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Batch requests in SQL, each one write transaction (all or nothing): a batch insert is one
+/// prepared INSERT run per row, with its keys reserved from `Z_PRIMARYKEY.Z_MAX` in the same
+/// transaction; a batch update is one `UPDATE … WHERE <predicate>` (`Z_OPT` increased) when the
+/// predicate translates to SQL and the values are constants; a batch delete is one
+/// `DELETE … WHERE <predicate>` when the deleted objects' relationships need nothing done.
+/// Otherwise the rows are read in the transaction, the rest of the predicate and the
+/// expressions are evaluated in memory, and the statements run per key set.
+extension SQLiteStore {
+    public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
+        let entity = request.entity
+        guard let storage = schema.storage[entity.name], let entityNumber = schema.entityNumbers[entity.name],
+              let root = schema.entityNumbers[entity.rootEntity.name] else {
+            throw ManagedObjectError(.invalidFetchRequest, "batch insert: the store has no table for \(entity.name)", entityName: entity.name)
+        }
+        guard request.rowCount > 0 else { return StoreBatchOutcome(count: 0, objectIDs: request.returnsObjectIDs ? [] : nil) }
+        var columns: [(position: Int, name: String, type: AttributeType, attribute: String)] = []
+        for (position, attribute) in request.attributes.enumerated() {
+            guard case .attribute(let column, let type) = storage[attribute.index] else { continue }
+            columns.append((position, column, type, attribute.name))
+        }
+        let table = schema.table(of: entity).name
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
+        var sql = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let upserting = request.updatesObjectsOnConstraintConflict && schema.uniqueIndexes.contains { $0.table == table }
+        if upserting {
+            // Any uniqueness violation updates the row that has the values (its key stays).
+            sql += " ON CONFLICT DO UPDATE SET \((columns.map { "\($0.name) = excluded.\($0.name)" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", "))"
+        }
+        let returning = upserting || request.returnsObjectIDs
+        if returning { sql += " RETURNING Z_PK" }
+        return try pool.write { db in
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [request.rowCount, root])
+            let last = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+            let first = last - Int64(request.rowCount) + 1
+            let statement = try db.makeStatement(sql: sql)
+            // The rows are bound straight to GRDB's statement with SQLite's C API: building a
+            // `StatementArguments` per row costs more than SQLite's insert of the row.
+            statement.setUncheckedArguments(StatementArguments())
+            let binder = RowBinder(statement.sqliteStatement)
+            var keys: [Int64] = []
+            if returning { keys.reserveCapacity(request.rowCount) }
+            for row in 0..<request.rowCount {
+                binder.start()
+                binder.bind(.int64(first + Int64(row)), at: 1)
+                binder.bind(.int64(entityNumber), at: 2)
+                binder.bind(.int64(1), at: 3)
+                for (index, column) in columns.enumerated() {
+                    let value = try SQLiteValues.databaseValue(
+                        request.value(row: row, column: column.position), type: column.type, attribute: column.attribute)
+                    binder.bind(value.storage, at: Int32(4 + index))
+                }
+                do {
+                    if returning {
+                        if let key = try Int64.fetchOne(statement) { keys.append(key) }
+                    } else {
+                        try statement.execute()
+                    }
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                    throw constraintConflict(error, entity: entity, objectID: nil, detail: "batch insert, row \(row + 1): ")
+                }
+            }
+            guard returning else { return StoreBatchOutcome(count: request.rowCount, objectIDs: nil) }
+            // Upserted rows keep their own entity (a sibling may hold the constrained values).
+            let ids = try storedObjectIDs(forKeys: keys, in: entity, knownEntity: upserting ? nil : entity, db: db)
+            return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+        }
+    }
+
+    public func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome {
+        let entity = request.entity
+        let table = schema.table(of: entity).name
+        var assignments: [(column: String, type: AttributeType, attribute: AttributeDescription, value: StoreBatchValue)] = []
+        for (attribute, value) in request.values {
+            guard case .attribute(let column, let type)? = schema.storage[entity.name]?[attribute.index] else { continue }
+            assignments.append((column, type, attribute, value))
+        }
+        let plan = fetchPlan(for: request.matching)
+        let constants = assignments.allSatisfy { if case .constant = $0.value { true } else { false } }
+        return try pool.write { db in
+            do {
+                if plan.rest.predicate == nil, constants {
+                    // One statement: the store's own WHERE, every value a bound parameter.
+                    var arguments: [DatabaseValue] = []
+                    var set = ["Z_OPT = Z_OPT + 1"]
+                    for assignment in assignments {
+                        guard case .constant(let value) = assignment.value else { continue }
+                        set.append("\(assignment.column) = ?")
+                        arguments.append(try SQLiteValues.databaseValue(value, type: assignment.type, attribute: assignment.attribute.name))
+                    }
+                    let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
+                    if request.returnsObjectIDs {
+                        let rows = try Row.fetchAll(db, sql: sql + " RETURNING Z_PK, Z_ENT", arguments: StatementArguments(arguments + plan.arguments))
+                        let ids = rows.compactMap(objectID(keyAndEntity:))
+                        return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+                    }
+                    try db.execute(sql: sql, arguments: StatementArguments(arguments + plan.arguments))
+                    return StoreBatchOutcome(count: db.changesCount, objectIDs: nil)
+                }
+                // Row by row: the predicate or an expression is evaluated in memory.
+                let graph = graph(in: db)
+                var probe: SnapshotSubject?
+                let set = (["Z_OPT = Z_OPT + 1"] + assignments.map { "\($0.column) = ?" }).joined(separator: ", ")
+                let statement = try db.makeStatement(sql: "UPDATE \(table) SET \(set) WHERE Z_PK = ?")
+                var ids: [ManagedObjectID] = []
+                for object in try matchingRows(plan, db: db, graph: graph) {
+                    var arguments: [(any DatabaseValueConvertible)?] = []
+                    for assignment in assignments {
+                        let value = try assignment.value.value(
+                            for: assignment.attribute, of: object, subject: SnapshotSubject.point(&probe, at: object, graph: graph))
+                        arguments.append(try SQLiteValues.databaseValue(value, type: assignment.type, attribute: assignment.attribute.name))
+                    }
+                    arguments.append(object.objectID.storeNumber.databaseValue)
+                    try statement.execute(arguments: StatementArguments(arguments))
+                    ids.append(object.objectID)
+                }
+                return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                throw constraintConflict(error, entity: entity, objectID: nil, detail: "batch update: ")
+            }
+        }
+    }
+
+    public func batchDelete(_ request: StoreBatchDelete) throws -> StoreBatchOutcome {
+        let plan = fetchPlan(for: request.matching)
+        let hasConsequences = request.matching.entities.contains { entity in
+            entity.relationships.contains { relationshipNeedsWork($0, of: entity) }
+        }
+        return try pool.write { db in
+            let alias = SQLPredicateTranslator.tableAlias
+            if request.objectIDs == nil, plan.rest.predicate == nil, !hasConsequences {
+                // One statement.
+                let sql = "DELETE FROM \(plan.table) AS \(alias)\(plan.conditions)"
+                if request.returnsObjectIDs {
+                    let ids = try Row.fetchAll(db, sql: sql + " RETURNING Z_PK, Z_ENT", arguments: StatementArguments(plan.arguments))
+                        .compactMap(objectID(keyAndEntity:))
+                    return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+                }
+                try db.execute(sql: sql, arguments: StatementArguments(plan.arguments))
+                return StoreBatchOutcome(count: db.changesCount, objectIDs: nil)
+            }
+            var targets: [ManagedObjectID]
+            if let objectIDs = request.objectIDs {
+                // Only those still stored, with the entity their row has.
+                targets = try storedObjectIDs(
+                    forKeys: objectIDs.compactMap(\.storeNumber), in: request.entity, knownEntity: nil, db: db)
+            } else if plan.rest.predicate == nil {
+                targets = try Row.fetchAll(db, sql: "SELECT \(alias).Z_PK, \(alias).Z_ENT FROM \(plan.table) AS \(alias)\(plan.conditions)", arguments: StatementArguments(plan.arguments))
+                    .compactMap(objectID(keyAndEntity:))
+            } else {
+                targets = try matchingRows(plan, db: db, graph: graph(in: db)).map(\.objectID)
+            }
+            return try delete(targets, db: db)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The rows `plan` reads, narrowed in memory by what is left of its predicate.
+    private func matchingRows(_ plan: FetchPlan, db: Database, graph: SnapshotSubject.Graph) throws -> [StoredObject] {
+        let rows = try storedObjects(plan.statement, arguments: StatementArguments(plan.arguments), db: db)
+        var rest = plan.rest
+        rest.resultType = .snapshots
+        guard case .snapshots(let matching) = try rest.evaluate(over: rows, graph: graph) else { return [] }
+        return matching
+    }
+
+    /// The IDs of the stored rows with these keys in `entity`'s table, in key order; the entity
+    /// read from `Z_ENT` unless known.
+    private func storedObjectIDs(forKeys keys: [Int64], in entity: EntityDescription, knownEntity: EntityDescription?, db: Database) throws -> [ManagedObjectID] {
+        if let knownEntity { return keys.map { permanentID(entity: knownEntity, number: $0) } }
+        let table = schema.table(of: entity).name
+        var entityByKey: [Int64: EntityDescription] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(keys)]) {
+            entityByKey[row[0]] = schema.entitiesByNumber[row[1] as Int64]
+        }
+        return keys.compactMap { key in entityByKey[key].map { permanentID(entity: $0, number: key) } }
+    }
+
+    /// Keys as a JSON array, one bound parameter that `json_each` reads back as a set.
+    private static func jsonArray(_ keys: some Sequence<Int64>) -> String {
+        "[" + keys.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// Whether deleting an object of `entity` needs more than removing its row for this
+    /// relationship: join-table rows to remove, related objects to delete, check or change.
+    private func relationshipNeedsWork(_ relationship: RelationshipDescription, of entity: EntityDescription) -> Bool {
+        guard !relationship.isTransient else { return false }
+        if case .toManyByJoin? = schema.storage[entity.name]?[relationship.index] { return true }
+        switch relationship.deleteRule {
+        case .cascade, .deny: return true
+        case .nullify: return relationship.inverseRelationship != nil
+        case .noAction: return false
+        }
+    }
+
+    /// Deletes the objects and what their delete rules reach, and returns the outcome: the
+    /// rows the rules delete too are counted and listed; related rows nullified have their
+    /// `Z_OPT` increased and are listed as updated.
+    private func delete(_ targets: [ManagedObjectID], db: Database) throws -> StoreBatchOutcome {
+        let targetSet = Set(targets)
+        var deleted: [ManagedObjectID] = []
+        var deletedSet = Set<ManagedObjectID>()
+        var updated = Set<ManagedObjectID>()
+        var emptiedMandatory: [(objectID: ManagedObjectID, error: ManagedObjectError)] = []
+        var pending = targets
+        while !pending.isEmpty {
+            // One round per entity of what is pending: each statement covers all its keys.
+            let round = Dictionary(grouping: pending.filter { !deletedSet.contains($0) }, by: { ObjectIdentifier($0.entity) })
+            pending = []
+            for ids in round.values {
+                let unique = Array(Set(ids))
+                guard let entity = unique.first?.entity else { continue }
+                deleted += unique
+                deletedSet.formUnion(unique)
+                let table = schema.table(of: entity).name
+                let keys = Self.jsonArray(unique.compactMap(\.storeNumber))
+                for relationship in entity.relationships where relationshipNeedsWork(relationship, of: entity) {
+                    let storage = schema.storage[entity.name]?[relationship.index]
+                    let related = try relatedRows(of: relationship, storage: storage, table: table, keys: keys, db: db)
+                    switch relationship.deleteRule {
+                    case .deny:
+                        if related.contains(where: { !targetSet.contains($0) }) {
+                            throw StoreBatchDelete.denyError(relationship, of: unique[0])
+                        }
+                    case .cascade:
+                        pending += related
+                    case .nullify:
+                        guard let inverse = relationship.inverseRelationship, let destination = relationship.destinationEntity else { break }
+                        if case .toOne(let column, let entityColumn)? = schema.storage[destination.name]?[inverse.index] {
+                            // The related rows hold this object's key: clear it.
+                            let set = ([column] + (entityColumn.map { [$0] } ?? [])).map { "\($0) = NULL" } + ["Z_OPT = Z_OPT + 1"]
+                            try db.execute(
+                                sql: "UPDATE \(schema.table(of: destination).name) SET \(set.joined(separator: ", ")) WHERE \(column) IN (SELECT value FROM json_each(?))",
+                                arguments: [keys])
+                            if !inverse.isOptional {
+                                emptiedMandatory += related.map { ($0, StoreBatchDelete.mandatoryInverseError(relationship, inverse: inverse)) }
+                            }
+                        }
+                        updated.formUnion(related)
+                    case .noAction:
+                        break
+                    }
+                    if case .toManyByJoin(let join, let side)? = storage {
+                        try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) IN (SELECT value FROM json_each(?))", arguments: [keys])
+                    }
+                }
+                try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [keys])
+            }
+        }
+        // A mandatory to-one emptied is an error only for an object that stays.
+        if let failure = emptiedMandatory.first(where: { !deletedSet.contains($0.objectID) }) { throw failure.error }
+        return StoreBatchOutcome(
+            count: deleted.count, objectIDs: deleted, relatedUpdatedObjectIDs: Array(updated.subtracting(deletedSet)))
+    }
+
+    /// The objects related through `relationship` to the rows of `table` with these keys.
+    private func relatedRows(
+        of relationship: RelationshipDescription, storage: SQLiteSchema.Storage?, table: String, keys: String, db: Database
+    ) throws -> [ManagedObjectID] {
+        guard let destination = relationship.destinationEntity else { return [] }
+        let destinationTable = schema.table(of: destination).name
+        let sql: String
+        switch storage {
+        case .toOne(let column, _)?:
+            sql = "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(column) FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?)))"
+        case .toManyByInverse(let inverseTable, let foreignKey, _)?:
+            sql = "SELECT Z_PK, Z_ENT FROM \(inverseTable) WHERE \(foreignKey) IN (SELECT value FROM json_each(?))"
+        case .toManyByJoin(let join, let side)?:
+            sql = "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(join.otherColumn(side)) FROM \(join.name) WHERE \(join.column(side)) IN (SELECT value FROM json_each(?)))"
+        default:
+            return []
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: [keys]).compactMap(objectID(keyAndEntity:))
+    }
+
+    /// The object a row of `Z_PK, Z_ENT` stands for (`nil` for an entity number the model lacks).
+    private func objectID(keyAndEntity row: Row) -> ManagedObjectID? {
+        schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
+    }
+}
+
+/// Binds values to a prepared statement through SQLite's C API, for the statement's next
+/// execution by GRDB (which resets it first and keeps the bindings).
+private struct RowBinder {
+    let statement: SQLiteStatement
+    /// SQLite copies text and blobs before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ statement: SQLiteStatement) {
+        self.statement = statement
+    }
+
+    /// Makes the statement ready for bindings after its last execution.
+    func start() {
+        sqlite3_reset(statement)
+    }
+
+    func bind(_ value: DatabaseValue.Storage, at index: Int32) {
+        switch value {
+        case .null: sqlite3_bind_null(statement, index)
+        case .int64(let integer): sqlite3_bind_int64(statement, index, integer)
+        case .double(let double): sqlite3_bind_double(statement, index, double)
+        case .string(let string): sqlite3_bind_text(statement, index, string, -1, Self.transient)  // as GRDB binds it
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+            }
+        }
+    }
+}
