@@ -49,6 +49,8 @@ let package = Package(
         ),
         // Not a product: the child process the crash-safety test kills while it saves.
         .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects"]),
+        // Not a product: the child process the hostile-store tests open spoiled stores in.
+        .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects"]),
         // Build tool: generates a target's model classes at build time.
         .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
         // `swift package generate-managed-objects`: writes them into the package instead.

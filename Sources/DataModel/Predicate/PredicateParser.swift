@@ -19,13 +19,32 @@
 /// ```
 ///
 /// `(` is ambiguous (a parenthesized predicate or expression): the parser tries a comparison
-/// first and falls back to a predicate, reporting whichever attempt got further.
+/// first and falls back to a predicate, reporting whichever attempt got further. Each
+/// comparison's outcome is remembered by where it started, so falling back never parses the
+/// same tokens as a comparison again (nested parentheses would otherwise take time exponential
+/// in their depth).
 struct PredicateParser {
     private let tokens: [PredicateToken]
     private let scalars: [Unicode.Scalar]
     private let lexerError: PredicateSyntaxError?
     private var index = 0
     private var argumentCount = 0
+    /// Shared by the copies backtracking makes.
+    private let comparisons = ComparisonMemo()
+
+    private final class ComparisonMemo {
+        struct Start: Hashable {
+            var index: Int
+            var argumentCount: Int
+        }
+
+        enum Outcome {
+            case parsed(PredicateComparison, endIndex: Int, argumentCount: Int)
+            case failed(PredicateSyntaxError, reachedIndex: Int)
+        }
+
+        var outcomes: [Start: Outcome] = [:]
+    }
 
     init(_ format: String) {
         var lexer = PredicateLexer(format)
@@ -143,7 +162,7 @@ struct PredicateParser {
         let start = self
         let comparisonError: PredicateSyntaxError
         do {
-            return .comparison(try parseComparison())
+            return .comparison(try parseRememberedComparison())
         } catch {
             comparisonError = error
         }
@@ -156,6 +175,29 @@ struct PredicateParser {
             return inner
         } catch {
             throw index >= comparisonReached ? error : comparisonError
+        }
+    }
+
+    /// `parseComparison()`, or what it gave the last time it started at this token.
+    private mutating func parseRememberedComparison() throws(PredicateSyntaxError) -> PredicateComparison {
+        let start = ComparisonMemo.Start(index: index, argumentCount: argumentCount)
+        switch comparisons.outcomes[start] {
+        case .parsed(let comparison, let endIndex, let count)?:
+            index = endIndex
+            argumentCount = count
+            return comparison
+        case .failed(let error, let reachedIndex)?:
+            index = reachedIndex
+            throw error
+        case nil:
+            do {
+                let comparison = try parseComparison()
+                comparisons.outcomes[start] = .parsed(comparison, endIndex: index, argumentCount: argumentCount)
+                return comparison
+            } catch {
+                comparisons.outcomes[start] = .failed(error, reachedIndex: index)
+                throw error
+            }
         }
     }
 

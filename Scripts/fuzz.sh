@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target of Fuzz/ (or every target: `all`).
+#
+#   Scripts/fuzz.sh TARGET [RUNS]      build with -sanitize=fuzzer,address, replay the target's
+#                                      kept fail cases (Fuzz/FailCases/TARGET), then run RUNS
+#                                      executions (default 1000000) from seeds out of ../shared
+#                                      and Fuzz/Seeds
+#
+# A crash stops the run and leaves its input in Fuzz/.build/crashes/TARGET; minimise it
+# (`Fuzz/.build/release/TARGET -minimize_crash=1 -runs=100000 FILE`), fix the bug, and keep the
+# input under Fuzz/FailCases/TARGET/ so every later run replays it.
+set -euo pipefail
+cd "$(dirname "$0")/../Fuzz"
+fuzz=$(pwd)
+export FUZZ_SHARED="$fuzz/../../shared"
+# Swift's own crash backtracer trips AddressSanitizer; libFuzzer prints the stack itself.
+export SWIFT_BACKTRACE=enable=no
+targets=(FuzzModelReader FuzzGenerate FuzzPredicateParser FuzzPredicateEvaluation FuzzSQLTranslation FuzzStoreOpener)
+target=${1:?usage: Scripts/fuzz.sh TARGET|all [RUNS]; targets: ${targets[*]}}
+runs=${2:-1000000}
+if [ "$target" = all ]; then
+    for each in "${targets[@]}"; do "$0" "$each" "$runs"; done
+    exit 0
+fi
+[[ " ${targets[*]} " == *" $target "* ]] || { echo "no fuzz target '$target'; targets: ${targets[*]}" >&2; exit 2; }
+
+# One -sanitize flag naming both: given as two flags, the driver keeps only one of them.
+swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --product "$target" 2>&1 | grep -v "Cannot export local symbol" >&2
+binary="$fuzz/.build/release/$target"
+
+# Seeds, made anew each run: real models, real stores, or the format strings of Fuzz/Seeds.
+seeds="$fuzz/.build/seeds/$target"
+rm -rf "$seeds" && mkdir -p "$seeds"
+case "$target" in
+FuzzModelReader | FuzzGenerate)
+    find "$FUZZ_SHARED/corpus" -name contents -type f -size -64k -print0 |
+        while IFS= read -r -d '' file; do cp "$file" "$seeds/$(printf '%s' "$file" | md5sum | cut -c1-16)"; done
+    max_len=65536 ;;
+FuzzStoreOpener)
+    find "$FUZZ_SHARED/stores" -name '*.sqlite' -type f -print0 |
+        while IFS= read -r -d '' file; do cp "$file" "$seeds/$(basename "$file")"; done
+    max_len=65536 ;;
+FuzzPredicateParser)
+    split -l 1 "$fuzz/Seeds/predicates.txt" "$seeds/p"
+    max_len=512 ;;
+FuzzPredicateEvaluation)
+    # Each format string with one object to evaluate it on.
+    n=0
+    while IFS= read -r line; do
+        n=$((n + 1))
+        printf '%s\nname=Ben\nage=%d\nchildren=[1,2,3]\nbirthday=@%d\ntags=[x,swift]\nflag=true\ngrade=nil\n' \
+            "$line" $((n % 20)) $((n * 86400)) >"$seeds/e$n"
+    done <"$fuzz/Seeds/predicates.txt"
+    max_len=1024 ;;
+FuzzSQLTranslation)
+    split -l 1 "$fuzz/Seeds/item-predicates.txt" "$seeds/i"
+    max_len=512 ;;
+esac
+
+if [ -d "$fuzz/FailCases/$target" ]; then
+    echo "== $target: replaying $(ls "$fuzz/FailCases/$target" | wc -l) kept fail cases"
+    replay="$fuzz/.build/$target-failcases.log"
+    ASAN_OPTIONS=detect_leaks=0 "$binary" "$fuzz/FailCases/$target"/* >"$replay" 2>&1 ||
+        { tail -40 "$replay"; echo "== $target FAILED on a kept fail case"; exit 1; }
+fi
+
+# Leak detection is off: LeakSanitizer cannot see references Swift keeps with tag bits in an
+# enum payload (a PropertyDescription case, say), and reports the objects behind them as leaked.
+work="$fuzz/.build/corpus/$target"
+crashes="$fuzz/.build/crashes/$target"
+mkdir -p "$work" "$crashes"
+echo "== $target: $runs runs"
+log="$fuzz/.build/$target.log"
+status=0
+ASAN_OPTIONS=detect_leaks=0 "$binary" "$work" "$seeds" -runs="$runs" -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 \
+    -detect_leaks=0 -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+grep -E "^#[0-9]+\s+(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb|new_units_added)" "$log"
+if [ $status -ne 0 ]; then
+    grep -E -A30 "Fatal error|ERROR: |deadly signal" "$log" | head -60
+    echo "== $target FAILED (exit $status); the input is in $crashes, the whole log in $log"
+    exit 1
+fi

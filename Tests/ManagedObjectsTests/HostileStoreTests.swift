@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+@testable import ManagedObjects
+import Testing
+
+/// Store files spoiled the ways a disk, a bug or an attacker spoils them, each opened and read
+/// whole by `StoreReadProbe` in a process of its own: the outcome is a clear error or a read,
+/// never a crash; memory stays bounded; a refused file is left byte for byte as it was. The
+/// table of outcomes, times and peak memory is printed.
+@Suite("SQLite store: hostile store files", .serialized)
+struct HostileStoreTests {
+    static let probe: URL = {
+        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return testBinary.deletingLastPathComponent().appendingPathComponent("StoreReadProbe")
+    }()
+
+    /// CoreDataPlus's SampleModel V1 store, as Core Data wrote it: cars in a three-entity
+    /// hierarchy (one table, told apart by Z_ENT) owned by people.
+    static let store = "alemar11__CoreDataPlus/SampleModel_V1.sqlite"
+    static let model = RealSQLiteStoreTests.shared
+        .appendingPathComponent("corpus/alemar11__CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld")
+
+    struct Report: Decodable {
+        var outcome: String
+        var milliseconds: Double
+        var peakKiB: Int
+    }
+
+    /// How a case spoils its copy of the store.
+    enum Spoil: Sendable {
+        case sql(String)
+        case metadataPlist(@Sendable () throws -> Data)
+        case bytes(@Sendable (inout Data) -> Void)
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var spoil: Spoil
+        /// The outcome's start: "read " (opened and read whole), "open: CODE" or "read: CODE"; empty
+        /// where any of them will do (a spoiled page may be found at the open or at a read).
+        var expected: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "untouched", spoil: .sql("SELECT 1"), expected: "read "),
+        Case(name: "Z_METADATA plist of 32 MiB", spoil: .metadataPlist {
+            try PropertyListSerialization.data(
+                fromPropertyList: ["NSStoreType": "SQLite", "Junk": Data(count: 32 << 20)], format: .binary, options: 0)
+        }, expected: "read "),
+        Case(name: "Z_METADATA plist nested 100,000 deep", spoil: .metadataPlist {
+            Data(("<?xml version=\"1.0\"?><plist version=\"1.0\">" + String(repeating: "<array>", count: 100_000)
+                + String(repeating: "</array>", count: 100_000) + "</plist>").utf8)
+        }, expected: "read "),
+        Case(name: "Z_METADATA plist not a plist", spoil: .metadataPlist { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }) },
+             expected: "read "),
+        Case(name: "Z_METADATA empty", spoil: .sql("DELETE FROM Z_METADATA"), expected: "open: 134020"),
+        Case(name: "text, blobs and numbers in the wrong columns", spoil: .sql("""
+            UPDATE ZCAR SET ZISLIMITEDEDITION = 'yes', ZMARKEDFORDELETIONASOF = 'tomorrow', ZMAKER = x'00ff00',
+                ZCOLOR = 42, ZOWNER = 'abc' WHERE Z_PK <= 10
+            """), expected: "read "),
+        Case(name: "Z_ENT of no entity", spoil: .sql("UPDATE ZCAR SET Z_ENT = 99 WHERE Z_PK <= 3"), expected: "read "),
+        Case(name: "Z_ENT NULL", spoil: .sql("UPDATE ZCAR SET Z_ENT = NULL WHERE Z_PK <= 3"), expected: "read "),
+        Case(name: "to-one keys pointing nowhere", spoil: .sql("UPDATE ZCAR SET ZOWNER = 9999 WHERE Z_PK <= 5"), expected: "read "),
+        Case(name: "a cycle of parents in Z_PRIMARYKEY", spoil: .sql("UPDATE Z_PRIMARYKEY SET Z_SUPER = 3 WHERE Z_ENT = 1"),
+             expected: "read "),
+        Case(name: "Z_MAX below the existing keys", spoil: .sql("UPDATE Z_PRIMARYKEY SET Z_MAX = 0"), expected: "read "),
+        Case(name: "an entity missing from Z_PRIMARYKEY", spoil: .sql("DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Person'"),
+             expected: "open: 134"),
+        Case(name: "an entity's table dropped", spoil: .sql("DROP TABLE ZPERSON"), expected: "open: 134"),
+        Case(name: "a column dropped", spoil: .sql("ALTER TABLE ZPERSON DROP COLUMN ZFIRSTNAME"), expected: "open: 134"),
+        Case(name: "truncated to half", spoil: .bytes { $0 = $0.prefix($0.count / 2) }, expected: ""),
+        Case(name: "a page of garbage", spoil: .bytes { bytes in
+            for index in 8192..<min(12288, bytes.count) { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
+        }, expected: ""),
+        Case(name: "not SQLite", spoil: .bytes { bytes in bytes = Data(repeating: 0x42, count: 4096) }, expected: "open: 134080"),
+    ]
+
+    @Test("a spoiled store is refused untouched or read whole, in bounded memory", arguments: cases)
+    func spoiledStore(_ testCase: Case) throws {
+        let directory = try TemporaryDirectory()
+        let url = try RealSQLiteStoreTests.copy(Self.store, into: directory)
+        try Self.spoil(url, testCase.spoil)
+        let before = try Data(contentsOf: url)
+        let report = try Self.runProbe(store: url)
+        print(String(format: "hostile store | %@ | %@ | %.1f ms | %.1f MiB",
+                     testCase.name, report.outcome, report.milliseconds, Double(report.peakKiB) / 1024))
+        #expect(report.outcome.hasPrefix(testCase.expected), "\(report.outcome)")
+        #expect(report.peakKiB < 256 * 1024, "peak \(report.peakKiB) KiB")
+        if report.outcome.hasPrefix("open:") {
+            #expect(try Data(contentsOf: url) == before, "a refused store was changed")
+        }
+    }
+
+    static func spoil(_ url: URL, _ spoil: Spoil) throws {
+        switch spoil {
+        case .sql(let sql):
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { try $0.execute(sql: sql) }
+            try queue.close()
+        case .metadataPlist(let plist):
+            let data = try plist()
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { try $0.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [data]) }
+            try queue.close()
+        case .bytes(let change):
+            var bytes = try Data(contentsOf: url)
+            change(&bytes)
+            try bytes.write(to: url)
+        }
+    }
+
+    /// Runs `StoreReadProbe` on the store; a crash (a signal, or no report) fails the test.
+    static func runProbe(store: URL) throws -> Report {
+        let process = Process()
+        process.executableURL = probe
+        process.arguments = [store.path, model.path, "SampleModel"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0,
+              let report = try? JSONDecoder().decode(Report.self, from: data) else {
+            throw ProbeCrashed(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        }
+        return report
+    }
+
+    struct ProbeCrashed: Error, CustomStringConvertible {
+        var status: Int32
+        var output: String
+        var description: String { "StoreReadProbe did not report (status \(status)): \(output)" }
+    }
+}
