@@ -10,7 +10,23 @@ import ManagedObjects
 
 struct Report: Codable {
     /// "read N values", or "open: CODE message", or "read: CODE message".
-    /// Every property of every object of every entity, read; the number of values read.
+    var outcome: String
+    var milliseconds: Double
+    var peakKiB: Int
+}
+
+/// VmHWM from /proc/self/status: the peak resident set so far.
+func peakKiB() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+    return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+}
+
+func describe(_ error: Error) -> String {
+    if let error = error as? ManagedObjectError { "\(error.code.rawValue) \(error)" } else { "\(error)" }
+}
+
+/// Every property of every object of every entity, read; the number of values read.
 func readEverything(through coordinator: PersistentStoreCoordinator) throws -> Int {
     let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
     return try context.performAndWait {
@@ -21,8 +37,7 @@ func readEverything(through coordinator: PersistentStoreCoordinator) throws -> I
             for object in try context.fetch(request) {
                 for name in entity.propertiesByName.keys {
                     // A related object is read too: a key pointing nowhere must not trap.
-                    let value = object.value(forKey: name)
-                    if let related = value as? ManagedObject {
+                    if let related = object.value(forKey: name) as? ManagedObject {
                         _ = related.entity.propertiesByName.keys.map { related.value(forKey: $0) }
                     }
                     read += 1
@@ -33,6 +48,13 @@ func readEverything(through coordinator: PersistentStoreCoordinator) throws -> I
     }
 }
 
+let arguments = CommandLine.arguments
+guard arguments.count == 4 else {
+    FileHandle.standardError.write(Data("usage: StoreReadProbe <store path> <model path> <version name>\n".utf8))
+    exit(2)
+}
+let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: arguments[2]), versionName: arguments[3])
+let start = Date()
 let outcome: String
 let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
 do {

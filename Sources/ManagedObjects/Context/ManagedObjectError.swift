@@ -56,6 +56,8 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         public static let invalidFetchRequest = Code(rawValue: 134060)
         /// NSPersistentStoreOperationError: the operation needs a store and there is none.
         public static let persistentStoreOperation = Code(rawValue: 134070)
+        /// NSSQLiteError: SQLite failed under a store operation (a damaged page, an I/O error).
+        public static let sqlite = Code(rawValue: 134180)
 
         public var description: String { String(rawValue) }
     }

@@ -94,7 +94,7 @@ extension SQLiteStore {
                     let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
                     if request.returnsObjectIDs {
                         let rows = try Row.fetchAll(db, sql: sql + " RETURNING Z_PK, Z_ENT", arguments: StatementArguments(arguments + plan.arguments))
-                        let ids = rows.compactMap(objectID(keyAndEntity:))
+                        let ids = rows.compactMap(storedID)
                         return StoreBatchOutcome(count: ids.count, objectIDs: ids)
                     }
                     try db.execute(sql: sql, arguments: StatementArguments(arguments + plan.arguments))
@@ -136,7 +136,7 @@ extension SQLiteStore {
                 let sql = "DELETE FROM \(plan.table) AS \(alias)\(plan.conditions)"
                 if request.returnsObjectIDs {
                     let ids = try Row.fetchAll(db, sql: sql + " RETURNING Z_PK, Z_ENT", arguments: StatementArguments(plan.arguments))
-                        .compactMap(objectID(keyAndEntity:))
+                        .compactMap(storedID)
                     return StoreBatchOutcome(count: ids.count, objectIDs: ids)
                 }
                 try db.execute(sql: sql, arguments: StatementArguments(plan.arguments))
@@ -149,7 +149,7 @@ extension SQLiteStore {
                     forKeys: objectIDs.compactMap(\.storeNumber), in: request.entity, knownEntity: nil, db: db)
             } else if plan.rest.predicate == nil {
                 targets = try Row.fetchAll(db, sql: "SELECT \(alias).Z_PK, \(alias).Z_ENT FROM \(plan.table) AS \(alias)\(plan.conditions)", arguments: StatementArguments(plan.arguments))
-                    .compactMap(objectID(keyAndEntity:))
+                    .compactMap(storedID)
             } else {
                 targets = try matchingRows(plan, db: db, graph: graph(in: db)).map(\.objectID)
             }
@@ -175,7 +175,7 @@ extension SQLiteStore {
         let table = schema.table(of: entity).name
         var entityByKey: [Int64: EntityDescription] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(keys)]) {
-            entityByKey[row[0]] = schema.entitiesByNumber[row[1] as Int64]
+            if let key = row[0] as Int64? { entityByKey[key] = (row[1] as Int64?).flatMap { schema.entitiesByNumber[$0] } }
         }
         return keys.compactMap { key in entityByKey[key].map { permanentID(entity: $0, number: key) } }
     }
@@ -274,13 +274,9 @@ extension SQLiteStore {
         default:
             return []
         }
-        return try Row.fetchAll(db, sql: sql, arguments: [keys]).compactMap(objectID(keyAndEntity:))
+        return try Row.fetchAll(db, sql: sql, arguments: [keys]).compactMap(storedID)
     }
 
-    /// The object a row of `Z_PK, Z_ENT` stands for (`nil` for an entity number the model lacks).
-    private func objectID(keyAndEntity row: Row) -> ManagedObjectID? {
-        schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
-    }
 }
 
 /// Binds values to a prepared statement through SQLite's C API, for the statement's next

@@ -175,12 +175,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public func execute(_ request: StoreRequest) throws -> StoreResult {
         let plan = fetchPlan(for: request)
         if let countStatement = plan.countStatement {
-            let total = try reader.read { db in
+            let total = try read { db in
                 try Int.fetchOne(db, sql: countStatement, arguments: StatementArguments(plan.arguments)) ?? 0
             }
             return .count(request.window(0..<total).count)
         }
-        let snapshots = try reader.read { db in
+        let snapshots = try read { db in
             try storedObjects(plan.statement, arguments: StatementArguments(plan.arguments), db: db)
         }
         return try plan.rest.evaluate(over: snapshots, graph: graph)
@@ -285,7 +285,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
-        try reader.read { db in try snapshot(for: objectID, db: db) }
+        try read { db in try snapshot(for: objectID, db: db) }
     }
 
     func snapshot(for objectID: ManagedObjectID, db: Database) throws -> StoredObject? {
@@ -301,7 +301,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        try reader.read { db in try relatedObjectIDs(of: objectID, relationship: relationship, db: db) }
+        try read { db in try relatedObjectIDs(of: objectID, relationship: relationship, db: db) }
     }
 
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription, db: Database) throws -> [ManagedObjectID] {
@@ -320,8 +320,24 @@ public final class SQLiteStore: PersistentStore, Sendable {
         default:
             return []
         }
-        return try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap { row in
-            schema.entitiesByNumber[row[1] as Int64].map { permanentID(entity: $0, number: row[0]) }
+        return try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap(storedID)
+    }
+
+    /// The ID of a `Z_PK, Z_ENT` row; `nil` when either is NULL or the number names no entity
+    /// (a damaged store: such rows are left out, never trapped on).
+    func storedID(_ row: Row) -> ManagedObjectID? {
+        guard let number = row[0] as Int64?, let entityNumber = row[1] as Int64?,
+              let entity = schema.entitiesByNumber[entityNumber] else { return nil }
+        return permanentID(entity: entity, number: number)
+    }
+
+    /// A read through `reader`; SQLite's own errors (a damaged page found late, an I/O error)
+    /// become Core Data's `NSSQLiteError` (134180), naming the file.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try reader.read(body)
+        } catch let error as DatabaseError {
+            throw ManagedObjectError(.sqlite, "cannot read the SQLite store \(url?.path ?? ""): \(error)")
         }
     }
 
