@@ -4,6 +4,16 @@ import OrderedCollections
 extension FetchableManagedObject {
     /// No key path names: classes written by hand add them to use typed queries.
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [:] }
+
+    /// A class tree's table, as its root's generated `propertyNamesByKeyPath` builds it: the
+    /// root's entries (key paths from `Self`, so from the subclass asked) and the tables of
+    /// the subclasses `Self` is or descends from (`nil` for the others).
+    @_spi(Generated)
+    public static func propertyNames(
+        _ own: [AnyKeyPath: String], subclasses: [AnyKeyPath: String]?...
+    ) -> [AnyKeyPath: String] {
+        subclasses.reduce(own) { names, subclass in names.merging(subclass ?? [:]) { kept, _ in kept } }
+    }
 }
 
 /// Reads the Core Data key a Swift key path stands for: a generated class's stored property or
