@@ -15,8 +15,8 @@ extension ObjectPredicate {
     ///   not a stored property of a generated class).
     public init<Object>(_ predicate: Predicate<Object>) throws {
         var translator = PredicateTranslator(root: predicate.variable.key)
-        let syntax = try translator.predicate(predicate.expression)
         do {
+            let syntax = try translator.predicate(predicate.expression)
             try self.init(syntax: syntax, arguments: translator.arguments)
         } catch {
             throw ManagedObjectError(
@@ -46,6 +46,12 @@ enum PredicateTerm {
     case coalesced(PredicateExpressionSyntax, fallback: PredicateExpressionSyntax)
     /// `lhs.caseInsensitiveCompare(rhs)`: a `ComparisonResult` the comparison with it decides.
     case stringComparison(PredicateExpressionSyntax, PredicateExpressionSyntax, PredicateComparisonOptions)
+}
+
+/// An expression of a Foundation predicate with no format-string equivalent; `ObjectPredicate(_:)`
+/// throws it as a ``ManagedObjectError`` naming the predicate's type.
+struct UntranslatableExpression: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Walks a Foundation predicate's expression tree into ``PredicateSyntax``.
@@ -213,8 +219,8 @@ struct PredicateTranslator {
         return try body(&self, name)
     }
 
-    static func untranslatable(_ expression: Any, _ reason: String) -> ManagedObjectError {
-        ManagedObjectError(.invalidFetchRequest, "#Predicate: \(describe(expression)) \(reason)")
+    static func untranslatable(_ expression: Any, _ reason: String) -> UntranslatableExpression {
+        UntranslatableExpression(description: "\(describe(expression)) \(reason)")
     }
 
     /// An expression's type without module prefixes, then its value: enough to find it in the

@@ -175,7 +175,7 @@ struct TypedPredicateTests {
             let request = FetchRequest<Warden>(predicate: #Predicate { $0.age % 2 == 0 })
             let error = #expect(throws: ManagedObjectError.self) { try context.fetch(request) }
             #expect(error?.code == .invalidFetchRequest)
-            #expect(error?.description.contains("IntRemainder") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("#Predicate<Warden>: IntRemainder") == true, "\(String(describing: error))")
             // Setting a predicate replaces the one that could not be translated.
             request.predicate = ObjectPredicate("age > 40")
             #expect(Self.names(try context.fetch(request)) == ["<nil>", "Ann"])
