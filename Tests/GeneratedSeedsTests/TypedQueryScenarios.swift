@@ -38,6 +38,7 @@ func fillMandatoryAttributes(of objects: [ManagedObject]) {
 }
 
 @Suite struct TypedQueryScenarios {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test(arguments: SeedStore.allCases)
     func tweetsTypedBesideFormatStrings(on kind: SeedStore) throws {
         try withContext(TweetsModel.managedObjectModel, on: kind) { context in
@@ -78,6 +79,8 @@ func fillMandatoryAttributes(of objects: [ManagedObject]) {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+
     @Test(arguments: SeedStore.allCases)
     func flightsQueryThroughWrappers(on kind: SeedStore) throws {
         try withContext(FlightsModel.managedObjectModel, on: kind) { context in
@@ -106,6 +109,8 @@ func fillMandatoryAttributes(of objects: [ManagedObject]) {
             #expect(busiest == [sfo])
         }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 
     @Test func templateNarrowedByATypedPredicate() throws {
         try withContext(FetchRequestsModel.managedObjectModel) { (context) throws in

@@ -2,23 +2,28 @@ import Foundation
 
 // Foundation's predicate expressions and the format-string syntax each stands for. Operands are
 // translated through `PredicateTranslator`, which names an operand that has no equivalent.
+// Foundation's predicates need macOS 14 and its siblings; the package supports macOS 13.
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Variable: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         .expression(try translator.syntax(of: key, in: self))
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Value: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         .value(PredicateValues.normalized(value))
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.NilLiteral: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm { .value(nil) }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.KeyPath: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let base = try translator.translate(root)
@@ -47,6 +52,7 @@ extension PredicateExpressions.KeyPath: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Conjunction: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let operands = [try translator.predicate(lhs), try translator.predicate(rhs)].flatMap { operand in
@@ -56,6 +62,7 @@ extension PredicateExpressions.Conjunction: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Disjunction: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let operands = [try translator.predicate(lhs), try translator.predicate(rhs)].flatMap { operand in
@@ -65,24 +72,28 @@ extension PredicateExpressions.Disjunction: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Negation: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         .predicate(.not(try translator.predicate(wrapped)))
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Equal: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         try translator.equality(lhs, rhs, negated: false)
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.NotEqual: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         try translator.equality(lhs, rhs, negated: true)
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Comparison: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let operatorType: PredicateOperator = switch op {
@@ -95,6 +106,7 @@ extension PredicateExpressions.Comparison: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.OptionalFlatMap: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let wrappedTerm = try translator.translate(wrapped)
@@ -113,6 +125,7 @@ extension PredicateExpressions.OptionalFlatMap: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.NilCoalesce: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         switch try translator.translate(lhs) {
@@ -134,6 +147,7 @@ extension PredicateExpressions.NilCoalesce: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.ForcedUnwrap: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         switch try translator.translate(inner) {
@@ -145,12 +159,14 @@ extension PredicateExpressions.ForcedUnwrap: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.SequenceContains: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         try translator.comparison(element, .in, sequence)
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.SequenceContainsWhere: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let collection = try translator.expression(sequence)
@@ -171,6 +187,7 @@ extension PredicateExpressions.SequenceContainsWhere: ObjectPredicateTranslatabl
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.SequenceAllSatisfy: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let collection = try translator.expression(sequence)
@@ -184,6 +201,7 @@ extension PredicateExpressions.SequenceAllSatisfy: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Filter: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let collection = try translator.expression(sequence)
@@ -193,6 +211,7 @@ extension PredicateExpressions.Filter: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.SequenceStartsWith: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         guard Base.Output.self is any StringProtocol.Type else {
@@ -202,6 +221,7 @@ extension PredicateExpressions.SequenceStartsWith: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.CollectionContainsCollection: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         guard Base.Output.self is any StringProtocol.Type else {
@@ -211,6 +231,7 @@ extension PredicateExpressions.CollectionContainsCollection: ObjectPredicateTran
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Arithmetic: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         let operatorType: PredicateArithmeticOperator = switch op {
@@ -222,18 +243,21 @@ extension PredicateExpressions.Arithmetic: ObjectPredicateTranslatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.FloatDivision: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         .expression(.arithmetic(.divide, try translator.expression(lhs), try translator.expression(rhs)))
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.UnaryMinus: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         .expression(.negation(try translator.expression(wrapped)))
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Conditional: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         .expression(.ternary(
@@ -243,12 +267,14 @@ extension PredicateExpressions.Conditional: ObjectPredicateTranslatable {
 
 #if canImport(Darwin)
 // Foundation offers these two in predicates on Apple platforms only.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.StringCaseInsensitiveCompare: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         .stringComparison(try translator.expression(root), try translator.expression(other), [.caseInsensitive])
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.StringLocalizedStandardContains: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
         // Case- and diacritic-insensitive, as `localizedStandardContains` is.

@@ -1,5 +1,6 @@
 import Foundation
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ObjectPredicate {
     /// The format-string predicate a Foundation `Predicate` (`#Predicate<Tweet> { … }`) stands
     /// for: the same syntax tree `ObjectPredicate("…")` parses into, its captured values bound as
@@ -28,6 +29,7 @@ extension ObjectPredicate {
 /// A Foundation predicate expression with a format-string equivalent. Foundation's
 /// `PredicateExpressions` types adopt it (as SwiftData's do its own), their operands translated
 /// in turn; one that does not adopt it is named in the error.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 protocol ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm
 }
@@ -55,6 +57,7 @@ struct UntranslatableExpression: Error, CustomStringConvertible {
 }
 
 /// Walks a Foundation predicate's expression tree into ``PredicateSyntax``.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 struct PredicateTranslator {
     /// The syntax each closure variable stands for: the evaluated object, a `SUBQUERY`
     /// variable, or what an optional's `flatMap` unwraps.

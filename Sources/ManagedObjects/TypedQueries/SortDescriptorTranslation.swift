@@ -1,5 +1,6 @@
 import Foundation
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ObjectSortDescriptor {
     /// The sort descriptor a Foundation `SortDescriptor` with a key path stands for
     /// (`SortDescriptor(\Tweet.created, order: .reverse)` is `created`, descending), so stores

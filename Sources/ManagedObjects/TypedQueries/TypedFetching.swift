@@ -1,5 +1,6 @@
 import Foundation
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FetchRequest where Result: FetchableManagedObject {
     /// A request for `Result`'s entity with a typed predicate and sort, as SwiftData's
     /// `FetchDescriptor` takes them:
@@ -35,6 +36,7 @@ extension FetchRequest where Result: FetchableManagedObject {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FetchableManagedObject {
     /// The objects of this class's entity that `predicate` accepts, sorted:
     /// `try Tweet.fetch(where: #Predicate { $0.text != nil }, sortedBy: [SortDescriptor(\.created)], in: context)`.

@@ -24,6 +24,7 @@ extension Walk: FetchableManagedObject {
 }
 
 /// The `#Predicate` twin of a conformance case's format string, built from the case's arguments.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 private enum Twin {
     case tweet(Predicate<Tweet>)
     case user(Predicate<TwitterUser>)
@@ -143,6 +144,8 @@ struct TypedConformanceTests {
         return objects
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+
     @Test(arguments: [StoreKind.inMemory, .sqlite])
     func seedCasesAnswerAsTheTable(kind: StoreKind) throws {
         let cases = PredicateConformanceSuite.all()
@@ -159,6 +162,7 @@ struct TypedConformanceTests {
     }
 
     /// Checks each case that has a twin; returns how many it checked.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     private static func check(
         _ cases: [PredicateConformanceCase], objects: [String: ManagedObject], in context: ManagedObjectContext
     ) throws -> Int {

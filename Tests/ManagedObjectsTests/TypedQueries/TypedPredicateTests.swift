@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 /// A `#Predicate` and the format string it stands for.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 struct TypedCase<Object: FetchableManagedObject>: CustomTestStringConvertible, @unchecked Sendable {
     // Unchecked: the captured values are immutable test constants.
     let predicate: Predicate<Object>
@@ -18,6 +19,7 @@ struct TypedCase<Object: FetchableManagedObject>: CustomTestStringConvertible, @
 }
 
 /// The zoo every case runs on: keepers with and without names, mentors, animals and dogs.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 enum Zoo {
     static let cutoff = Date(timeIntervalSinceReferenceDate: 700_000_000)
 
@@ -125,6 +127,7 @@ struct TypedPredicateTests {
         objects.map { ($0.value(forKey: "name") as? String) ?? "<nil>" }.sorted()
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func check<Object: FetchableManagedObject>(_ cases: [TypedCase<Object>], in context: ManagedObjectContext) throws {
         let all = try context.fetch(FetchRequest<Object>(entityName: Object.entityName))
         for typedCase in cases {
@@ -138,6 +141,8 @@ struct TypedPredicateTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+
     @Test(arguments: [StoreKind.inMemory, .sqlite])
     func typedPredicatesMatchFormatStrings(kind: StoreKind) throws {
         try withContext(ZooModel.managedObjectModel, kind: kind) { context in
@@ -150,6 +155,8 @@ struct TypedPredicateTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+
     @Test func unsavedChangesCount() throws {
         try withContext(ZooModel.managedObjectModel, kind: .sqlite) { context in
             try Zoo.insert(into: context)
@@ -161,6 +168,8 @@ struct TypedPredicateTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+
     @Test func translationIsTheFormatSyntax() throws {
         let predicate = try ObjectPredicate(#Predicate<Warden> { $0.age > 30 && ($0.mentor?.name?.contains("A") ?? false) })
         // The `?.` chain is one optional (`mentor.name`) under `??`: nil, then false.
@@ -168,6 +177,8 @@ struct TypedPredicateTests {
         let any = try ObjectPredicate(#Predicate<Warden> { $0.animals.contains { $0.legs == 2 } })
         #expect(any.predicateFormat == "ANY animals.legs == 2")
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 
     @Test func untranslatableExpressionThrowsAtFetchNamingIt() throws {
         try withContext(ZooModel.managedObjectModel) { context in
@@ -182,6 +193,8 @@ struct TypedPredicateTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+
     @Test func keyPathThatIsNotStoredThrowsNamingIt() throws {
         try withContext(ZooModel.managedObjectModel) { context in
             let error = #expect(throws: ManagedObjectError.self) {
@@ -195,6 +208,7 @@ struct TypedPredicateTests {
 
 @Suite("Typed sort descriptors")
 struct TypedSortDescriptorTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test(arguments: [StoreKind.inMemory, .sqlite])
     func sortDescriptorsMatchKeySorts(kind: StoreKind) throws {
         try withContext(ZooModel.managedObjectModel, kind: kind) { context in
@@ -210,11 +224,15 @@ struct TypedSortDescriptorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+
     @Test func descriptorTranslation() throws {
         let descriptor = try ObjectSortDescriptor(SortDescriptor(\Warden.nickname, order: .reverse))
         #expect(descriptor == ObjectSortDescriptor(key: "nickname_", ascending: false, comparison: .compare))
         #expect(throws: ManagedObjectError.self) { try ObjectSortDescriptor(SortDescriptor(\Warden.name.debugDescription)) }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 
     @Test func firstWhere() throws {
         try withContext(ZooModel.managedObjectModel) { context in
@@ -236,6 +254,7 @@ private final class InsertCounter: FetchedResultsControllerDelegate {
 
 @Suite("Typed queries in requests")
 struct TypedRequestTests {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     @Test func templateNarrowedAndSortedTyped() throws {
         try withContext(ZooModel.managedObjectModel, kind: .sqlite) { context in
             try Zoo.insert(into: context)
@@ -246,6 +265,8 @@ struct TypedRequestTests {
             #expect(try context.fetch(request).map(\.name) == ["Ann", "Chong"])
         }
     }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 
     @Test func fetchedResultsControllerTakesATypedRequest() throws {
         try withContext(ZooModel.managedObjectModel) { context in
