@@ -32,8 +32,8 @@ extension ObjectSortDescriptor {
     private static func comparison<Compared>(of descriptor: SortDescriptor<Compared>) -> Comparison {
         #if canImport(Darwin)
         switch descriptor.stringComparator {
-        case String.StandardComparator.localizedStandard?: return .localizedStandard
-        case String.StandardComparator.localized?: return .localized
+        case .some(.localizedStandard): return .localizedStandard
+        case .some(.localized): return .localized
         default: return .compare
         }
         #else
