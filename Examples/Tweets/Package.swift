@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Tweets",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],  // #Predicate
     dependencies: [
         .package(name: "ManagedGen", path: "../.."),
     ],

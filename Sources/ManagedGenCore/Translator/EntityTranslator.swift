@@ -15,10 +15,12 @@ struct EntityTranslator {
     func declarations() -> [Declaration] {
         var result: [Declaration] = []
         if plan.codeGeneration == .class { result.append(classDeclaration()) }
+        let keyPaths = keyPathTable()
         result.append(.extension(ExtensionDeclaration(
-            extendedType: className, conformances: fetchableConformance,
-            members: propertyMembers() + toManyAccessors() + fetchMembers())))
+            extendedType: className, conformances: fetchableConformance + keyPaths.conformances,
+            members: propertyMembers() + toManyAccessors() + fetchMembers() + keyPaths.members)))
         if isFetchableRoot && !isFinal { result.append(fetchingProtocol()) }
+        result += keyPaths.declarations
         return result
     }
 
@@ -236,6 +238,73 @@ struct EntityTranslator {
             ]
         }
         return result
+    }
+
+    // MARK: Key paths for typed queries
+
+    /// The Swift property names and model property names of this entity's own stored properties
+    /// and wrappers (inherited ones are the superclass's).
+    private var ownKeyPathNames: [(swift: String, model: String)] {
+        entity.attributes.map { (swiftName($0.name), $0.name) } + entity.relationships.map { (swiftName($0.name), $0.name) }
+            + (entity.attributes.map(\.name) + entity.relationships.map(\.name)).compactMap { name in
+                plan.wrapperNames[name].map { (SwiftNames.escaped($0), name) }
+            }
+    }
+
+    /// `[\Root.text: "text", …]` on one line, however long: one line per entity.
+    private func keyPathLiteral(root: String, _ names: [(swift: String, model: String)]) -> String {
+        guard !names.isEmpty else { return "[:]" }
+        return "[" + names.map { "\\\(root).\($0.swift): \(SwiftNames.stringLiteral($0.model))" }.joined(separator: ", ") + "]"
+    }
+
+    private var keyPathTableType: String { "[\(types.swift("AnyKeyPath")): \(types.string)]" }
+    private var subclassTableName: String { "propertyNamesOf" + plan.className }
+    private var keyPathsProtocolName: String { SwiftNames.escaped(plan.className + "KeyPaths") }
+
+    /// What typed queries read key paths by (`FetchableManagedObject.propertyNamesByKeyPath`):
+    /// a final root lists its key paths; the root of a class tree lists them from `Self` (so
+    /// `\Dog.name` is found when a `Dog` is asked) and adds the table of the subclass asked,
+    /// which each subclass declares (a non-final one from `Self` too, through a protocol: a
+    /// class's static members cannot build key paths from `Self`).
+    private func keyPathTable() -> (conformances: [String], members: [Declaration], declarations: [Declaration]) {
+        let own = ownKeyPathNames
+        if isFetchableRoot && isFinal {
+            return ([], [table("propertyNamesByKeyPath", access: access, keyPathLiteral(root: className, own))], [])
+        }
+        if isFetchableRoot {
+            let subclasses = descendantPlans.map { descendant in
+                let translator = EntityTranslator(index: index, plan: descendant)
+                let type = translator.isFinal ? translator.className : "any \(translator.keyPathsProtocolName)"
+                return "(self as? \(type).Type)?.\(translator.subclassTableName)"
+            }
+            let body = subclasses.isEmpty
+                ? keyPathLiteral(root: "Self", own)
+                : "propertyNames(\(keyPathLiteral(root: "Self", own)), subclasses: \(subclasses.joined(separator: ", ")))"
+            let witness = table("propertyNamesByKeyPath", access: access, body)
+            return ([], [], [.extension(ExtensionDeclaration(extendedType: fetchingProtocolName, members: [witness]))])
+        }
+        guard !own.isEmpty else { return ([], [], []) }
+        if isFinal { return ([], [table(subclassTableName, access: nil, keyPathLiteral(root: className, own))], []) }
+        let keyPathsProtocol = Declaration.type(TypeDeclaration(.protocol, access: nil, name: keyPathsProtocolName, inheritance: [className]))
+        let subclassTable = table(subclassTableName, access: nil, keyPathLiteral(root: "Self", own))
+        return ([keyPathsProtocolName], [], [
+            keyPathsProtocol, .extension(ExtensionDeclaration(extendedType: keyPathsProtocolName, members: [subclassTable])),
+        ])
+    }
+
+    private func table(_ name: String, access: AccessModifier?, _ body: String) -> Declaration {
+        .variable(VariableDeclaration(access: access, modifiers: [.static], name: name, type: keyPathTableType, getter: [body]))
+    }
+
+    /// The generated classes below this one that declare properties, in model order.
+    private var descendantPlans: [ModelIndex.EntityPlan] {
+        index.model.entities.compactMap { candidate in
+            guard candidate.name != entity.name,
+                  index.model.inheritanceChain(of: candidate).contains(where: { $0.name == entity.name }),
+                  let candidatePlan = index.plan(named: candidate.name), candidatePlan.generatesCode,
+                  !EntityTranslator(index: index, plan: candidatePlan).ownKeyPathNames.isEmpty else { return nil }
+            return candidatePlan
+        }
     }
 
     // MARK: Fetching

@@ -19,10 +19,14 @@ public enum FetchRequestResultType: Sendable, Hashable {
 public final class FetchRequest<Result>: CustomStringConvertible {
     public var entityName: String
     /// Objects the predicate rejects are left out; `nil` keeps every object.
-    public var predicate: ObjectPredicate?
+    public var predicate: ObjectPredicate? { didSet { typedPredicateError = nil } }
     /// Applied in turn: the first that tells two objects apart orders them. Objects they do
     /// not tell apart keep the store's order (insertion order).
-    public var sortDescriptors: [ObjectSortDescriptor]
+    public var sortDescriptors: [ObjectSortDescriptor] { didSet { typedSortError = nil } }
+    /// Why a typed predicate (`#Predicate`) or sort (`SortDescriptor`) given to the request
+    /// has no format-string equivalent: the fetch throws it.
+    var typedPredicateError: (any Error)?
+    var typedSortError: (any Error)?
     /// The most objects to return; 0 means no limit.
     public var fetchLimit: Int = 0
     /// How many matching objects to skip first.
@@ -225,6 +229,7 @@ struct FetchPlan<Result> {
                 .invalidFetchRequest, "\(request): the model has no entity named '\(request.entityName)'",
                 entityName: request.entityName)
         }
+        if let error = request.typedPredicateError ?? request.typedSortError { throw error }
         try entity.checkKeyPaths(
             (request.predicate?.keyPathsRead ?? []) + request.sortDescriptors.map(\.key).filter { !columnNames.contains($0) },
             in: "\(request)")

@@ -2,7 +2,12 @@
 /// the `Dog` entity (with its sub-entities), `Animal.fetch(in:)` returns `[Animal]`. The topmost
 /// generated class of each class tree conforms; its subclasses inherit the conformance, and
 /// `Self` is the class the method is called on. Written once here instead of in every class.
-public protocol FetchableManagedObject: ManagedObject {}
+public protocol FetchableManagedObject: ManagedObject {
+    /// The property each key path from `Self` reads (`\Tweet.text: "text"`, a wrapper such as
+    /// `\Flight.origin: "origin_"`), so typed queries (`#Predicate`, `SortDescriptor`) become
+    /// the format-string syntax stores run. Generated; empty by default.
+    static var propertyNamesByKeyPath: [AnyKeyPath: String] { get }
+}
 
 extension FetchableManagedObject {
     /// The objects of this class's entity matching `predicate`, sorted.

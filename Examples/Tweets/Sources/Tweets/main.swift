@@ -55,6 +55,14 @@ print("users with tweets.text contains \"Homework\": \(try screenNames(ObjectPre
 print("users with tweets.@count > 2: \(try screenNames(ObjectPredicate("tweets.@count > 2")))")
 print("users who tweeted in the last 24 hours: \(try screenNames(ObjectPredicate("any tweets.created > %@", yesterday)))")
 
+// The same queries typed: `#Predicate` and `SortDescriptor` on the generated classes become the
+// format strings above (`tweeter.screenName == "CS193p"`, `tweets.@count > 2`), run the same way.
+let typedTexts = try Tweet.fetch(
+    where: #Predicate { $0.tweeter?.screenName == "CS193p" }, sortedBy: [SortDescriptor(\.created)], in: context)
+print("typed, tweeter?.screenName == \"CS193p\": \(typedTexts.compactMap(\.text))")
+let busyUsers = try TwitterUser.fetch(where: #Predicate { $0.tweets.count > 2 }, in: context)
+print("typed, tweets.count > 2: \(busyUsers.compactMap(\.screenName))")
+
 // Deleting a user cascades to its tweets (the model's delete rule); each tweet's
 // prepareForDeletion runs.
 context.delete(cs193p)

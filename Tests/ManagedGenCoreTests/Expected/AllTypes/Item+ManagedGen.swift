@@ -21,4 +21,5 @@ extension Item: FetchableManagedObject {
     public var sample: Sample? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
     /// A fetch request for `Item` objects.
     public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Item.position: "position", \Item.owned: "owned", \Item.sample: "sample"] }
 }

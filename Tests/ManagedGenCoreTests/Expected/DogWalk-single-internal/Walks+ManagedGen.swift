@@ -69,6 +69,7 @@ extension Dog: FetchableManagedObject {
     internal class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
     /// The `Dog` whose `name` is `name` (unique in the model), inserted if there is none.
     internal static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog { try Dog.findOrInsert(Keys.name, name, at: 0, in: context) }
+    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Dog.name: "name", \Dog.walks: "walks"] }
 }
 
 /// The `Walk` entity.
@@ -87,4 +88,5 @@ extension Walk: FetchableManagedObject {
     internal var dog: Dog? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     internal class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
+    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Walk.date: "date", \Walk.dog: "dog"] }
 }

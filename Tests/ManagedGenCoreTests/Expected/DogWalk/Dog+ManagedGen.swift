@@ -31,4 +31,5 @@ extension Dog: FetchableManagedObject {
     public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
     /// The `Dog` whose `name` is `name` (unique in the model), inserted if there is none.
     public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog { try Dog.findOrInsert(Keys.name, name, at: 0, in: context) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Dog.name: "name", \Dog.walks: "walks"] }
 }

@@ -19,4 +19,5 @@ extension Walk: FetchableManagedObject {
     public var dog: Dog? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     public class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Walk.date: "date", \Walk.dog: "dog"] }
 }

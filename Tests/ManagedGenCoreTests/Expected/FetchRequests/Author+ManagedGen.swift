@@ -37,4 +37,5 @@ extension Author: FetchableManagedObject {
     public func removeFromBooks(_ values: Set<Book>) { removeFromRelationship(values, at: 2) }
     /// A fetch request for `Author` objects.
     public class func fetchRequest() -> FetchRequest<Author> { FetchRequest<Author>(entityName: "Author") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Author.born: "born", \Author.name: "name", \Author.books: "books"] }
 }

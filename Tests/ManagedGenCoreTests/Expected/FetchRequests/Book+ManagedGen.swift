@@ -23,4 +23,5 @@ extension Book: FetchableManagedObject {
     public var author: Author? { get { toOneRelationship(at: 3) } set { setToOneRelationship(newValue, at: 3) } }
     /// A fetch request for `Book` objects.
     public class func fetchRequest() -> FetchRequest<Book> { FetchRequest<Book>(entityName: "Book") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Book.pages: "pages", \Book.title: "title", \Book.year: "year", \Book.author: "author"] }
 }

@@ -37,4 +37,5 @@ extension Airline: FetchableManagedObject {
     public class func fetchRequest() -> FetchRequest<Airline> { FetchRequest<Airline>(entityName: "Airline") }
     /// The `Airline` whose `code_` is `code` (unique in the model), inserted if there is none.
     public static func withCode(_ code: String, in context: ManagedObjectContext) throws -> Airline { try Airline.findOrInsert(Keys.code_, code, at: 0, in: context) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Airline.code_: "code_", \Airline.name_: "name_", \Airline.shortname_: "shortname_", \Airline.flights_: "flights_", \Airline.code: "code_", \Airline.name: "name_", \Airline.shortname: "shortname_", \Airline.flights: "flights_"] }
 }

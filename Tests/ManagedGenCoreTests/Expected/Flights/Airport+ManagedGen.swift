@@ -55,4 +55,5 @@ extension Airport: FetchableManagedObject {
     public class func fetchRequest() -> FetchRequest<Airport> { FetchRequest<Airport>(entityName: "Airport") }
     /// The `Airport` whose `icao_` is `icao` (unique in the model), inserted if there is none.
     public static func withICAO(_ icao: String, in context: ManagedObjectContext) throws -> Airport { try Airport.findOrInsert(Keys.icao_, icao, at: 2, in: context) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Airport.city_: "city_", \Airport.countryCode: "countryCode", \Airport.icao_: "icao_", \Airport.latitude: "latitude", \Airport.location: "location", \Airport.longitude: "longitude", \Airport.name: "name", \Airport.state: "state", \Airport.timezone: "timezone", \Airport.flightsFrom_: "flightsFrom_", \Airport.flightsTo_: "flightsTo_", \Airport.city: "city_", \Airport.icao: "icao_", \Airport.flightsFrom: "flightsFrom_", \Airport.flightsTo: "flightsTo_"] }
 }

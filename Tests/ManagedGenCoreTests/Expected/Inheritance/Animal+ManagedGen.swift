@@ -28,3 +28,7 @@ extension Animal: AnimalFetching {
 
 /// Typed fetch conveniences for `Animal` and its subclasses.
 public protocol AnimalFetching: Animal, FetchableManagedObject {}
+
+extension AnimalFetching {
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { propertyNames([\Self.ident: "ident", \Self.name_: "name_", \Self.keeper: "keeper", \Self.name: "name_"], subclasses: (self as? Bird.Type)?.propertyNamesOfBird, (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal, (self as? Dog.Type)?.propertyNamesOfDog) }
+}

@@ -22,4 +22,5 @@ extension Bird {
     public class func fetchRequest() -> FetchRequest<Bird> { FetchRequest<Bird>(entityName: "Bird") }
     /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.
     public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Bird { try Bird.findOrInsert(Keys.ident, ident, at: 0, in: context) }
+    static var propertyNamesOfBird: [AnyKeyPath: String] { [\Bird.wingspan: "wingspan"] }
 }

@@ -21,4 +21,5 @@ extension Dog {
     public var breed: String? { get { stringAttribute(at: 4) } set { setStringAttribute(newValue, at: 4) } }
     /// A fetch request for `Dog` objects.
     public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
+    static var propertyNamesOfDog: [AnyKeyPath: String] { [\Dog.breed: "breed"] }
 }

@@ -20,4 +20,5 @@ extension Keeper: FetchableManagedObject {
     public func removeFromAnimals(_ values: Set<Animal>) { removeFromRelationship(values, at: 1) }
     /// A fetch request for `Keeper` objects.
     public class func fetchRequest() -> FetchRequest<Keeper> { FetchRequest<Keeper>(entityName: "Keeper") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Keeper.name: "name", \Keeper.animals: "animals", \Keeper.enclosure: "enclosure"] }
 }

@@ -8,7 +8,7 @@ open class Mammal: Animal {
     open override class var entityName: String { "Mammal" }
 }
 
-extension Mammal {
+extension Mammal: MammalKeyPaths {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let ident = "ident"
@@ -22,4 +22,10 @@ extension Mammal {
     public class func fetchRequest() -> FetchRequest<Mammal> { FetchRequest<Mammal>(entityName: "Mammal") }
     /// The `Mammal` whose `ident` is `ident` (unique in the model), inserted if there is none.
     public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Mammal { try Mammal.findOrInsert(Keys.ident, ident, at: 0, in: context) }
+}
+
+protocol MammalKeyPaths: Mammal {}
+
+extension MammalKeyPaths {
+    static var propertyNamesOfMammal: [AnyKeyPath: String] { [\Self.legs: "legs"] }
 }

@@ -21,4 +21,5 @@ extension Data: FetchableManagedObject {
     public var uuid: UUID? { get { uuidAttribute(at: 2) } set { setUuidAttribute(newValue, at: 2) } }
     /// A fetch request for `Data` objects.
     public class func fetchRequest() -> FetchRequest<Data> { FetchRequest<Data>(entityName: "Data") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Data.date: "date", \Data.string: "string", \Data.uuid: "uuid"] }
 }

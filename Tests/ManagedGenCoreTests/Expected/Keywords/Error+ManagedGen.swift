@@ -19,4 +19,5 @@ extension Error: FetchableManagedObject {
     public var data: Swift.String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
     /// A fetch request for `Error` objects.
     public class func fetchRequest() -> FetchRequest<Error> { FetchRequest<Error>(entityName: "Error") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Error.code: "code", \Error.data: "data"] }
 }

@@ -43,4 +43,5 @@ extension Set: FetchableManagedObject {
     public func removeFromProtocol(_ values: Swift.Set<Task>) { removeFromRelationship(values, at: 11) }
     /// A fetch request for `Set` objects.
     public class func fetchRequest() -> FetchRequest<Set> { FetchRequest<Set>(entityName: "Set") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Set.`class`: "class", \Set.`default`: "default", \Set.description_: "description", \Set.entity_: "entity", \Set.hash_: "hash", \Set.isDeleted_: "isDeleted", \Set.objectID_: "objectID", \Set.self_: "self", \Set.Type_: "Type", \Set.Date: "Date", \Set.`in`: "in", \Set.`protocol`: "protocol"] }
 }

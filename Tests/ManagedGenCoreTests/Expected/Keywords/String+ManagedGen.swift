@@ -19,4 +19,5 @@ extension String: FetchableManagedObject {
     public var count: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
     /// A fetch request for `String` objects.
     public class func fetchRequest() -> FetchRequest<String> { FetchRequest<String>(entityName: "String") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\String.value_: "value", \String.count: "count"] }
 }

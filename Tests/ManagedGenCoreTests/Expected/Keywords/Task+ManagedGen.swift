@@ -33,4 +33,5 @@ extension Task: FetchableManagedObject {
     public class func fetchRequest() -> FetchRequest<Task> { FetchRequest<Task>(entityName: "Task") }
     /// The `Task` whose `return` is `return` (unique in the model), inserted if there is none.
     public static func withReturn(_ `return`: Swift.String, in context: ManagedObjectContext) throws -> Task { try Task.findOrInsert(Keys.`return`, `return`, at: 3, in: context) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Task.data: "data", \Task.description_: "description_", \Task.repeat_: "repeat_", \Task.`return`: "return", \Task.set: "set", \Task.error_: "error_", \Task.`repeat`: "repeat_", \Task.error: "error_"] }
 }

@@ -25,4 +25,5 @@ extension Tweet: FetchableManagedObject {
     public class func fetchRequest() -> FetchRequest<Tweet> { FetchRequest<Tweet>(entityName: "Tweet") }
     /// The `Tweet` whose `unique` is `unique` (unique in the model), inserted if there is none.
     public static func withUnique(_ unique: String, in context: ManagedObjectContext) throws -> Tweet { try Tweet.findOrInsert(Keys.unique, unique, at: 2, in: context) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Tweet.created: "created", \Tweet.text: "text", \Tweet.unique: "unique", \Tweet.tweeter: "tweeter"] }
 }

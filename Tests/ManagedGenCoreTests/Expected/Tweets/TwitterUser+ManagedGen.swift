@@ -25,4 +25,5 @@ extension TwitterUser: FetchableManagedObject {
     public func removeFromTweets(_ values: Set<Tweet>) { removeFromRelationship(values, at: 2) }
     /// A fetch request for `TwitterUser` objects.
     public class func fetchRequest() -> FetchRequest<TwitterUser> { FetchRequest<TwitterUser>(entityName: "TwitterUser") }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\TwitterUser.name: "name", \TwitterUser.screenName: "screenName", \TwitterUser.tweets: "tweets"] }
 }
