@@ -37,6 +37,22 @@ extension ManagedObject: NSFetchRequestResult {}
 public let NSSQLiteStoreType = PersistentStoreType.sqlite.rawValue
 public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
 
+// Store options Core Data code passes; accepted and not read (see Docs/RuntimeDifferences.md).
+public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+
+extension PersistentStoreCoordinator {
+    /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`
+    /// or `NSInMemoryStoreType`; another type throws `NSPersistentStoreInvalidTypeError`.
+    @discardableResult
+    public func addPersistentStore(
+        ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
+        options: [AnyHashable: Any]?
+    ) throws -> any PersistentStore {
+        try addPersistentStore(type: PersistentStoreType(rawValue: storeType), configuration: configuration, at: storeURL)
+    }
+}
+
 extension ManagedObjectContext.ConcurrencyType {
     /// Core Data's `NSManagedObjectContextConcurrencyType` case names.
     public static var mainQueueConcurrencyType: Self { .mainQueue }

@@ -86,6 +86,27 @@ import Testing
         #expect(NSPersistentContainer.defaultDirectoryURL() == PersistentContainer.defaultDirectoryURL())
     }
 
+    @Test func coordinatorAddsStoresByCoreDataTypeName() throws {
+        // The DogWalk book's stack, before containers: a coordinator on the model, a store added
+        // by type name with options.
+        let model = PersistenceController(inMemory: true).container.managedObjectModel
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("CoreDataPortingTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let psc = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let options = [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true]
+        try psc.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
+                                   at: directory.appendingPathComponent("DogWalk.sqlite"), options: options)
+        #expect(psc.persistentStores.first?.type == .sqlite)
+        do {
+            try psc.addPersistentStore(ofType: "Binary", configurationName: nil, at: nil, options: nil)
+            Issue.record("added a binary store")
+        } catch {
+            #expect((error as NSError).code == NSPersistentStoreInvalidTypeError)
+        }
+    }
+
     // MARK: Inserting and key-value coding
 
     @Test func insertNewObjectForEntityNameGivesTheEntitysClass() throws {
