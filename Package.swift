@@ -99,7 +99,7 @@ package.targets += [
     .testTarget(
         name: "CoreDataPortingTests",
         dependencies: ["CoreData"],
-        resources: [.copy("Models/Twitter.xcdatamodeld")]
+        resources: [.copy("Models/Twitter.xcdatamodeld"), .copy("Models/Enroute.xcdatamodeld")]
     ),
 ]
 #endif

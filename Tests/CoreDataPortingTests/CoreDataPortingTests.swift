@@ -205,6 +205,29 @@ import Testing
         #expect(fromArray.evaluate(with: ["name": "b"]))
     }
 
+    @Test func enrouteFindOrCreateWithWrappersAndOwnID() throws {
+        let container = NSPersistentContainer(name: "Enroute")
+        container.persistentStoreDescriptions.first!.url = URL(fileURLWithPath: "/dev/null")
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        let context = container.viewContext
+        let sfo = Airport.withICAO("KSFO", context: context)
+        sfo.location = "San Francisco"
+        sfo.latitude = 37.6
+        let lax = Airport.withICAO("KLAX", context: context)
+        lax.location = "Los Angeles"
+        let flight = Flight(context: context)
+        flight.ident = "UA1"
+        flight.origin = sfo
+        try context.save()
+        #expect(Airport.withICAO("KSFO", context: context) === sfo)
+        #expect(sfo.id == "KSFO" && sfo.city == "")
+        #expect(sfo.flightsFrom.map(\.ident) == ["UA1"])
+        #expect([sfo, lax].sorted().map(\.icao) == ["KLAX", "KSFO"])
+        let all = try context.fetch(Airport.fetchRequest(NSPredicate(format: "latitude > %@", NSNumber(value: 0))))
+        #expect(all.map(\.icao) == ["KSFO"])
+        #expect(try context.fetch(Airport.fetchRequest(NSPredicate(value: true))).map(\.icao) == ["KLAX", "KSFO"])
+    }
+
     // MARK: Fetched results controller
 
     @Test func fetchedResultsControllerTellsItsCoreDataDelegate() throws {
