@@ -1,24 +1,12 @@
-// Core Data's error codes, as the `NS…Error` constants Foundation on Apple platforms declares
-// (Foundation on Linux does not), and `ManagedObjectError` bridged to `NSError`.
+// Core Data's error codes and user-info keys under their `NS…` names (ManagedObjects bridges
+// its errors to `NSError` with these values).
 
 import Foundation
 import ManagedObjects
 
-extension ManagedObjectError: CustomNSError {
-    public static var errorDomain: String { NSCocoaErrorDomain }
-    public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: description]
-        if let key { info[NSValidationKeyErrorKey] = key }
-        if let value { info[NSValidationValueErrorKey] = value }
-        if !detailedErrors.isEmpty { info[NSDetailedErrorsKey] = detailedErrors.map { $0 as NSError } }
-        return info
-    }
-}
-
-public let NSValidationKeyErrorKey = "NSValidationErrorKey"
-public let NSValidationValueErrorKey = "NSValidationErrorValue"
-public let NSDetailedErrorsKey = "NSDetailedErrors"
+public let NSValidationKeyErrorKey = ManagedObjectError.UserInfoKey.validationKey
+public let NSValidationValueErrorKey = ManagedObjectError.UserInfoKey.validationValue
+public let NSDetailedErrorsKey = ManagedObjectError.UserInfoKey.detailedErrors
 
 public let NSManagedObjectValidationError = ManagedObjectError.Code.validation.rawValue
 public let NSValidationMultipleErrorsError = ManagedObjectError.Code.multipleErrors.rawValue

@@ -63,6 +63,25 @@ struct CoreDataValueShapesTests {
         }
     }
 
+    @Test func errorsBridgeToNSErrorWithCoreDataCodes() throws {
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Named", attributes: [Attribute(name: "name", type: .string)]),
+        ]))
+        try withContext(model) { context in
+            _ = ManagedObject(entity: try #require(model["Named"]), insertInto: context)
+            do {
+                try context.save()
+                Issue.record("saved an object without its mandatory name")
+            } catch {
+                let nsError = error as NSError
+                #expect(nsError.domain == NSCocoaErrorDomain)
+                #expect(nsError.code == 1570)
+                #expect(nsError.userInfo[ManagedObjectError.UserInfoKey.validationKey] as? String == "name")
+                #expect(nsError.localizedDescription.contains("name"))
+            }
+        }
+    }
+
     @Test func predicatesTakeTheFormatLabel() {
         let predicate = ObjectPredicate(format: "name BEGINSWITH[c] %@ AND count > %d", "a", 2)
         #expect(predicate.evaluate(with: ["name": "Anna", "count": 3]))
