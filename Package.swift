@@ -89,3 +89,21 @@ let package = Package(
         ),
     ]
 )
+
+// `import CoreData` on Linux: Core Data's names over ManagedObjects, so Core Data code compiles
+// unchanged. Declared only where Apple's Core Data does not exist (the manifest is compiled for
+// the host, so `canImport(Darwin)` tells Apple platforms, where a module named CoreData would
+// clash with Apple's framework and the real one is used instead).
+#if !canImport(Darwin)
+package.products.append(.library(name: "CoreData", targets: ["CoreData"]))
+package.targets += [
+    .target(name: "CoreData", dependencies: ["ManagedObjects"]),
+    // Model-layer code written as for Apple's Core Data, compiled unchanged and run. The model
+    // files are resources, found by name as `NSPersistentContainer(name:)` finds them.
+    .testTarget(
+        name: "CoreDataPortingTests",
+        dependencies: ["CoreData"],
+        resources: [.copy("Models/Twitter.xcdatamodeld"), .copy("Models/Enroute.xcdatamodeld")]
+    ),
+]
+#endif

@@ -185,7 +185,8 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     // MARK: Identity
 
-    public var id: ObjectIdentifier { ObjectIdentifier(self) }
+    // `Identifiable`'s `id` comes from the standard library's extension for classes (an
+    // `ObjectIdentifier`), as `NSManagedObject` gets it, so a subclass may declare its own `id`.
 
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
 
@@ -276,7 +277,30 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The value of a property by name: an attribute's value, a to-one's object, a to-many's
     /// `Set<ManagedObject>` (ordered: `OrderedSet<ManagedObject>`). `nil` for an unknown key.
+    /// Numbers and Booleans come as `NSNumber`, as in Core Data, so `as? Int`, `as? Double`,
+    /// `as? Bool` and `as? NSNumber` all read them (an `Int64` in `Any` would not cast to `Int`).
     open func value(forKey key: String) -> Any? {
+        Self.keyValueCodingValue(storedValue(forKey: key))
+    }
+
+    /// A number or Boolean as the `NSNumber` Core Data's key-value coding gives; anything else
+    /// as it is.
+    static func keyValueCodingValue(_ value: Any?) -> Any? {
+        switch value {
+        case let number as Int16: NSNumber(value: number)
+        case let number as Int32: NSNumber(value: number)
+        case let number as Int64: NSNumber(value: number)
+        case let number as Int: NSNumber(value: number)
+        case let number as Double: NSNumber(value: number)
+        case let number as Float: NSNumber(value: number)
+        case let flag as Bool: NSNumber(value: flag)
+        default: value
+        }
+    }
+
+    /// The value of a property by name with its attribute's Swift type (`Int16`, `Double`, …),
+    /// as predicates and sort descriptors read it.
+    public func storedValue(forKey key: String) -> Any? {
         guard let property = entity.propertiesByName[key] else { return nil }
         switch property {
         case .attribute(let attribute):
@@ -317,7 +341,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// `@distinctUnionOfArrays`, `@distinctUnionOfSets`) works on the values before it, each
     /// read further through the keys after it (`tweets.@max.created`).
     public func value(forKeyPath keyPath: String) -> Any? {
-        CompiledKeyPath(keyValuePath: keyPath).keyValue(of: self)
+        Self.keyValueCodingValue(CompiledKeyPath(keyValuePath: keyPath).keyValue(of: self))
     }
 
     /// Sets the value at a dotted key path: the last key on the object the rest leads to.

@@ -77,7 +77,7 @@ struct CompiledKeyPath: Equatable {
     func value(from subject: PredicateSubject) -> Any? {
         guard !steps.isEmpty else { return subject.value }
         if let object = subject.keyValueCoding, case .key(let key) = steps[0] {
-            return value(from: object.value(forKey: key), startingAt: 1)
+            return value(from: object.storedValue(forKey: key), startingAt: 1)
         }
         return value(from: subject.value, startingAt: 0)
     }
@@ -91,7 +91,7 @@ struct CompiledKeyPath: Equatable {
                 if let dictionary = PredicateValues.dictionary(value) {
                     current = dictionary[key]
                 } else if let object = value as? KeyValueCoding {
-                    current = object.value(forKey: key)
+                    current = object.storedValue(forKey: key)
                 } else if let container = value as? PredicateKeyedContainer {
                     current = container.predicateValue(forKey: key)
                 } else if let collection = PredicateValues.collection(value) {

@@ -105,6 +105,16 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         self.init(format, argumentArray: arguments)
     }
 
+    /// `NSPredicate(format:_:)`'s spelling of ``init(_:_:)``.
+    public init(format: String, _ arguments: Any?...) {
+        self.init(format, argumentArray: arguments)
+    }
+
+    /// `NSPredicate(format:argumentArray:)`'s spelling of ``init(_:argumentArray:)``.
+    public init(format: String, argumentArray arguments: [Any?]?) {
+        self.init(format, argumentArray: arguments ?? [])
+    }
+
     /// A predicate from a format string and an array of arguments
     /// (`NSPredicate(format:argumentArray:)`). Traps on an invalid format, like ``init(_:_:)``.
     public init(_ format: String, argumentArray arguments: [Any?]) {

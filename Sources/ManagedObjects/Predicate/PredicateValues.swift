@@ -130,7 +130,7 @@ enum PredicateValues {
 
     /// The value of `key` on `object`, the way key-value coding answers it.
     static func value(of object: Any, forKey key: String) -> Any? {
-        if let object = object as? KeyValueCoding { return object.value(forKey: key) }
+        if let object = object as? KeyValueCoding { return object.storedValue(forKey: key) }
         if let container = object as? PredicateKeyedContainer { return container.predicateValue(forKey: key) }
         switch key {
         case "self": return object

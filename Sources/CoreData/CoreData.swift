@@ -1,0 +1,95 @@
+// Core Data's names over ManagedObjects, so model-layer code written for Apple's Core Data
+// compiles on Linux with `import CoreData` unchanged. Only built where Apple's framework does
+// not exist (see Package.swift).
+//
+// Foundation is re-exported so that this module's `NSPredicate` and `NSSortDescriptor` shadow
+// Foundation's for a file that imports only CoreData. A file that also imports Foundation
+// itself still resolves `NSPredicate(format:…)` here, but a type annotation `: NSPredicate`
+// is ambiguous there (checked with a two-module example; see Docs/RuntimeDifferences.md).
+@_exported import Foundation
+@_exported import ManagedObjects
+
+public typealias NSManagedObject = ManagedObject
+public typealias NSManagedObjectContext = ManagedObjectContext
+public typealias NSManagedObjectID = ManagedObjectID
+public typealias NSManagedObjectModel = ManagedObjectModel
+public typealias NSEntityDescription = EntityDescription
+public typealias NSAttributeDescription = AttributeDescription
+public typealias NSRelationshipDescription = RelationshipDescription
+public typealias NSPersistentStoreCoordinator = PersistentStoreCoordinator
+public typealias NSManagedObjectContextConcurrencyType = ManagedObjectContext.ConcurrencyType
+public typealias NSFetchRequest<ResultType> = FetchRequest<ResultType>
+public typealias NSFetchRequestResultType = FetchRequestResultType
+/// Core Data's predicate: this package's `ObjectPredicate` (`NSPredicate(format:…)`).
+public typealias NSPredicate = ObjectPredicate
+/// `NSCompoundPredicate(andPredicateWithSubpredicates:)` and its siblings make an `NSPredicate`.
+public typealias NSCompoundPredicate = ObjectPredicate
+public typealias NSSortDescriptor = ObjectSortDescriptor
+public typealias NSFetchedResultsChangeType = FetchedResultsChangeType
+
+/// What a fetch request can give. Core Data's `@objc` protocol conforms to itself, so Core Data
+/// code writes `NSFetchRequest<NSFetchRequestResult>`; a Swift protocol does not, which is why
+/// `NSFetchRequest` and `NSFetchedResultsController` take any type here.
+public protocol NSFetchRequestResult: AnyObject {}
+extension ManagedObject: NSFetchRequestResult {}
+
+// Store types, as Core Data's string constants.
+public let NSSQLiteStoreType = PersistentStoreType.sqlite.rawValue
+public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
+
+// Store options Core Data code passes; accepted and not read (see Docs/RuntimeDifferences.md).
+public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+
+extension PersistentStoreCoordinator {
+    /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`
+    /// or `NSInMemoryStoreType`; another type throws `NSPersistentStoreInvalidTypeError`.
+    @discardableResult
+    public func addPersistentStore(
+        ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
+        options: [AnyHashable: Any]?
+    ) throws -> any PersistentStore {
+        try addPersistentStore(type: PersistentStoreType(rawValue: storeType), configuration: configuration, at: storeURL)
+    }
+}
+
+extension ManagedObjectContext.ConcurrencyType {
+    /// Core Data's `NSManagedObjectContextConcurrencyType` case names.
+    public static var mainQueueConcurrencyType: Self { .mainQueue }
+    public static var privateQueueConcurrencyType: Self { .privateQueue }
+}
+
+extension ObjectPredicate {
+    /// `NSCompoundPredicate(andPredicateWithSubpredicates:)`: true when every one is.
+    public init(andPredicateWithSubpredicates subpredicates: [ObjectPredicate]) {
+        self = .and(subpredicates)
+    }
+
+    /// `NSCompoundPredicate(orPredicateWithSubpredicates:)`: true when any one is.
+    public init(orPredicateWithSubpredicates subpredicates: [ObjectPredicate]) {
+        self = .or(subpredicates)
+    }
+
+    /// `NSCompoundPredicate(notPredicateWithSubpredicate:)`.
+    public init(notPredicateWithSubpredicate predicate: ObjectPredicate) {
+        self = .not(predicate)
+    }
+}
+
+extension EntityDescription {
+    /// Inserts a new object of the entity named `entityName` into `context`, of the class the
+    /// model binds to it. Traps when the context's model has no such entity, as Core Data raises.
+    public static func insertNewObject(
+        forEntityName entityName: String, into context: ManagedObjectContext
+    ) -> ManagedObject {
+        guard let entity = entity(forEntityName: entityName, in: context) else {
+            preconditionFailure("insertNewObject: the model of \(context) has no entity named '\(entityName)'")
+        }
+        return entity.managedObjectClass.init(entity: entity, insertInto: context)
+    }
+
+    /// The entity named `entityName` in the context's model, or `nil`.
+    public static func entity(forEntityName entityName: String, in context: ManagedObjectContext) -> EntityDescription? {
+        context.managedObjectModel[entityName]
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import ManagedObjects
+
+/// How to set up one store of a container: a class, as Core Data's is, so
+/// `container.persistentStoreDescriptions.first!.url = …` changes the container's description.
+open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
+    /// `NSSQLiteStoreType` (the default) or `NSInMemoryStoreType`.
+    open var type: String
+    open var url: URL?
+    open var configuration: String?
+    /// Accepted for source compatibility: stores are always added at once, and migration is
+    /// the store's own (see Docs/RuntimeDifferences.md).
+    open var shouldAddStoreAsynchronously = false
+    open var shouldMigrateStoreAutomatically = true
+    open var shouldInferMappingModelAutomatically = true
+
+    public init() {
+        type = NSSQLiteStoreType
+    }
+
+    public convenience init(url: URL) {
+        self.init()
+        self.url = url
+    }
+
+    open var description: String { runtimeDescription.description }
+
+    /// The runtime's description. A store at `/dev/null` is kept in memory, as Apple's Xcode
+    /// template relies on Core Data doing for previews and tests.
+    var runtimeDescription: PersistentStoreDescription {
+        if url?.path == "/dev/null" { return PersistentStoreDescription(type: .inMemory) }
+        return PersistentStoreDescription(
+            type: PersistentStoreType(rawValue: type), url: url, configuration: configuration)
+    }
+}
+
+/// The whole stack in one object, as Core Data's `NSPersistentContainer`: over this package's
+/// `PersistentContainer`, with Core Data's initializers and class-typed store descriptions.
+open class NSPersistentContainer: @unchecked Sendable {
+    public let name: String
+    public let managedObjectModel: NSManagedObjectModel
+    /// The stores `loadPersistentStores` adds: one SQLite store `<name>.sqlite` in
+    /// `defaultDirectoryURL()` unless changed.
+    open var persistentStoreDescriptions: [NSPersistentStoreDescription]
+    private let container: PersistentContainer
+    /// Why `init(name:)` found no model; reported by `loadPersistentStores`.
+    private let modelLoadingError: (any Error)?
+
+    public var persistentStoreCoordinator: NSPersistentStoreCoordinator { container.persistentStoreCoordinator }
+    /// The main-queue context.
+    public var viewContext: NSManagedObjectContext { container.viewContext }
+
+    /// A container for the model named `name`: the `<name>.xcdatamodeld` (or `.xcdatamodel`)
+    /// found in the main bundle, the package's resource bundles next to it, or the current
+    /// directory, as Core Data finds `<name>.momd` in the app's bundles. Entities are bound to
+    /// the classes their `representedClassName` names (looked up in the module of the bundle
+    /// holding the model, or the main executable's). When no model is found, or it cannot be
+    /// read, the model is empty and `loadPersistentStores` reports why.
+    public convenience init(name: String) {
+        let model: ManagedObjectModel
+        let modelLoadingError: (any Error)?
+        do {
+            model = try ModelLookup.model(named: name)
+            modelLoadingError = nil
+        } catch {
+            model = ManagedObjectModel(Model())
+            modelLoadingError = error
+        }
+        self.init(name: name, managedObjectModel: model, modelLoadingError: modelLoadingError)
+    }
+
+    public convenience init(name: String, managedObjectModel: NSManagedObjectModel) {
+        self.init(name: name, managedObjectModel: managedObjectModel, modelLoadingError: nil)
+    }
+
+    private init(name: String, managedObjectModel: NSManagedObjectModel, modelLoadingError: (any Error)?) {
+        self.name = name
+        self.managedObjectModel = managedObjectModel
+        self.modelLoadingError = modelLoadingError
+        container = PersistentContainer(name: name, managedObjectModel: managedObjectModel)
+        persistentStoreDescriptions = container.persistentStoreDescriptions.map { description in
+            let described = NSPersistentStoreDescription()
+            described.type = description.type.rawValue
+            described.url = description.url
+            described.configuration = description.configuration
+            return described
+        }
+    }
+
+    /// Where stores go unless told otherwise (see `PersistentContainer.defaultDirectoryURL()`).
+    open class func defaultDirectoryURL() -> URL {
+        PersistentContainer.defaultDirectoryURL()
+    }
+
+    /// Adds a store for each description, calling `block` once per description with `nil` or
+    /// the error (a model `init(name:)` did not find, an unsupported type, a file that is not a
+    /// store), before returning.
+    open func loadPersistentStores(
+        completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void
+    ) {
+        if let modelLoadingError {
+            for description in persistentStoreDescriptions { block(description, modelLoadingError) }
+            return
+        }
+        let descriptions = persistentStoreDescriptions
+        container.persistentStoreDescriptions = descriptions.map(\.runtimeDescription)
+        var index = 0
+        container.loadPersistentStores { loaded, error in
+            let description = descriptions[index]
+            index += 1
+            if description.url == nil { description.url = loaded.url }
+            block(description, error)
+        }
+    }
+
+    /// A new private-queue context on the container's coordinator.
+    open func newBackgroundContext() -> NSManagedObjectContext {
+        container.newBackgroundContext()
+    }
+
+    /// Runs `block` on a new private-queue context's queue, without waiting.
+    open func performBackgroundTask(_ block: @escaping @Sendable (NSManagedObjectContext) -> Void) {
+        container.performBackgroundTask(block)
+    }
+
+    /// Runs `block` on a new private-queue context's queue and returns its result.
+    public func performBackgroundTask<T: Sendable>(
+        _ block: @escaping @Sendable (NSManagedObjectContext) throws -> T
+    ) async throws -> T {
+        try await container.performBackgroundTask(block)
+    }
+}
+
+/// Finds a model file by name and binds its entities to classes by name, for
+/// `NSPersistentContainer(name:)`.
+enum ModelLookup {
+    struct ModelNotFound: Error, CustomStringConvertible {
+        var name: String
+        var searched: [URL]
+        var description: String {
+            "NSPersistentContainer: no model named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel) in "
+                + searched.map(\.path).joined(separator: ", ")
+        }
+    }
+
+    static func model(named name: String) throws -> ManagedObjectModel {
+        let directories = searchDirectories()
+        for directory in directories {
+            for fileName in ["\(name).xcdatamodeld", "\(name).xcdatamodel"] {
+                let url = directory.appendingPathComponent(fileName)
+                guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                let model = try ManagedObjectModel(contentsOf: url)
+                let modules = moduleNames(forBundleAt: directory)
+                return ManagedObjectModel(model.model, classes: classes(for: model.model, modules: modules))
+            }
+        }
+        throw ModelNotFound(name: name, searched: directories)
+    }
+
+    /// The main bundle's resources, the SwiftPM resource bundles (`<package>_<target>.resources`)
+    /// beside it, and the current directory.
+    private static func searchDirectories() -> [URL] {
+        var directories: [URL] = []
+        if let resources = Bundle.main.resourceURL { directories.append(resources) }
+        let beside = Bundle.main.bundleURL
+        let contents = (try? FileManager.default.contentsOfDirectory(
+            at: beside, includingPropertiesForKeys: nil)) ?? []
+        directories += contents.filter { $0.pathExtension == "resources" || $0.pathExtension == "bundle" }
+            .sorted { $0.path < $1.path }
+        directories.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return directories
+    }
+
+    /// The modules a model's classes may live in: the target a resource bundle belongs to
+    /// (`Package_Target.resources` gives `Target`, trying each `_` since names may hold one) and
+    /// the main executable's module.
+    private static func moduleNames(forBundleAt directory: URL) -> [String] {
+        var names: [String] = []
+        if directory.pathExtension == "resources" || directory.pathExtension == "bundle" {
+            let bundleName = directory.deletingPathExtension().lastPathComponent
+            var rest = Substring(bundleName)
+            while let separator = rest.firstIndex(of: "_") {
+                rest = rest[rest.index(after: separator)...]
+                names.append(String(rest))
+            }
+        }
+        if let executable = Bundle.main.executableURL?.deletingPathExtension().lastPathComponent {
+            names.append(executable)
+        }
+        return names
+    }
+
+    /// Each entity's class: its `representedClassName` (without Xcode's leading `.` for the
+    /// current module), qualified by the first of `modules` that declares it as a
+    /// `ManagedObject` subclass. An entity whose class is not found gets `ManagedObject`, as
+    /// Core Data falls back to `NSManagedObject`.
+    private static func classes(for model: Model, modules: [String]) -> [String: ManagedObject.Type] {
+        var classes: [String: ManagedObject.Type] = [:]
+        for entity in model.entities {
+            var className = entity.representedClassName ?? entity.name
+            if className.hasPrefix(".") { className.removeFirst() }
+            let candidates = className.contains(".") ? [className] : modules.map { "\($0).\(className)" }
+            if let found = candidates.lazy.compactMap({ _typeByName($0) as? ManagedObject.Type }).first {
+                classes[entity.name] = found
+            }
+        }
+        return classes
+    }
+}
