@@ -93,3 +93,33 @@ extension EntityDescription {
         context.managedObjectModel[entityName]
     }
 }
+
+// MARK: Merge policies
+
+public typealias NSMergePolicy = MergePolicy
+public typealias NSMergeConflict = MergeConflict
+public typealias NSConstraintConflict = ConstraintConflict
+public let NSErrorMergePolicy = MergePolicy.error
+public let NSMergeByPropertyStoreTrumpMergePolicy = MergePolicy.mergeByPropertyStoreTrump
+public let NSMergeByPropertyObjectTrumpMergePolicy = MergePolicy.mergeByPropertyObjectTrump
+public let NSOverwriteMergePolicy = MergePolicy.overwrite
+public let NSRollbackMergePolicy = MergePolicy.rollback
+
+// MARK: Batch requests
+
+public typealias NSPersistentStoreRequest = PersistentStoreRequest
+public typealias NSPersistentStoreResult = PersistentStoreResult
+public typealias NSBatchInsertRequest = BatchInsertRequest
+public typealias NSBatchInsertResult = BatchInsertResult
+public typealias NSBatchInsertRequestResultType = BatchInsertRequestResultType
+public typealias NSBatchUpdateRequest = BatchUpdateRequest
+public typealias NSBatchUpdateResult = BatchUpdateResult
+public typealias NSBatchUpdateRequestResultType = BatchUpdateRequestResultType
+public typealias NSBatchDeleteRequest = BatchDeleteRequest
+public typealias NSBatchDeleteResult = BatchDeleteResult
+public typealias NSBatchDeleteRequestResultType = BatchDeleteRequestResultType
+
+/// The keys of a remote save's changes (`mergeChanges(fromRemoteContextSave:into:)`).
+public let NSInsertedObjectsKey = "inserted"
+public let NSUpdatedObjectsKey = "updated"
+public let NSDeletedObjectsKey = "deleted"

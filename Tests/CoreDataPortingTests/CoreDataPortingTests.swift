@@ -309,6 +309,39 @@ import Testing
         }
     }
 
+    @Test func mergePolicyAndBatchDeleteAsCoreDataWritesThem() throws {
+        let container = PersistenceController(inMemory: true).container
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        second.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+        let id = try first.performAndWait {
+            let tweet = try Tweet.findOrCreateTweet(matching: "m", text: "first", postedBy: "paul", in: first)
+            try first.save()
+            return tweet.objectID
+        }
+        try second.performAndWait { _ = try second.existingObject(with: id) }  // read before the other save
+        try first.performAndWait {
+            (try first.existingObject(with: id)).setValue("changed by the first", forKey: "text")
+            try first.save()
+        }
+        try second.performAndWait {
+            (try second.existingObject(with: id)).setValue("changed by the second", forKey: "text")
+            try second.save()  // NSMergeByPropertyObjectTrumpMergePolicy: the second's value wins
+            let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Tweet")
+            request.predicate = NSPredicate(format: "unique == %@", "m")
+            let delete = NSBatchDeleteRequest(fetchRequest: request)
+            delete.resultType = .resultTypeObjectIDs
+            let deleted = try second.execute(delete).result as? [NSManagedObjectID] ?? []
+            #expect(deleted == [id])
+            NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: deleted], into: [first])
+        }
+        let left = try first.performAndWait {
+            (registered: first.registeredObject(for: id), count: try first.count(for: NSFetchRequest<NSFetchRequestResult>(entityName: "Tweet")))
+        }
+        #expect(left.registered == nil)
+        #expect(left.count == 0)
+    }
+
     @Test func readmeExample() throws {
         let container = NSPersistentContainer(name: "Twitter")
         container.persistentStoreDescriptions.first!.url = URL(fileURLWithPath: "/dev/null")  // in memory
