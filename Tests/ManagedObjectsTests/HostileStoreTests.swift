@@ -94,6 +94,29 @@ struct HostileStoreTests {
         }
     }
 
+    @Test("a key allocator behind the rows (Z_MAX 0, or NULL) does not hand out taken keys", arguments: ["0", "NULL"])
+    func keyAllocatorBehindTheRows(_ value: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try RealSQLiteStoreTests.copy(Self.store, into: directory)
+        try Self.spoil(url, .sql("UPDATE Z_PRIMARYKEY SET Z_MAX = \(value)"))
+        let model = try ManagedObjectModel(contentsOf: Self.model, versionName: "SampleModel")
+        let context = try sqliteContext(model, at: url)
+        let keys = try context.performAndWait {
+            let people = try (0..<3).map { index in
+                let person = ManagedObject(entity: try #require(model["Person"]), insertInto: context)
+                person.setValue("New", forKey: "firstName")
+                person.setValue("Person \(index)", forKey: "lastName")
+                person.setValue(UUID(), forKey: "id")
+                person.setValue(Date(), forKey: "updatedAt")
+                return person
+            }
+            try context.save()
+            return people.compactMap(\.objectID.storeNumber)
+        }
+        #expect(keys == [21, 22, 23], "the file's 20 people keep 1...20")
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ZPERSON") == "23")
+    }
+
     static func spoil(_ url: URL, _ spoil: Spoil) throws {
         switch spoil {
         case .sql(let sql):

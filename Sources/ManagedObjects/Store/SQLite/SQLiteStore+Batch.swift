@@ -13,7 +13,7 @@ extension SQLiteStore {
     public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
         let entity = request.entity
         guard let storage = schema.storage[entity.name], let entityNumber = schema.entityNumbers[entity.name],
-              let root = schema.entityNumbers[entity.rootEntity.name] else {
+              schema.entityNumbers[entity.rootEntity.name] != nil else {
             throw ManagedObjectError(.invalidFetchRequest, "batch insert: the store has no table for \(entity.name)", entityName: entity.name)
         }
         guard request.rowCount > 0 else { return StoreBatchOutcome(count: 0, objectIDs: request.returnsObjectIDs ? [] : nil) }
@@ -33,9 +33,7 @@ extension SQLiteStore {
         let returning = upserting || request.returnsObjectIDs
         if returning { sql += " RETURNING Z_PK" }
         return try pool.write { db in
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [request.rowCount, root])
-            let last = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
-            let first = last - Int64(request.rowCount) + 1
+            let first = try reserveKeys(request.rowCount, for: request.entity, db: db).lowerBound
             let statement = try db.makeStatement(sql: sql)
             // The rows are bound straight to GRDB's statement with SQLite's C API: building a
             // `StatementArguments` per row costs more than SQLite's insert of the row.

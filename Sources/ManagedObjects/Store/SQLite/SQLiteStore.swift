@@ -400,12 +400,24 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// Numbers from the root entity's `Z_PRIMARYKEY.Z_MAX`, as Core Data allocates them.
     public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
-        guard count > 0, let root = schema.entityNumbers[entity.rootEntity.name] else { return [] }
-        let last = try pool.write { db in
-            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ?", arguments: [count, root])
-            return try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? 0
+        guard count > 0 else { return [] }
+        let keys = try pool.write { db in try reserveKeys(count, for: entity, db: db) }
+        return keys.map { permanentID(entity: entity, number: $0) }
+    }
+
+    /// Reserves `count` keys for new rows of `entity`'s table from its root's `Z_MAX`, never
+    /// below the table's highest key: a damaged or hand-edited allocator (`Z_MAX` behind the
+    /// rows, or NULL) must not hand out keys that are taken.
+    func reserveKeys(_ count: Int, for entity: EntityDescription, db: Database) throws -> ClosedRange<Int64> {
+        guard let root = schema.entityNumbers[entity.rootEntity.name] else {
+            throw ManagedObjectError(.persistentStoreOperation, "\(url?.path ?? ""): the store has no entity \(entity.rootEntity.name)")
         }
-        return (last - Int64(count) + 1...last).map { permanentID(entity: entity, number: $0) }
+        let table = schema.table(of: entity).name
+        try db.execute(sql: """
+            UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), (SELECT IFNULL(MAX(Z_PK), 0) FROM \(table))) + ? WHERE Z_ENT = ?
+            """, arguments: [count, root])
+        let last = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root]) ?? Int64(count)
+        return last - Int64(count) + 1...last
     }
 
     public func save(_ changes: StoreChangeSet) throws {
