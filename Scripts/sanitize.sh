@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs test targets under a sanitizer, each sanitizer in a build folder of its own.
+#
+#   Scripts/sanitize.sh thread  [TEST FILTER]    Thread Sanitizer (default filter: ManagedObjectsTests)
+#   Scripts/sanitize.sh address [TEST FILTER]    Address Sanitizer
+#
+# Fails when a test fails or the sanitizer reports anything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sanitizer=${1:?usage: Scripts/sanitize.sh thread|address [test filter]}
+filter=${2:-ManagedObjectsTests}
+case "$sanitizer" in thread | address) ;; *) echo "no sanitizer '$sanitizer' (thread or address)" >&2; exit 2 ;; esac
+scratch=".build-$sanitizer"
+log="$scratch/test-output.txt"
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+mkdir -p "$scratch"
+# Swift's crash backtracer and the sanitizers' own reports get in each other's way.
+status=0
+SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=1" ASAN_OPTIONS="detect_leaks=0" \
+    swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1 || status=$?
+grep -E "Test run with [0-9]+ tests?" "$log" | tail -1 || true
+if [ $status -ne 0 ] || grep -q "WARNING: ThreadSanitizer\|ERROR: AddressSanitizer" "$log"; then
+    grep -E -A40 "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|✘" "$log" | head -120
+    echo "$sanitizer sanitizer: FAILED (the whole output is in $log)"
+    exit 1
+fi
+echo "$sanitizer sanitizer: clean"
