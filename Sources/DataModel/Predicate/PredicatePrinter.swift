@@ -78,9 +78,9 @@ public struct PredicatePrinter {
             return operand(left, parenthesizeNegativeNumbers: false) + " \(op.rawValue) "
                 + operand(right, parenthesizeNegativeNumbers: false)
         case .negation(let operandExpression):
-            if case .literal(.integer) = operandExpression { return "-(\(format(operandExpression)))" }
-            if case .literal(.double) = operandExpression { return "-(\(format(operandExpression)))" }
-            return "-" + operand(operandExpression, parenthesizeNegativeNumbers: true)
+            let text = operand(operandExpression, parenthesizeNegativeNumbers: true)
+            // `-` before a digit reads back as a negative literal: `-5`, and so `-5.key`, `-5 ** 2`.
+            return text.first.map { ("0"..."9").contains($0) || $0 == "." } == true ? "-(\(text))" : "-" + text
         case .index(let base, let subscriptIndex):
             let inner: String = switch subscriptIndex {
             case .first: "FIRST"
