@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target of Fuzz/ (or every target: `all`).
 #
-#   Scripts/fuzz.sh TARGET [RUNS]      build with -sanitize=fuzzer,address, replay the target's
+#   [FUZZ_SEED=N] Scripts/fuzz.sh TARGET [RUNS]
+#                                      build with -sanitize=fuzzer,address, replay the target's
 #                                      kept fail cases (Fuzz/FailCases/TARGET), then run RUNS
 #                                      executions (default 1000000) from seeds out of ../shared
 #                                      and Fuzz/Seeds
@@ -72,7 +73,7 @@ mkdir -p "$work" "$crashes"
 echo "== $target: $runs runs"
 log="$fuzz/.build/$target.log"
 status=0
-ASAN_OPTIONS=detect_leaks=0 "$binary" "$work" "$seeds" -runs="$runs" -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 \
+ASAN_OPTIONS=detect_leaks=0 "$binary" "$work" "$seeds" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -runs="$runs" -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 \
     -detect_leaks=0 -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1 || status=$?
 grep -E "^#[0-9]+\s+(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb|new_units_added)" "$log"
 if [ $status -ne 0 ]; then
