@@ -9,10 +9,7 @@ import Testing
 /// table of outcomes, times and peak memory is printed.
 @Suite("SQLite store: hostile store files", .serialized)
 struct HostileStoreTests {
-    static let probe: URL = {
-        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return testBinary.deletingLastPathComponent().appendingPathComponent("StoreReadProbe")
-    }()
+    static let probe = siblingExecutable("StoreReadProbe")
 
     /// CoreDataPlus's SampleModel V1 store, as Core Data wrote it: cars in a three-entity
     /// hierarchy (one table, told apart by Z_ENT) owned by people.

@@ -18,17 +18,14 @@ enum SaveLoopModel {
 @Suite("SQLite store: a process killed while saving")
 struct SQLiteCrashSafetyTests {
     /// `StoreSaveLoop`, built beside the test bundle (`swift build` builds every target).
-    static let saveLoopExecutable: URL = {
-        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return testBinary.deletingLastPathComponent().appendingPathComponent("StoreSaveLoop")
-    }()
+    static let saveLoopExecutable = siblingExecutable("StoreSaveLoop")
 
-    /// The lines `StoreSaveLoop` reported before it was killed at a random moment 20–120 ms
-    /// after it had opened the store.
-    private func runSaveLoopUntilKilled(store: URL, firstSequence: Int64) throws -> [String] {
+    /// Runs `StoreSaveLoop` with `arguments` and kills it `delay` seconds after it reported
+    /// opening its store (never, when `delay` is nil); everything it wrote.
+    static func runSaveLoop(_ arguments: [String], killAfter delay: Double?) throws -> String {
         let process = Process()
-        process.executableURL = Self.saveLoopExecutable
-        process.arguments = [store.path, String(firstSequence)]
+        process.executableURL = saveLoopExecutable
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -39,12 +36,21 @@ struct SQLiteCrashSafetyTests {
             if chunk.isEmpty { break }  // exited before opening: the lines say why not
             received.append(chunk)
         }
-        Thread.sleep(forTimeInterval: Double.random(in: 0.020...0.120))
-        kill(process.processIdentifier, SIGKILL)
+        if let delay {
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         received.append(reader.readDataToEndOfFile())
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// The lines `StoreSaveLoop` reported before it was killed at a random moment 20–120 ms
+    /// after it had opened the store.
+    private func runSaveLoopUntilKilled(store: URL, firstSequence: Int64) throws -> [String] {
+        let output = try Self.runSaveLoop([store.path, String(firstSequence)], killAfter: Double.random(in: 0.020...0.120))
         // Only whole lines: a report cut short by the kill was never made.
-        var lines = String(decoding: received, as: UTF8.self).components(separatedBy: "\n")
+        var lines = output.components(separatedBy: "\n")
         lines.removeLast()
         return lines
     }

@@ -61,26 +61,7 @@ struct SQLiteMigrationCrashTests {
     /// Runs the migration child; kills it `delay` seconds after it said it starts migrating
     /// (never when `delay` is nil). Returns whether it reported the migration done.
     static func runMigration(of store: URL, killAfter delay: Double?) throws -> Bool {
-        let process = Process()
-        process.executableURL = SQLiteCrashSafetyTests.saveLoopExecutable
-        process.arguments = ["migrate", store.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let reader = output.fileHandleForReading
-        var received = Data()
-        while !received.starts(with: Data("open\n".utf8)) {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            received.append(chunk)
-        }
-        if let delay {
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        received.append(reader.readDataToEndOfFile())
-        return String(decoding: received, as: UTF8.self).contains("migrated\n")
+        try SQLiteCrashSafetyTests.runSaveLoop(["migrate", store.path], killAfter: delay).contains("migrated\n")
     }
 
     @Test("after each of 20 kills mid-migration the store is the old one intact or the new one complete",

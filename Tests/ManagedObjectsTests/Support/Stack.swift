@@ -36,3 +36,10 @@ func withContext<T>(_ model: ManagedObjectModel, kind: StoreKind, _ body: (Manag
     let context = try makeContainer(model, kind: kind, files: files).newBackgroundContext()
     return try context.performAndWait { try body(context) }
 }
+
+/// An executable target of this package, built beside the test bundle (`swift build` builds
+/// every target): the child processes of the crash-safety, migration and hostile-store tests.
+func siblingExecutable(_ name: String) -> URL {
+    let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    return testBinary.deletingLastPathComponent().appendingPathComponent(name)
+}
