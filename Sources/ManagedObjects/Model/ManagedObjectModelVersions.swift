@@ -59,9 +59,7 @@ extension ManagedObjectModel {
     /// Whether a store with `metadata` (``PersistentStoreCoordinator/metadataForPersistentStore(ofType:at:)``)
     /// holds exactly this model's entities of `configuration` (all entities when `nil`), by
     /// their version hashes. Core Data's `isConfiguration(withName:compatibleWithStoreMetadata:)`.
-    ///
-    /// Only hashes this runtime wrote can be compared (``ModelVersionHash``): for metadata Core
-    /// Data wrote this is `false`, and opening the store judges it by its schema instead.
+    /// The hashes are Core Data's (``ModelVersionHash``), so this holds for stores Core Data wrote too.
     public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
         ModelVersionHash.isConfiguration(configuration, of: self, hashes: entityVersionHashesByName, compatibleWith: metadata)
     }
@@ -72,8 +70,7 @@ extension ModelVersionHash {
     static func isConfiguration(
         _ configuration: String?, of model: ManagedObjectModel, hashes: [String: Data], compatibleWith metadata: [String: Any]
     ) -> Bool {
-        guard (metadata[algorithmKey] as? Int) == algorithm,
-              let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] else { return false }
+        guard let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] else { return false }
         var hashes = hashes
         if let configuration {
             guard let members = model.model.configurations.first(where: { $0.name == configuration })?.memberEntities else { return false }

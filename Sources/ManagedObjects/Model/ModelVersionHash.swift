@@ -1,63 +1,126 @@
 import DataModel
 import Foundation
 
-/// Version hashes of entities and properties: SHA-256 digests over what Core Data documents as
-/// affecting persistence (`NSEntityDescription.versionHash`, `NSPropertyDescription.versionHash`).
+/// Version hashes of entities and properties, as Core Data computes them
+/// (`NSEntityDescription.versionHash`, `NSPropertyDescription.versionHash`): SHA-256 digests
+/// fed in this order, with integers little-endian:
 ///
-/// Core Data's byte layout of those inputs is not documented, so these hashes do not equal the
-/// ones Core Data writes (see Docs/RuntimeDifferences.md); stores this runtime writes carry them
-/// under `NSStoreModelVersionHashes` with ``ModelVersionHash/algorithmKey`` beside, and a store
-/// without that key is identified by its schema instead (``StoreVersionIdentification``).
+/// - a property: its name (UTF-8), a 16-bit flag word (1 optional, 2 transient, 4 read-only),
+///   its `versionHashModifier`;
+/// - an attribute: its property hash, its `NSAttributeType` raw value (32 bits), a byte 1 if it
+///   allows external binary storage, a byte 1 if it preserves its value in history on deletion;
+///   a derived attribute adds its expression; a composite, its elements' hashes;
+/// - a relationship: its property hash, the destination's name, the inverse's name (not when
+///   it is its own inverse), `maxCount` and `minCount` (32 bits each, to-one's `maxCount` 1,
+///   unbounded 0), a 16-bit 1 if ordered;
+/// - an entity: its name, a byte for abstractness, the superentity's hash, the hashes of its
+///   stored properties (inherited included, transient left out) sorted by name, its
+///   `versionHashModifier`, its uniqueness constraints (each joined by `.`, sorted).
+///
+/// Indexes are not among the inputs (as in Core Data: an index change alone does not migrate).
+/// `ModelVersionHashTests` checks these against every hash Core Data wrote in the real stores.
 public enum ModelVersionHash {
-    /// The metadata key that says the store's `NSStoreModelVersionHashes` are this runtime's.
-    public static let algorithmKey = "ManagedObjectsVersionHashAlgorithm"
-    static let algorithm = 1
+    /// `NSAttributeType` raw values, which Core Data hashes.
+    private static func attributeTypeCode(_ type: AttributeType) -> UInt32 {
+        switch type {
+        case .undefined: 0
+        case .integer16: 100
+        case .integer32: 200
+        case .integer64: 300
+        case .decimal: 400
+        case .double: 500
+        case .float: 600
+        case .string: 700
+        case .boolean: 800
+        case .date: 900
+        case .binary: 1000
+        case .uuid: 1100
+        case .uri: 1200
+        case .transformable: 1800
+        case .objectID: 2000
+        case .composite: 2100
+        }
+    }
 
-    /// A property's hash: name, optionality, transience, the modifier and, for an attribute,
-    /// its type; for a relationship, its destination, inverse, cardinality and order.
-    static func hash(of property: PropertyDescription) -> Data {
-        var fields: [String]
+    private static func propertyHash(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> Data {
+        var input = Data(name.utf8)
+        let flags: UInt16 = (isOptional ? 1 : 0) | (isTransient ? 2 : 0)
+        input.appendLittleEndian(flags)
+        input.append(contentsOf: (modifier ?? "").utf8)
+        return SHA256.digest(of: input)
+    }
+
+    static func hash(of attribute: Attribute, in model: Model) -> Data {
+        var input = propertyHash(name: attribute.name, isOptional: attribute.isOptional,
+                                 isTransient: attribute.isTransient, modifier: attribute.versionHashModifier)
+        input.appendLittleEndian(attributeTypeCode(attribute.type))
+        if attribute.allowsExternalBinaryDataStorage { input.append(1) }
+        if attribute.preserveAfterDeletion { input.append(1) }
+        // Core Data hashes its own rendering of the expression (`predicateFormat`); the text as
+        // written in the model is the closest this side has (see Docs/RuntimeDifferences.md).
+        if attribute.isDerived, let expression = attribute.derivationExpression { input.append(contentsOf: expression.utf8) }
+        if attribute.type == .composite, let composite = attribute.composite.flatMap(model.composite(named:)) {
+            for element in composite.attributes where !element.isTransient { input.append(hash(of: element, in: model)) }
+        }
+        return SHA256.digest(of: input)
+    }
+
+    static func hash(of relationship: Relationship, declaredIn entityName: String) -> Data {
+        var input = propertyHash(name: relationship.name, isOptional: relationship.isOptional,
+                                 isTransient: relationship.isTransient, modifier: relationship.versionHashModifier)
+        input.append(contentsOf: (relationship.destinationEntity ?? "").utf8)
+        let isOwnInverse = relationship.inverseName == relationship.name && relationship.destinationEntity == entityName
+        if let inverse = relationship.inverseName, !isOwnInverse { input.append(contentsOf: inverse.utf8) }
+        let maxCount = relationship.maxCount ?? (relationship.isToMany ? 0 : 1)
+        input.appendLittleEndian(UInt32(truncatingIfNeeded: maxCount))
+        input.appendLittleEndian(UInt32(truncatingIfNeeded: relationship.minCount ?? 0))
+        if relationship.isOrdered { input.appendLittleEndian(UInt16(1)) }
+        return SHA256.digest(of: input)
+    }
+
+    static func hash(of property: PropertyDescription, in entity: EntityDescription) -> Data {
         switch property {
         case .attribute(let attribute):
-            let declared = attribute.attribute
-            fields = ["attribute", declared.name, flag(declared.isOptional), flag(declared.isTransient),
-                      declared.type.rawValue, declared.versionHashModifier ?? ""]
+            hash(of: attribute.attribute, in: entity.managedObjectModel.model)
         case .relationship(let relationship):
-            let declared = relationship.relationship
-            fields = ["relationship", declared.name, flag(declared.isOptional), flag(declared.isTransient),
-                      declared.destinationEntity ?? "", declared.inverseName ?? "", flag(declared.isToMany),
-                      flag(declared.isOrdered), String(declared.minCount ?? 0), String(declared.maxCount ?? 0),
-                      declared.versionHashModifier ?? ""]
+            hash(of: relationship.relationship, declaredIn: declaringEntity(of: relationship.name, from: entity).name)
         }
-        return SHA256.digest(of: Data(encode(fields).utf8))
     }
 
-    /// An entity's hash: name, abstractness, the superentity's hash, its own properties' hashes
-    /// (by name), its uniqueness constraints and indexes (they change the schema too) and the modifier.
     static func hash(of entity: EntityDescription) -> Data {
         let declared = entity.entity
-        let inheritedCount = entity.superentity?.properties.count ?? 0
-        let propertyHashes = entity.properties[inheritedCount...]
-            .sorted { $0.name < $1.name }
-            .map { "\($0.name)=\(hash(of: $0).hexadecimal)" }
-        let indexed = entity.properties[inheritedCount...].filter {
-            if case .attribute(let attribute) = $0 { attribute.attribute.isIndexed } else { false }
-        }.map(\.name).sorted()
-        let fields = ["entity", declared.name, flag(declared.isAbstract),
-                      entity.superentity.map { hash(of: $0).hexadecimal } ?? "",
-                      encode(propertyHashes),
-                      encode(declared.uniquenessConstraints.map(encode)),
-                      encode(declared.compoundIndexes.map(encode) + indexed),
-                      encode(declared.fetchIndexes.map { index in encode(index.elements.map { "\($0.property ?? $0.expression ?? "")/\($0.ascending)" }) }),
-                      declared.versionHashModifier ?? ""]
-        return SHA256.digest(of: Data(encode(fields).utf8))
+        var input = Data(declared.name.utf8)
+        input.append(declared.isAbstract ? 1 : 0)
+        if let superentity = entity.superentity { input.append(hash(of: superentity)) }
+        for property in entity.properties.sorted(by: { $0.name < $1.name }) where !isTransient(property) {
+            input.append(hash(of: property, in: entity))
+        }
+        input.append(contentsOf: (declared.versionHashModifier ?? "").utf8)
+        for constraint in declared.uniquenessConstraints.map({ $0.joined(separator: ".") }).sorted() {
+            input.append(contentsOf: constraint.utf8)
+        }
+        return SHA256.digest(of: input)
     }
 
-    private static func flag(_ value: Bool) -> String { value ? "1" : "0" }
+    private static func isTransient(_ property: PropertyDescription) -> Bool {
+        switch property {
+        case .attribute(let attribute): attribute.isTransient
+        case .relationship(let relationship): relationship.isTransient
+        }
+    }
 
-    /// Fields joined so that no two different lists give the same text: each is its length then itself.
-    private static func encode(_ fields: [String]) -> String {
-        fields.map { "\($0.utf8.count):\($0)" }.joined(separator: ",")
+    /// The topmost entity among `entity` and its ancestors that declares `property`: an
+    /// inherited relationship is its own inverse where it is declared, not in the sub-entity.
+    private static func declaringEntity(of property: String, from entity: EntityDescription) -> EntityDescription {
+        var declaring = entity
+        while let parent = declaring.superentity, parent.propertiesByName[property] != nil { declaring = parent }
+        return declaring
+    }
+}
+
+private extension Data {
+    mutating func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
     }
 }
 

@@ -50,7 +50,7 @@ struct InferredMigrationTests {
             try context.performAndWait {
                 let request = FetchRequest<ManagedObject>(entityName: entity)
                 request.sortDescriptors = [ObjectSortDescriptor(key: sort, ascending: true)]
-                return try context.fetch(request).map { object in keys.map { key in object.value(forKey: key).map { "\($0)" } ?? "nil" } }
+                return try context.fetch(request).map { object in keys.map { key in object.storedValue(forKey: key).map { "\($0)" } ?? "nil" } }
             }
         }
 

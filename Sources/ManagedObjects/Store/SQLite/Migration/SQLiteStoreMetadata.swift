@@ -14,7 +14,6 @@ enum SQLiteStoreMetadata {
             "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers.sorted()),
             "NSStoreModelVersionHashesVersion": 3,
             "NSStoreModelVersionHashes": model.entityVersionHashesByName,
-            ModelVersionHash.algorithmKey: ModelVersionHash.algorithm,
             "_NSAutoVacuumLevel": "2",
         ]
         return try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)

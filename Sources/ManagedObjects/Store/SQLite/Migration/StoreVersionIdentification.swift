@@ -4,10 +4,11 @@ import GRDB
 
 /// Which version of a model wrote an SQLite store.
 ///
-/// A store this runtime wrote says it by its version hashes (``ModelVersionHash``). A store Core
-/// Data wrote carries Core Data's own hashes, which are not reproduced here, so it is identified
-/// by its schema: a version whose tables and columns (``SQLiteSchema``) the store has, its
-/// `Z_PRIMARYKEY` naming that version's entities, the most exact layout first. Of several alike
+/// A store says it by its version hashes (``ModelVersionHash``, equal to Core Data's). A store
+/// whose hashes no version has (written by this runtime before its hashes were Core Data's, or
+/// by a model not among the versions) is identified by its schema: a version whose tables and
+/// columns (``SQLiteSchema``) the store has, its `Z_PRIMARYKEY` naming that version's entities,
+/// the most exact layout first. Of several alike
 /// (a bundle may hold identical versions), the one named by the store's
 /// `NSStoreModelVersionIdentifiers` wins, then the version it is opened with, the current one,
 /// the latest.
@@ -77,11 +78,8 @@ enum StoreVersionIdentification {
         // Versions the store's hashes name (several when versions are alike), else those whose
         // columns the store has: Core Data's own migrations may leave a removed attribute's
         // column in the table, so the ones it lays out most exactly (fewest columns left over).
-        var candidates: [Int] = []
-        if (layout.metadata[ModelVersionHash.algorithmKey] as? Int) == ModelVersionHash.algorithm {
-            candidates = versions.versions.indices.filter {
-                ModelVersionHash.isConfiguration(nil, of: versions.versions[$0].model, hashes: versions.versions[$0].entityVersionHashes, compatibleWith: layout.metadata)
-            }
+        var candidates = versions.versions.indices.filter {
+            ModelVersionHash.isConfiguration(nil, of: versions.versions[$0].model, hashes: versions.versions[$0].entityVersionHashes, compatibleWith: layout.metadata)
         }
         if candidates.isEmpty {
             let layouts = versions.versions.indices.compactMap { index in
