@@ -7,7 +7,7 @@ import Foundation
 /// Core Data's byte layout of those inputs is not documented, so these hashes do not equal the
 /// ones Core Data writes (see Docs/RuntimeDifferences.md); stores this runtime writes carry them
 /// under `NSStoreModelVersionHashes` with ``ModelVersionHash/algorithmKey`` beside, and a store
-/// without that key is identified by its schema instead (``StoreVersionIdentification``).
+/// without that key is identified by its schema instead (`StoreVersionIdentification`).
 public enum ModelVersionHash {
     /// The metadata key that says the store's `NSStoreModelVersionHashes` are this runtime's.
     public static let algorithmKey = "ManagedObjectsVersionHashAlgorithm"
