@@ -5,7 +5,7 @@ extension ManagedObjectContext {
 
     /// Runs a batch request straight in the store, bypassing this context (Core Data's
     /// `execute(_:)`): the context's objects do not change until the changes are merged with
-    /// ``mergeChanges(fromRemoteContextSave:into:)``. Throws for a request of another kind.
+    /// ``mergeChanges(fromRemoteContextSave:into:)-([AnyHashable:Any],_)``. Throws for a request of another kind.
     public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         switch request {
         case let insert as BatchInsertRequest: try execute(insert)

@@ -26,7 +26,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
-    /// when there is no file; see ``SQLiteStore/init(model:url:)`` for the errors a file that
+    /// when there is no file; see ``SQLiteStore/init(model:url:migration:)`` for the errors a file that
     /// cannot be opened throws). Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL.
     @discardableResult

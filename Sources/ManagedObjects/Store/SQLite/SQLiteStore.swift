@@ -2,16 +2,16 @@ import DataModel
 import Foundation
 import GRDB
 
-/// A store in an SQLite file laid out as Core Data lays it out (``SQLiteSchema``), so a file
+/// A store in an SQLite file laid out as Core Data lays it out (`SQLiteSchema`), so a file
 /// Core Data wrote opens here and the other way round. Core Data's `NSSQLiteStoreType`.
 ///
 /// The file is a GRDB `DatabasePool` in WAL mode: reads run beside a save and see the last
 /// completed one; each save is one write transaction (all or nothing, also across a crash).
 ///
-/// A fetch is SQL as far as ``SQLPredicateTranslator`` can make it answer exactly as the
+/// A fetch is SQL as far as `SQLPredicateTranslator` can make it answer exactly as the
 /// in-memory evaluator: the predicate as the WHERE, the sorts as ORDER BY, the window as
-/// LIMIT/OFFSET, a count as COUNT(*) (``fetchPlan(for:)``). What does not translate is evaluated
-/// in memory over the rows read (``StoreRequest/evaluate(over:graph:)``, as the in-memory store
+/// LIMIT/OFFSET, a count as COUNT(*) (`fetchPlan(for:)`). What does not translate is evaluated
+/// in memory over the rows read (`StoreRequest.evaluate(over:graph:)`, as the in-memory store
 /// does), those rows narrowed by the parts that do translate. To-many relationships come
 /// unloaded (``StoredValue/toManyFault``) and are read on use.
 public final class SQLiteStore: PersistentStore, Sendable {

@@ -98,7 +98,7 @@ enum StoreVersionIdentification {
 }
 
 extension ManagedObjectModelVersions {
-    /// The version that wrote the SQLite store at `url` (see ``StoreVersionIdentification``),
+    /// The version that wrote the SQLite store at `url` (see `StoreVersionIdentification`),
     /// or `nil` when no version lays out as the store. Throws when the file is not a Core Data
     /// SQLite store (134080, 134020), naming it.
     public func sourceVersion(ofStoreAt url: URL) throws -> Version? {
