@@ -279,7 +279,7 @@ extension SQLiteStore {
 
 /// Binds values to a prepared statement through SQLite's C API, for the statement's next
 /// execution by GRDB (which resets it first and keeps the bindings).
-private struct RowBinder {
+struct RowBinder {
     let statement: SQLiteStatement
     /// SQLite copies text and blobs before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

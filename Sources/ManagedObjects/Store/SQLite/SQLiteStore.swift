@@ -491,38 +491,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
     ) throws {
         let entity = object.objectID.entity
         guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let key = object.objectID.storeNumber else { return }
-        // Existentials, not `DatabaseValue`s: GRDB's initializer for those goes through a key
-        // path per call, which cost more than the insert itself.
-        var arguments: [(any DatabaseValueConvertible)?] = []
-        arguments.reserveCapacity(layout.writtenColumns.count + 3)
-        if inserting {
-            arguments += [key, layout.number, version]
-        } else {
-            arguments.append(version)
-        }
-        for column in layout.writtenColumns {
-            switch column {
-            case .attribute(let index, let type, let name):
-                guard case .attribute(let value) = object.values[index] else {
-                    arguments.append(nil)
-                    continue
-                }
-                arguments.append(try SQLiteValues.databaseValue(value, type: type, attribute: name))
-            case .toOneKey(let index):
-                guard case .toOne(let related?) = object.values[index] else {
-                    arguments.append(nil)
-                    continue
-                }
-                arguments.append(related.storeNumber)
-            case .toOneEntity(let index):
-                guard case .toOne(let related?) = object.values[index] else {
-                    arguments.append(nil)
-                    continue
-                }
-                arguments.append(layoutsByEntity[ObjectIdentifier(related.entity)]?.number)
-            }
-        }
-        if !inserting { arguments.append(key) }
         let statementKey = RowStatementKey(entity: ObjectIdentifier(entity), inserting: inserting)
         let statement: Statement
         if let known = statements[statementKey] {
@@ -530,10 +498,51 @@ public final class SQLiteStore: PersistentStore, Sendable {
         } else {
             // The same statement serves every object of the entity: prepared once per connection.
             statement = try db.cachedStatement(sql: inserting ? layout.insertSQL : layout.updateSQL)
+            // GRDB is told the arguments are bound, as a batch insert does: each row is bound
+            // below with SQLite's C API, since building a `StatementArguments` per row cost
+            // more than the insert itself.
+            statement.setUncheckedArguments(StatementArguments())
             statements[statementKey] = statement
         }
+        let binder = RowBinder(statement.sqliteStatement)
+        binder.start()
+        // Every parameter is bound on every row: SQLite keeps the last row's bindings otherwise.
+        var parameter: Int32 = 1
+        func bind(_ value: DatabaseValue.Storage) {
+            binder.bind(value, at: parameter)
+            parameter += 1
+        }
+        if inserting {
+            bind(.int64(key))
+            bind(.int64(layout.number))
+        }
+        bind(.int64(Int64(version)))
+        for column in layout.writtenColumns {
+            switch column {
+            case .attribute(let index, let type, let name):
+                guard case .attribute(let value) = object.values[index] else {
+                    bind(.null)
+                    continue
+                }
+                bind(try SQLiteValues.databaseValue(value, type: type, attribute: name).storage)
+            case .toOneKey(let index):
+                guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
+                    bind(.null)
+                    continue
+                }
+                bind(.int64(relatedKey))
+            case .toOneEntity(let index):
+                guard case .toOne(let related?) = object.values[index],
+                      let number = layoutsByEntity[ObjectIdentifier(related.entity)]?.number else {
+                    bind(.null)
+                    continue
+                }
+                bind(.int64(number))
+            }
+        }
+        if !inserting { bind(.int64(key)) }
         do {
-            try statement.execute(arguments: StatementArguments(arguments))
+            try statement.execute()
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw constraintConflict(error, entity: entity, objectID: object.objectID)
         }
