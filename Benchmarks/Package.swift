@@ -53,7 +53,6 @@ let package = Package(
         .executableTarget(
             name: "ContextBenchmark",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
-            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
         ),
         .executableTarget(
             name: "BatchBenchmark",
