@@ -320,6 +320,34 @@ struct SQLPredicateTranslatorTests {
         #expect(onlyMedia.countStatement?.contains("WHERE t0.Z_ENT IN (") == true)
     }
 
+    @Test("a string constant holding a NUL is compared in memory: SQL would end it at the NUL")
+    func constantsHoldingNUL() throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(model, kind: .sqlite, files: files)
+        let store = try sqliteStore(container)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for (index, text) in ["", "a", "a\u{0}b"].enumerated() {
+                let tweet = ManagedObject(entity: model["Tweet"]!, insertInto: context)
+                tweet.setValue("t\(index)", forKey: "unique")
+                tweet.setValue(text, forKey: "text")
+            }
+            try context.save()
+            context.reset()
+            // A libFuzzer find (Fuzz/FailCases/FuzzSQLTranslation): `text == '\0\0'` matched "".
+            let everything = try context.fetch(FetchRequest<ManagedObject>(entityName: "Tweet"))
+            for (format, constant) in [("text == %@", "\u{0}\u{0}"), ("text BEGINSWITH %@", "a\u{0}"), ("text CONTAINS %@", "\u{0}")] {
+                let predicate = try ObjectPredicate(parsing: format, arguments: [constant])
+                #expect(!store.fetchPlan(for: StoreRequest(entity: model["Tweet"]!, predicate: predicate)).statement.contains("?"))
+                let found = try context.fetch(FetchRequest<ManagedObject>(entityName: "Tweet", predicate: predicate))
+                    .compactMap { $0.value(forKey: "unique") as? String }
+                let inMemory = everything.filter { predicate.evaluate(with: $0) }.compactMap { $0.value(forKey: "unique") as? String }
+                #expect(found == inMemory, "\(format)")
+                #expect(!found.contains("t0"), "\(format) does not match the empty text")
+            }
+        }
+    }
+
     @Test("CONTAINS[c] of an ASCII pattern is SQLite's LIKE for ASCII text and the evaluator's folding for the rest")
     func asciiContainsIsLike() throws {
         let files = try TemporaryDirectory()

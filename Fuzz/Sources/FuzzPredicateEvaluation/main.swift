@@ -3,8 +3,8 @@ import ManagedObjects
 
 /// The input's first line is a format string; each further line `key=value` puts a value in
 /// the dictionary it is evaluated on (an integer, a decimal number, true/false, nil, a
-/// comma-separated list in brackets, a date as `@seconds`, or else a string). Evaluation never
-/// traps, gives the same answer twice, and NOT gives the opposite answer.
+/// comma-separated list in brackets, a date as `@seconds`, or else a string). The checked
+/// evaluation never traps, gives the same answer twice, and NOT gives the opposite answer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPredicateEvaluation(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
@@ -15,9 +15,11 @@ public func fuzzPredicateEvaluation(_ start: UnsafePointer<UInt8>, _ count: Int)
         guard let equals = line.firstIndex(of: "=") else { continue }
         object[String(line[..<equals])] = value(String(line[line.index(after: equals)...]))
     }
-    let answer = predicate.evaluate(with: object)
-    guard predicate.evaluate(with: object) == answer else { fatalError("two answers for \(predicate)") }
-    guard ObjectPredicate.not(predicate).evaluate(with: object) == !answer else {
+    // The checked evaluation: an unbound `$VARIABLE` is an error here, where `evaluate(with:)`
+    // stops the program as NSPredicate raises.
+    guard let answer = try? predicate.evaluateChecked(with: object) else { return 0 }
+    guard (try? predicate.evaluateChecked(with: object)) == answer else { fatalError("two answers for \(predicate)") }
+    guard (try? ObjectPredicate.not(predicate).evaluateChecked(with: object)) == !answer else {
         fatalError("NOT(\(predicate)) is not the opposite answer on \(object)")
     }
     return 0

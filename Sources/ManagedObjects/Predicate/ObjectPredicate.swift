@@ -217,16 +217,17 @@ public struct ObjectPredicate: @unchecked Sendable, CustomStringConvertible {
         return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
     }
 
-    /// Whether `object` satisfies the predicate, throwing instead of trapping when a
-    /// `$VARIABLE` has no value, for callers (stores, fetches) that must report the error.
+    /// Whether `object` satisfies the predicate, throwing instead of stopping the program when a
+    /// `$VARIABLE` has no value: for callers that take format strings from outside (a server's
+    /// request) and for stores and fetches, which must report the error.
     /// - Throws: ``ObjectPredicateError`` naming the first unbound variable.
-    func evaluateChecked(with object: Any?, substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) -> Bool {
+    public func evaluateChecked(with object: Any?, substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) -> Bool {
         try checkBindings(substitutionVariables)
         return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
     }
 
     /// `evaluateChecked(with:substitutionVariables:)` for an object known to answer by key.
-    func evaluateChecked(with object: some KeyValueCoding, substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) -> Bool {
+    public func evaluateChecked(with object: some KeyValueCoding, substitutionVariables: [String: Any]? = nil) throws(ObjectPredicateError) -> Bool {
         try checkBindings(substitutionVariables)
         return compiled.evaluate(PredicateSubject(object), substitutionVariables ?? [:])
     }

@@ -172,7 +172,7 @@ struct SQLPredicateTranslator {
             guard let bound = Self.bound(value, for: type) else { return nil }
             return Fragment(sql: "\(collated) \(orderOperators[operatorType]!) ?", arguments: [bound])
         case .beginsWith, .endsWith, .contains, .like, .matches:
-            guard type == .string, let pattern = value as? String else { return nil }
+            guard type == .string, let pattern = value as? String, Self.textParameter(pattern) != nil else { return nil }
             if operatorType == .matches, (try? StringMatching.RegularExpression(pattern, options: options)) == nil { return nil }
             if let fragment = asciiCaseInsensitiveMatch(expression, operatorType, pattern, options) { return fragment }
             return Fragment(
@@ -319,7 +319,7 @@ struct SQLPredicateTranslator {
         guard let scalar = ScalarValue.from(PredicateValues.normalized(value)) else { return nil }
         switch (type, scalar) {
         case (.string, .string(let string)):
-            return string.databaseValue
+            return textParameter(string)
         case (.date, .date(let date)):
             return date.timeIntervalSinceReferenceDate.databaseValue
         case (.integer16, .int(let integer)), (.integer32, .int(let integer)), (.integer64, .int(let integer)),
@@ -331,6 +331,12 @@ struct SQLPredicateTranslator {
         default:
             return nil
         }
+    }
+
+    /// A string as a text parameter; `nil` (the comparison stays in memory) for one holding a
+    /// NUL, which SQLite text parameters end at.
+    private static func textParameter(_ string: String) -> DatabaseValue? {
+        string.utf8.contains(0) ? nil : string.databaseValue
     }
 
     // MARK: Sorts

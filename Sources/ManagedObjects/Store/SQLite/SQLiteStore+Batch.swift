@@ -298,7 +298,19 @@ struct RowBinder {
         case .null: sqlite3_bind_null(statement, index)
         case .int64(let integer): sqlite3_bind_int64(statement, index, integer)
         case .double(let double): sqlite3_bind_double(statement, index, double)
-        case .string(let string): sqlite3_bind_text(statement, index, string, -1, Self.transient)  // as GRDB binds it
+        case .string(let string):
+            // With its length in bytes: a text holding a NUL is kept whole (GRDB's own binding,
+            // by C string, ends it at the NUL).
+            var text = string
+            text.withUTF8 { bytes in
+                // An empty buffer may have no address, which would bind NULL: "" stays "".
+                if let address = bytes.baseAddress {
+                    let characters = UnsafeRawPointer(address).assumingMemoryBound(to: CChar.self)
+                    _ = sqlite3_bind_text(statement, index, characters, Int32(bytes.count), Self.transient)
+                } else {
+                    _ = sqlite3_bind_text(statement, index, "", 0, Self.transient)
+                }
+            }
         case .blob(let data):
             data.withUnsafeBytes { bytes in
                 _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
