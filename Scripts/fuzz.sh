@@ -11,6 +11,7 @@
 # (`Fuzz/.build/release/TARGET -minimize_crash=1 -runs=100000 FILE`), fix the bug, and keep the
 # input under Fuzz/FailCases/TARGET/ so every later run replays it.
 set -euo pipefail
+script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/../Fuzz"
 fuzz=$(pwd)
 export FUZZ_SHARED="$fuzz/../../shared"
@@ -20,7 +21,7 @@ targets=(FuzzModelReader FuzzGenerate FuzzPredicateParser FuzzPredicateEvaluatio
 target=${1:?usage: Scripts/fuzz.sh TARGET|all [RUNS]; targets: ${targets[*]}}
 runs=${2:-1000000}
 if [ "$target" = all ]; then
-    for each in "${targets[@]}"; do "$0" "$each" "$runs"; done
+    for each in "${targets[@]}"; do "$script" "$each" "$runs"; done
     exit 0
 fi
 [[ " ${targets[*]} " == *" $target "* ]] || { echo "no fuzz target '$target'; targets: ${targets[*]}" >&2; exit 2; }
