@@ -171,11 +171,11 @@ extension SQLiteStore {
     private func storedObjectIDs(forKeys keys: [Int64], in entity: EntityDescription, knownEntity: EntityDescription?, db: Database) throws -> [ManagedObjectID] {
         if let knownEntity { return keys.map { permanentID(entity: knownEntity, number: $0) } }
         let table = schema.table(of: entity).name
-        var entityByKey: [Int64: EntityDescription] = [:]
+        var idsByKey: [Int64: ManagedObjectID] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(keys)]) {
-            if let key = row[0] as Int64? { entityByKey[key] = (row[1] as Int64?).flatMap { schema.entitiesByNumber[$0] } }
+            if let id = storedID(row), let key = id.storeNumber { idsByKey[key] = id }
         }
-        return keys.compactMap { key in entityByKey[key].map { permanentID(entity: $0, number: key) } }
+        return keys.compactMap { idsByKey[$0] }
     }
 
     /// Keys as a JSON array, one bound parameter that `json_each` reads back as a set.
