@@ -52,6 +52,10 @@ struct HostileStoreTests {
         Case(name: "Z_METADATA plist not a plist", spoil: .metadataPlist { Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }) },
              expected: "read "),
         Case(name: "Z_METADATA empty", spoil: .sql("DELETE FROM Z_METADATA"), expected: "open: 134020"),
+        // A libFuzzer find (Fuzz/FailCases/FuzzStoreOpener): GRDB's row subscript trapped on it.
+        Case(name: "Z_UUID a blob that is not text", spoil: .sql("UPDATE Z_METADATA SET Z_UUID = x'00ff80'"), expected: "open: 134020"),
+        Case(name: "Z_PRIMARYKEY names and numbers of the wrong kinds", spoil: .sql("UPDATE Z_PRIMARYKEY SET Z_NAME = x'ff', Z_MAX = 'many' WHERE Z_ENT = 2"),
+             expected: "open: 134100"),
         Case(name: "text, blobs and numbers in the wrong columns", spoil: .sql("""
             UPDATE ZCAR SET ZISLIMITEDEDITION = 'yes', ZMARKEDFORDELETIONASOF = 'tomorrow', ZMAKER = x'00ff00',
                 ZCOLOR = 42, ZOWNER = 'abc' WHERE Z_PK <= 10

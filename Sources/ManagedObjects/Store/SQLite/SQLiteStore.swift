@@ -101,10 +101,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
     private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> (identifier: String, numbers: [String: Int64]) {
         try SQLiteStoreMetadata.readStore(at: path) { db in
             guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-                  let identifier = metadata["Z_UUID"] as String? else {
+                  let identifier = (metadata.convertible("Z_UUID") as String?) else {
                 throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) has no store metadata (Z_METADATA is empty)")
             }
-            if let plist = metadata["Z_PLIST"] as Data?,
+            if let plist = (metadata.convertible("Z_PLIST") as Data?),
                let dictionary = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any],
                let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
                 throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
@@ -326,7 +326,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// The ID of a `Z_PK, Z_ENT` row; `nil` when either is NULL or the number names no entity
     /// (a damaged store: such rows are left out, never trapped on).
     func storedID(_ row: Row) -> ManagedObjectID? {
-        guard let number = row[0] as Int64?, let entityNumber = row[1] as Int64?,
+        guard let number = (row.convertible(0) as Int64?), let entityNumber = (row.convertible(1) as Int64?),
               let entity = schema.entitiesByNumber[entityNumber] else { return nil }
         return permanentID(entity: entity, number: number)
     }

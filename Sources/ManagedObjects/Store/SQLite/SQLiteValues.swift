@@ -93,3 +93,17 @@ enum SQLiteValues {
         }
     }
 }
+
+extension Row {
+    /// The value of a column as `Value`; `nil` when it is NULL or a value of another kind. GRDB's
+    /// own subscript stops the program on a value it cannot convert, and a damaged store file
+    /// may hold anything anywhere.
+    func convertible<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
+        Value.fromDatabaseValue(self[column] as DatabaseValue)
+    }
+
+    /// `convertible(_:)` by position.
+    func convertible<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
+        Value.fromDatabaseValue(self[index] as DatabaseValue)
+    }
+}

@@ -23,10 +23,10 @@ enum SQLiteStoreMetadata {
     static func read(_ db: Database) throws -> [String: Any] {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         else { return [:] }
-        var dictionary = (row["Z_PLIST"] as Data?).flatMap {
+        var dictionary = (row.convertible("Z_PLIST") as Data?).flatMap {
             try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
         } ?? [:]
-        dictionary["NSStoreUUID"] = row["Z_UUID"] as String?
+        dictionary["NSStoreUUID"] = (row.convertible("Z_UUID") as String?)
         return dictionary
     }
 
@@ -68,8 +68,8 @@ enum SQLiteStoreMetadata {
     static func primaryKeys(_ db: Database) throws -> [String: (number: Int64, max: Int64)] {
         var result: [String: (number: Int64, max: Int64)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
-            if let name = row["Z_NAME"] as String?, let number = row["Z_ENT"] as Int64? {
-                result[name] = (number, row["Z_MAX"] as Int64? ?? 0)
+            if let name = (row.convertible("Z_NAME") as String?), let number = (row.convertible("Z_ENT") as Int64?) {
+                result[name] = (number, (row.convertible("Z_MAX") as Int64?) ?? 0)
             }
         }
         return result
