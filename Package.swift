@@ -6,7 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "DataModel", targets: ["DataModel"]),
+        .library(name: "DataModelReader", targets: ["DataModelReader"]),
         .library(name: "ManagedObjects", targets: ["ManagedObjects"]),
+        .library(name: "ModelFileLoading", targets: ["ModelFileLoading"]),
         .library(name: "ManagedGenCore", targets: ["ManagedGenCore"]),
         .executable(name: "managedgen", targets: ["managedgen"]),
         .plugin(name: "ManagedGenPlugin", targets: ["ManagedGenPlugin"]),
@@ -26,10 +28,14 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        // Model value types, the XML reader, validation, diagnostics and predicate syntax.
-        .target(name: "DataModel", dependencies: ["CLibXML2"]),
+        // Model value types, diagnostics and predicate syntax: what the runtime and generated code
+        // need. No C dependency, so an app on the runtime alone needs no libxml2.
+        .target(name: "DataModel"),
+        // The model-file reader (libxml2), validation and the JSON dump: for the generator, the
+        // command-line tool and the opt-in run-time loader.
+        .target(name: "DataModelReader", dependencies: ["DataModel", "CLibXML2"]),
         // The generator: Model -> Swift declarations -> deterministic text.
-        .target(name: "ManagedGenCore", dependencies: ["DataModel"]),
+        .target(name: "ManagedGenCore", dependencies: ["DataModelReader"]),
         .executableTarget(
             name: "managedgen",
             dependencies: [
@@ -49,10 +55,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // Opt-in: reading model files at run time (`ManagedObjectModel(contentsOf:)`), for apps
+        // that ship `.xcdatamodeld` files instead of generated models. Brings in libxml2.
+        .target(name: "ModelFileLoading", dependencies: ["ManagedObjects", "DataModelReader"]),
         // Not a product: the child process the crash-safety test kills while it saves.
-        .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects"]),
+        .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects", "ModelFileLoading"]),
         // Not a product: the child process the hostile-store tests open spoiled stores in.
-        .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects"]),
+        .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects", "ModelFileLoading"]),
         // Build tool: generates a target's model classes at build time.
         .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
         // `swift package generate-managed-objects`: writes them into the package instead.
@@ -71,17 +80,17 @@ let package = Package(
             ),
             dependencies: ["managedgen"]
         ),
-        .testTarget(name: "DataModelTests", dependencies: ["DataModel"], exclude: ["Fixtures"]),
+        .testTarget(name: "DataModelTests", dependencies: ["DataModelReader"], exclude: ["Fixtures"]),
         .testTarget(
             name: "ManagedObjectsTests",
             // GRDB: tests read store files with SQL of their own, as an outside reader would.
-            dependencies: ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ManagedObjects", "ModelFileLoading", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A consumer of the build plugin: the seeds' models in Models/ are generated at build
         // time, and the tests run the seeds' scenarios on the generated classes.
         .testTarget(
             name: "GeneratedSeedsTests",
-            dependencies: ["ManagedObjects"],
+            dependencies: ["ManagedObjects", "ModelFileLoading"],
             plugins: ["ManagedGenPlugin"]
         ),
         .testTarget(
@@ -99,7 +108,9 @@ let package = Package(
 #if !canImport(Darwin)
 package.products.append(.library(name: "CoreData", targets: ["CoreData"]))
 package.targets += [
-    .target(name: "CoreData", dependencies: ["ManagedObjects"]),
+    // `NSPersistentContainer(name:)` reads the model file at run time, as Core Data reads its
+    // compiled model: the CoreData module opts into the model-file loader (and so libxml2).
+    .target(name: "CoreData", dependencies: ["ManagedObjects", "ModelFileLoading"]),
     // Model-layer code written as for Apple's Core Data, compiled unchanged and run. The model
     // files are resources, found by name as `NSPersistentContainer(name:)` finds them.
     .testTarget(

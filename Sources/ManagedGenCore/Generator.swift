@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// One generated source file: its name and text.
 public struct GeneratedFile: Hashable, Sendable {
@@ -49,9 +49,11 @@ public struct Generator: Sendable {
         let imports: [Import] = ["Foundation", Import("ManagedObjects", spiGroup: "Generated")]
         let modelFile = SwiftFile(
             name: Self.machineFileName(index.modelTypeName), headerComments: header, imports: imports,
-            declarations: translator.modelDeclarations())
+            declarations: [Self.runtimeContractCheck] + translator.modelDeclarations())
         let entityFiles = translator.entityDeclarations().map {
-            SwiftFile(name: Self.machineFileName($0.className), headerComments: header, imports: imports, declarations: $0.declarations)
+            SwiftFile(
+                name: Self.machineFileName($0.className), headerComments: header, imports: imports,
+                declarations: [Self.runtimeContractCheck] + $0.declarations)
         }
         var seenNames: Set<String> = [modelFile.name.lowercased()]
         for file in entityFiles where !seenNames.insert(file.name.lowercased()).inserted {
@@ -60,11 +62,22 @@ public struct Generator: Sendable {
         if options.singleFile {
             let single = SwiftFile(
                 name: modelFile.name, headerComments: header, imports: imports,
-                declarations: modelFile.declarations + entityFiles.flatMap(\.declarations))
+                declarations: modelFile.declarations + entityFiles.flatMap { $0.declarations.dropFirst() })
             return ([single], diagnostics)
         }
         return ([modelFile] + entityFiles, diagnostics)
     }
+
+    /// The version of the runtime contract (`ManagedObjects.GeneratedCodeContract`) generated code
+    /// is written for. Every generated file names it, so compiling the file against a runtime of
+    /// another contract fails at that line, with a message that says to regenerate.
+    public static let runtimeContractVersion = 1
+
+    static let runtimeContractCheck = Declaration(
+        .typeAlias(
+            name: "_GeneratedForManagedObjectsContract", access: .private,
+            type: "ManagedObjects.GeneratedCodeContract.Version\(runtimeContractVersion)"),
+        comments: ["Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects."])
 
     /// The names of the files `generate` would write, without rendering them.
     public func outputFileNames(for model: Model, modelFileName: String) -> [String] {

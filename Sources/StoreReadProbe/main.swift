@@ -5,6 +5,7 @@
 // what running it in a process of its own catches.
 //
 //     StoreReadProbe <store path> <model path> <version name>
+import ModelFileLoading
 import Foundation
 import ManagedObjects
 

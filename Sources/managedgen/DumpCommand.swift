@@ -1,5 +1,5 @@
 import ArgumentParser
-import DataModel
+import DataModelReader
 import Foundation
 
 /// `managedgen dump <path>`: prints the model as read, as stable JSON (sorted keys), for

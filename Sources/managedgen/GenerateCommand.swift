@@ -1,5 +1,5 @@
 import ArgumentParser
-import DataModel
+import DataModelReader
 import Foundation
 import ManagedGenCore
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DataModel
+import DataModelReader
 import Foundation
 
 /// How a command reports the diagnostics of the models it reads.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DataModel
+import DataModelReader
 
 /// `managedgen validate <paths…>`: reads and checks models, printing compiler-style
 /// diagnostics; exits with status 1 if any model has an error.

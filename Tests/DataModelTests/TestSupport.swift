@@ -1,4 +1,5 @@
 @testable import DataModel
+@testable import DataModelReader
 
 /// Paths the tests read, computed from this file's location so they work from any directory.
 enum ReaderTestPaths {

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 import Foundation
 import ManagedGenCore
 import Testing
@@ -23,6 +23,9 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase(fixture: "Inheritance.xcdatamodel", expected: "Inheritance"),
         GoldenCase(fixture: "FetchRequests.xcdatamodel", expected: "FetchRequests", isPluginTargetModel: true),
         GoldenCase(fixture: "Keywords.xcdatamodel", expected: "Keywords"),
+        // Properties named after every member of `ManagedObject` and of generated classes
+        // (`ReservedNamesTests` keeps the list complete against the runtime's symbols).
+        GoldenCase(fixture: "ReservedNames.xcdatamodel", expected: "ReservedNames", isPluginTargetModel: true),
         GoldenCase(
             fixture: "DogWalk.xcdatamodeld", expected: "DogWalk-single-internal", isPluginTargetModel: true,
             options: GeneratorOptions(accessLevel: .internal, wrapperSuffix: "", singleFile: true, modelTypeName: "Walks")),

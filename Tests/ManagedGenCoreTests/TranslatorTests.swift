@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 import Foundation
 import Testing
 @testable import ManagedGenCore

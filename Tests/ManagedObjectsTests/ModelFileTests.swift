@@ -1,3 +1,4 @@
+import ModelFileLoading
 import Foundation
 import Testing
 @testable import ManagedObjects

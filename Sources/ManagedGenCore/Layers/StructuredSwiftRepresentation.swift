@@ -57,6 +57,8 @@ public struct Declaration: Hashable, Sendable {
         case function(FunctionDeclaration)
         case initializer(InitializerDeclaration)
         case enumCase(name: String)
+        /// `<access> typealias <name> = <type>`.
+        case typeAlias(name: String, access: AccessModifier, type: String)
     }
 
     public init(_ kind: Kind, documentation: [String] = [], comments: [String] = []) {
@@ -137,6 +139,8 @@ public enum MemberModifier: String, Hashable, Sendable {
 
 /// `let`/`var`, stored (with an initializer) or computed (getter, optional setter).
 public struct VariableDeclaration: Hashable, Sendable {
+    /// `@…` attributes written before the declaration (`@_spi(Generated)`).
+    public var attributes: [String]
     public var access: AccessModifier?
     public var modifiers: [MemberModifier]
     public var isLet: Bool
@@ -150,9 +154,10 @@ public struct VariableDeclaration: Hashable, Sendable {
     public var setter: [String]?
 
     public init(
-        access: AccessModifier?, modifiers: [MemberModifier] = [], isLet: Bool = false, name: String,
+        attributes: [String] = [], access: AccessModifier?, modifiers: [MemberModifier] = [], isLet: Bool = false, name: String,
         type: String?, initializer: String? = nil, getter: [String]? = nil, setter: [String]? = nil
     ) {
+        self.attributes = attributes
         self.access = access
         self.modifiers = modifiers
         self.isLet = isLet

@@ -39,6 +39,8 @@ public struct TextRenderer: Sendable {
         switch declaration.kind {
         case .enumCase(let name):
             return "case \(name)"
+        case .typeAlias(let name, let access, let type):
+            line = prefix(access, []) + "typealias \(name) = \(type)"
         case .type(let type):
             guard type.members.isEmpty else { return nil }
             line = typeHead(type) + " {}"
@@ -99,6 +101,8 @@ public struct TextRenderer: Sendable {
             renderBody(head, initializer.body, into: &writer)
         case .enumCase(let name):
             writer.line("case \(name)")
+        case .typeAlias(let name, let access, let type):
+            writer.line(prefix(access, []) + "typealias \(name) = \(type)")
         }
     }
 
@@ -121,7 +125,7 @@ public struct TextRenderer: Sendable {
     }
 
     private func variableHead(_ variable: VariableDeclaration) -> String {
-        var head = prefix(variable.access, variable.modifiers) + (variable.isLet ? "let " : "var ") + variable.name
+        var head = variable.attributes.map { "\($0) " }.joined() + prefix(variable.access, variable.modifiers) + (variable.isLet ? "let " : "var ") + variable.name
         if let type = variable.type { head += ": \(type)" }
         return head
     }

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 import Foundation
 
 /// How one attribute appears in Swift: the property's type and the accessor bodies that move the

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// Translates one entity into its declarations: the class (for "Class Definition") and one
 /// extension with key constants, properties, wrappers, to-many accessors and fetch helpers.
@@ -53,14 +53,22 @@ struct EntityTranslator {
         var documentation = ["The `\(entity.name)` entity."]
         if entity.isAbstract { documentation.append("Abstract: only its sub-entities are instantiated.") }
         let classAccess: AccessModifier = !isFinal && access == .public ? .open : access
+        var members: [Declaration] = [
+            .variable(VariableDeclaration(
+                access: classAccess, modifiers: [.override, .class], name: "entityName", type: types.string,
+                getter: [SwiftNames.stringLiteral(entity.name)])),
+        ]
+        // Only a class ManagedGen keeps up to date states its layout: a class people own would
+        // keep a stale fingerprint after the model changes.
+        if plan.codeGeneration == .class {
+            let hash = String(index.model.storedPropertyLayoutHash(of: entity), radix: 16)
+            members.append(.variable(VariableDeclaration(
+                attributes: classAccess == .public || classAccess == .open ? ["@_spi(Generated)"] : [], access: classAccess, modifiers: [.override, .class],
+                name: "storedPropertyLayoutHash", type: types.swift("UInt64") + "?", getter: ["0x" + String(repeating: "0", count: 16 - hash.count) + hash])))
+        }
         return .type(TypeDeclaration(
             .class, access: classAccess, isFinal: isFinal, name: className,
-            inheritance: [index.superclass(of: plan)],
-            members: [
-                .variable(VariableDeclaration(
-                    access: classAccess, modifiers: [.override, .class], name: "entityName", type: types.string,
-                    getter: [SwiftNames.stringLiteral(entity.name)])),
-            ]), documentation: documentation)
+            inheritance: [index.superclass(of: plan)], members: members), documentation: documentation)
     }
 
     // MARK: Properties

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// Model-defined fetch requests: one typed function per top-level template (one parameter per
 /// `$VARIABLE`, typed from the key path it is compared with), and fetched properties as

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// What the translator decides once per model: each entity's Swift class name, whether code is
 /// generated for it, the Swift name of every property and wrapper, and the type names in scope.

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// Writes a `Model` as a Swift expression that rebuilds it: every value that differs from its
 /// initializer's default, nothing else, and no source locations (so the text does not depend on

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// Translates a whole model: the model enum (the model as Swift values and the entity → class
 /// registry), the composite value types, and each entity's declarations.

@@ -35,6 +35,10 @@ public enum SwiftNames {
         "dictionaryWithValues", "mutableSetValue", "mutableOrderedSetValue", "mutableArrayValue",
         // What the runtime adds for generated code (Sources/ManagedObjects/Generated).
         "addRelatedObject", "removeRelatedObject", "insertRelatedObject", "replaceRelatedObject", "requiredValue",
+        "objectIDValue", "storedValue", "hasFaultForRelationship", "propertyNames", "propertyNamesByKeyPath",
+        "findOrInsert", "storedPropertyLayoutHash",
+        // FetchableManagedObject's static methods: `Reserved.fetch(in:)` would be ambiguous beside a property.
+        "fetch", "count", "first",
     ]).union(TypeMapper.accessorStems.flatMap { stem in
         ["\(stem)Attribute", "set\(uppercasingFirst(stem))Attribute", "\(stem)NumberAttribute", "set\(uppercasingFirst(stem))NumberAttribute"]
     })

@@ -54,6 +54,9 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         /// NSCoreDataError, the general error: here a fetch request that cannot run (an unknown
         /// entity, or a `Result` type that does not fit the result type), where Core Data raises.
         public static let invalidFetchRequest = Code(rawValue: 134060)
+        /// NSCoreDataError (the same code as `invalidFetchRequest`), for what is wrong outside a
+        /// fetch: a model whose classes were generated for another version of it.
+        public static let coreData = invalidFetchRequest
         /// NSPersistentStoreOperationError: the operation needs a store and there is none.
         public static let persistentStoreOperation = Code(rawValue: 134070)
         /// NSSQLiteError: SQLite failed under a store operation (a damaged page, an I/O error).

@@ -15,12 +15,17 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// Every entity, in model order.
     public private(set) var entities: [EntityDescription] = []
     public private(set) var entitiesByName: [String: EntityDescription] = [:]
+    /// Classes in `classes` generated for another layout of their entity (another version of
+    /// the model): reading their properties by index would read the wrong values, so adding a
+    /// store with this model throws, naming them. Empty when every class fits.
+    public let classBindingErrors: [String]
 
     /// Builds the runtime model. `classes` maps entity names to the classes that represent them;
     /// an entity without a class is represented by a plain `ManagedObject` (or by its nearest
     /// ancestor's class).
     public init(_ model: Model, classes: [String: ManagedObject.Type] = [:]) {
         self.model = model
+        classBindingErrors = Self.layoutMismatches(of: classes, in: model)
         let entities = model.entities.map { EntityDescription(entity: $0, model: model) }
         self.entities = entities
         self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -37,18 +42,16 @@ public final class ManagedObjectModel: @unchecked Sendable {
         self.init(model, classes: classes)
     }
 
-    /// Reads a model file at run time: a `.xcdatamodeld` bundle (its current version, or
-    /// `versionName`), a `.xcdatamodel` folder or a `contents` file. Generated code does not need
-    /// this (it carries the model as Swift values). Throws `DiagnosticError` with every problem
-    /// (`path:line:col: error: …`) when the model cannot be read or is not valid.
-    public convenience init(
-        contentsOf url: URL, versionName: String? = nil, classes: [String: ManagedObject.Type] = [:]
-    ) throws(DiagnosticError) {
-        let bundle = try ModelLoader().load(at: url.path, versionName: versionName).requireBundle()
-        self.init(bundle.current.model, classes: classes)
-    }
-
     public subscript(entityName: String) -> EntityDescription? { entitiesByName[entityName] }
+
+    private static func layoutMismatches(of classes: [String: ManagedObject.Type], in model: Model) -> [String] {
+        classes.sorted { $0.key < $1.key }.compactMap { entityName, objectClass in
+            guard let expected = objectClass.storedPropertyLayoutHash, let entity = model.entity(named: entityName),
+                  model.storedPropertyLayoutHash(of: entity) != expected else { return nil }
+            return "class '\(objectClass)' was generated for another layout of entity '\(entityName)' "
+                + "(another version of the model): regenerate it from this model, or use the model it was generated from"
+        }
+    }
 
     /// The entity a class stands for: the one whose name is the class's `entityName`.
     public func entity(for objectClass: ManagedObject.Type) -> EntityDescription? {

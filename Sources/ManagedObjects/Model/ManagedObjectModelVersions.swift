@@ -31,15 +31,6 @@ public struct ManagedObjectModelVersions: Sendable {
             ?? versions.last?.name ?? ""
     }
 
-    /// Reads every version of the bundle at `url` (a `.xcdatamodeld`). Throws `DiagnosticError`
-    /// with every problem when a version cannot be read or is not valid.
-    public init(contentsOf url: URL, classes: [String: ManagedObject.Type] = [:]) throws(DiagnosticError) {
-        let bundle = try ModelLoader().load(at: url.path, versions: .all).requireBundle()
-        self.init(
-            versions: bundle.versions.map { Version(name: $0.name, model: ManagedObjectModel($0.model, classes: classes)) },
-            currentVersionName: bundle.currentVersionName)
-    }
-
     public var current: ManagedObjectModel? { version(named: currentVersionName) }
 
     public func version(named name: String) -> ManagedObjectModel? {

@@ -17,6 +17,11 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         String(describing: self)
     }
 
+    /// The fingerprint of the entity layout a generated class reaches its values by
+    /// (`Model.storedPropertyLayoutHash(of:)`); `nil` for classes people write. Binding a class to
+    /// an entity of another layout is refused (``ManagedObjectModel/classBindingErrors``).
+    @_spi(Generated) open class var storedPropertyLayoutHash: UInt64? { nil }
+
     public let entity: EntityDescription
     /// A temporary ID until the object is first saved, then the store's permanent ID.
     public internal(set) var objectID: ManagedObjectID

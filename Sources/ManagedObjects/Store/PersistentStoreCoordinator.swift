@@ -33,6 +33,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func addPersistentStore(
         type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil
     ) throws -> any PersistentStore {
+        if !managedObjectModel.classBindingErrors.isEmpty {
+            throw ManagedObjectError(.coreData, managedObjectModel.classBindingErrors.joined(separator: "; "))
+        }
         switch type {
         case .inMemory:
             let store = InMemoryStore()

@@ -40,11 +40,18 @@ extension FetchRequest where Result: FetchableManagedObject {
 extension FetchableManagedObject {
     /// The objects of this class's entity that `predicate` accepts, sorted:
     /// `try Tweet.fetch(where: #Predicate { $0.text != nil }, sortedBy: [SortDescriptor(\.created)], in: context)`.
+    /// (`where` has no default: `Tweet.fetch(in:)` is the untyped form's, unambiguously.)
     public static func fetch(
-        where predicate: Predicate<Self>? = nil, sortedBy sortDescriptors: [SortDescriptor<Self>] = [],
+        where predicate: Predicate<Self>?, sortedBy sortDescriptors: [SortDescriptor<Self>] = [],
         in context: ManagedObjectContext
     ) throws -> [Self] {
         try context.fetch(FetchRequest<Self>(predicate: predicate, sortBy: sortDescriptors))
+    }
+
+    /// Every object of this class's entity, in the order of typed sort descriptors:
+    /// `try Tweet.fetch(sortedBy: [SortDescriptor(\.created)], in: context)`.
+    public static func fetch(sortedBy sortDescriptors: [SortDescriptor<Self>], in context: ManagedObjectContext) throws -> [Self] {
+        try fetch(where: nil, sortedBy: sortDescriptors, in: context)
     }
 
     /// How many objects of this class's entity `predicate` accepts.

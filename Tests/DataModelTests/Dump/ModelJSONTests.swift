@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// `Model.jsonRepresentation(includingLocations:)`: the JSON `managedgen dump` prints.
 @Suite("Model JSON (managedgen dump)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// Real `contents` files from the shared corpus, mutated with a fixed seed, read and validated.
 /// Whatever the damage, reading ends (quickly) in a model or in an error naming the file, and

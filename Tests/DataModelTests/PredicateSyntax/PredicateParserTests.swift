@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 import Testing
 
 private func parse(_ format: String) throws -> PredicateSyntax { try PredicateSyntax(parsing: format) }

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 import Testing
 
 @Suite("Predicate syntax: printing")

@@ -1,5 +1,6 @@
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// `Fixtures/AllFeatures.xcdatamodel` uses every element and attribute of FORMAT.md; each
 /// test checks one kind of element, field by field.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// The on-disk forms: bundles with and without `.xccurrentversion`, folders, bare files and
 /// pre-Xcode 4 binary versions (fixtures under `Fixtures/Bundles`).

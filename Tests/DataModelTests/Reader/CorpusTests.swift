@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// Every model of the shared corpus of real models (`../shared/corpus`, see its README) reads
 /// and validates without errors, in every version, except the two broken on purpose.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// Malformed and hostile files end in a diagnostic naming the file, quickly and in bounded
 /// memory; nothing outside the file is ever read.

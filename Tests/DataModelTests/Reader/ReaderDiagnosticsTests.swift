@@ -1,5 +1,6 @@
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// What the reader tolerates with a warning, and what it refuses with an error, always naming
 /// file, line and column.

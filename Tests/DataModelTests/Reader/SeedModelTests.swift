@@ -1,5 +1,6 @@
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// The three models of the seeds, written as Xcode writes them (`Fixtures/Seeds`), read back
 /// into exactly the values built here.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DataModel
+@testable import DataModelReader
 
 /// Each check of `ModelValidator`, on small models written inline. Line numbers count from the
 /// `<?xml` line of `modelXML`, so the first entity is on line 3.

@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// The seeds' models built as values, for tests that must not depend on the reader.
 enum SeedModels {

@@ -1,3 +1,4 @@
+import ModelFileLoading
 import DataModel
 import Foundation
 import GRDB

@@ -3,6 +3,9 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The model `AllTypes`.
 public enum AllTypesModel {
     /// The model as Swift values: an app needs no model file at run time.

@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Item` entity.
 public final class Item: ManagedObject {
     public override class var entityName: String { "Item" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x2dcd57d4d5e4a6e3 }
 }
 
 extension Item: FetchableManagedObject {

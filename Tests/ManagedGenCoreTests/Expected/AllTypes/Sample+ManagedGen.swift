@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Sample` entity.
 public final class Sample: ManagedObject {
     public override class var entityName: String { "Sample" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xe100ac7a1fb8ea47 }
 }
 
 extension Sample: FetchableManagedObject {
@@ -81,8 +86,6 @@ extension Sample: FetchableManagedObject {
     public var related: Set<Item> { get { relationship(at: 29) } set { setRelationship(newValue, at: 29) } }
     /// Non-optional `uuidWithDefault_`.
     public var uuidWithDefault: UUID { get { uuidAttribute(at: 23, default: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) } set { setUuidAttribute(newValue, at: 23) } }
-    /// Non-optional `count_`.
-    public var count: Int16 { get { int16Attribute(at: 24, default: 42) } set { setInt16Attribute(newValue, at: 24) } }
     /// Non-optional `score`.
     public var scoreValue: Double { get { doubleAttribute(at: 25, default: 0) } set { setDoubleAttribute(newValue, at: 25) } }
     /// Non-optional `owner_`.
@@ -105,5 +108,5 @@ extension Sample: FetchableManagedObject {
     public class func fetchRequest() -> FetchRequest<Sample> { FetchRequest<Sample>(entityName: "Sample") }
     /// The `Sample` whose `uuid` is `uuid` (unique in the model), inserted if there is none.
     public static func withUuid(_ uuid: UUID, in context: ManagedObjectContext) throws -> Sample { try Sample.findOrInsert(Keys.uuid, uuid, at: 22, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Sample.binary: "binary", \Sample.boolean: "boolean", \Sample.booleanObject: "booleanObject", \Sample.date: "date", \Sample.decimal: "decimal", \Sample.derivedCount: "derivedCount", \Sample.double: "double", \Sample.float: "float", \Sample.int16: "int16", \Sample.int32: "int32", \Sample.int64: "int64", \Sample.legacyNumber: "legacyNumber", \Sample.location: "location", \Sample.name: "name", \Sample.tags: "tags", \Sample.color: "color", \Sample.dictionary: "dictionary", \Sample.moduleClass: "moduleClass", \Sample.untypedTransformable: "untypedTransformable", \Sample.scratch: "scratch", \Sample.transientString: "transientString", \Sample.uri: "uri", \Sample.uuid: "uuid", \Sample.uuidWithDefault_: "uuidWithDefault_", \Sample.count_: "count_", \Sample.score: "score", \Sample.title_: "title_", \Sample.items: "items", \Sample.owner_: "owner_", \Sample.related: "related", \Sample.uuidWithDefault: "uuidWithDefault_", \Sample.count: "count_", \Sample.scoreValue: "score", \Sample.owner: "owner_"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Sample.binary: "binary", \Sample.boolean: "boolean", \Sample.booleanObject: "booleanObject", \Sample.date: "date", \Sample.decimal: "decimal", \Sample.derivedCount: "derivedCount", \Sample.double: "double", \Sample.float: "float", \Sample.int16: "int16", \Sample.int32: "int32", \Sample.int64: "int64", \Sample.legacyNumber: "legacyNumber", \Sample.location: "location", \Sample.name: "name", \Sample.tags: "tags", \Sample.color: "color", \Sample.dictionary: "dictionary", \Sample.moduleClass: "moduleClass", \Sample.untypedTransformable: "untypedTransformable", \Sample.scratch: "scratch", \Sample.transientString: "transientString", \Sample.uri: "uri", \Sample.uuid: "uuid", \Sample.uuidWithDefault_: "uuidWithDefault_", \Sample.count_: "count_", \Sample.score: "score", \Sample.title_: "title_", \Sample.items: "items", \Sample.owner_: "owner_", \Sample.related: "related", \Sample.uuidWithDefault: "uuidWithDefault_", \Sample.scoreValue: "score", \Sample.owner: "owner_"] }
 }

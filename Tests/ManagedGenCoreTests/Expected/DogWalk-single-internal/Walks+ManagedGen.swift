@@ -3,6 +3,9 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The model `DogWalk`.
 internal enum Walks {
     /// The model as Swift values: an app needs no model file at run time.
@@ -44,6 +47,8 @@ internal enum Walks {
 /// The `Dog` entity.
 internal final class Dog: ManagedObject {
     internal override class var entityName: String { "Dog" }
+
+    internal override class var storedPropertyLayoutHash: UInt64? { 0x5d05f88f87532de1 }
 }
 
 extension Dog: FetchableManagedObject {
@@ -75,6 +80,8 @@ extension Dog: FetchableManagedObject {
 /// The `Walk` entity.
 internal final class Walk: ManagedObject {
     internal override class var entityName: String { "Walk" }
+
+    internal override class var storedPropertyLayoutHash: UInt64? { 0x40be52392593e919 }
 }
 
 extension Walk: FetchableManagedObject {

@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Author` entity.
 public final class Author: ManagedObject {
     public override class var entityName: String { "Author" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x2f0d83a6b6ec5fff }
 }
 
 extension Author: FetchableManagedObject {

@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Book` entity.
 public final class Book: ManagedObject {
     public override class var entityName: String { "Book" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x06822016f16716e9 }
 }
 
 extension Book: FetchableManagedObject {

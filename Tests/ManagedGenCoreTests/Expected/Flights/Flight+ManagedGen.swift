@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Flight` entity.
 public final class Flight: ManagedObject {
     public override class var entityName: String { "Flight" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x302b2edb942ed156 }
 }
 
 extension Flight: FetchableManagedObject {

@@ -3,10 +3,15 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Animal` entity.
 /// Abstract: only its sub-entities are instantiated.
 open class Animal: ManagedObject {
     open override class var entityName: String { "Animal" }
+
+    @_spi(Generated) open override class var storedPropertyLayoutHash: UInt64? { 0x58188a5bc0523dec }
 }
 
 extension Animal: AnimalFetching {

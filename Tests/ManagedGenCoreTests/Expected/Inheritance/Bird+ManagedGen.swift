@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Bird` entity.
 public final class Bird: Animal {
     public override class var entityName: String { "Bird" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x75bc74f066eb7b0f }
 }
 
 extension Bird {

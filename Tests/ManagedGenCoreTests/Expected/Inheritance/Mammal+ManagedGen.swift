@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Mammal` entity.
 open class Mammal: Animal {
     open override class var entityName: String { "Mammal" }
+
+    @_spi(Generated) open override class var storedPropertyLayoutHash: UInt64? { 0x25511192dcd16ac1 }
 }
 
 extension Mammal: MammalKeyPaths {

@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Error` entity.
 public final class Error: ManagedObject {
     public override class var entityName: Swift.String { "Error" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xe8eaadc620c90b4b }
 }
 
 extension Error: FetchableManagedObject {

@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Set` entity.
 public final class Set: ManagedObject {
     public override class var entityName: Swift.String { "Set" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xd9252940ae4d98a8 }
 }
 
 extension Set: FetchableManagedObject {

@@ -3,21 +3,26 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `String` entity.
 public final class String: ManagedObject {
     public override class var entityName: Swift.String { "String" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xfc504d0b3dadf75a }
 }
 
 extension String: FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let value_ = "value"
-        public static let count = "count"
+        public static let count_ = "count"
     }
 
     public var value_: Swift.String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var count: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
+    public var count_: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
     /// A fetch request for `String` objects.
     public class func fetchRequest() -> FetchRequest<String> { FetchRequest<String>(entityName: "String") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\String.value_: "value", \String.count: "count"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\String.value_: "value", \String.count_: "count"] }
 }

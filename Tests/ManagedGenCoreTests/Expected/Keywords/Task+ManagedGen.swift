@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Task` entity.
 public final class Task: ManagedObject {
     public override class var entityName: Swift.String { "Task" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x77211ed48c65ab45 }
 }
 
 extension Task: FetchableManagedObject {

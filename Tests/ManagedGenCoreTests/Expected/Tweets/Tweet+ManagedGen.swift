@@ -3,9 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
+// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+
 /// The `Tweet` entity.
 public final class Tweet: ManagedObject {
     public override class var entityName: String { "Tweet" }
+
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf316e0ede7a6e1fd }
 }
 
 extension Tweet: FetchableManagedObject {
