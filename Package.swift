@@ -106,11 +106,23 @@ let package = Package(
 // the host, so `canImport(Darwin)` tells Apple platforms, where a module named CoreData would
 // clash with Apple's framework and the real one is used instead).
 #if !canImport(Darwin)
+package.traits = [
+    .trait(name: "ModelFiles", description: "NSPersistentContainer(name:) reads .xcdatamodeld files at run time (needs libxml2)"),
+    .default(enabledTraits: ["ModelFiles"]),
+]
 package.products.append(.library(name: "CoreData", targets: ["CoreData"]))
 package.targets += [
     // `NSPersistentContainer(name:)` reads the model file at run time, as Core Data reads its
-    // compiled model: the CoreData module opts into the model-file loader (and so libxml2).
-    .target(name: "CoreData", dependencies: ["ManagedObjects", "ModelFileLoading"]),
+    // compiled model: with the `ModelFiles` trait (on by default) CoreData uses the model-file
+    // loader, and so libxml2. Without it CoreData is as lean as ManagedObjects, and containers
+    // take the generated model: `NSPersistentContainer(name:managedObjectModel:)`.
+    .target(
+        name: "CoreData",
+        dependencies: [
+            "ManagedObjects",
+            .target(name: "ModelFileLoading", condition: .when(traits: ["ModelFiles"])),
+        ]
+    ),
     // Model-layer code written as for Apple's Core Data, compiled unchanged and run. The model
     // files are resources, found by name as `NSPersistentContainer(name:)` finds them.
     .testTarget(

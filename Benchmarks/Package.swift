@@ -15,19 +15,19 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ReadBenchmark",
-            dependencies: [.product(name: "DataModel", package: "ManagedGen")]
+            dependencies: [.product(name: "DataModelReader", package: "ManagedGen")]
         ),
         .executableTarget(
             name: "GenerateBenchmark",
             dependencies: [
-                .product(name: "DataModel", package: "ManagedGen"),
+                .product(name: "DataModelReader", package: "ManagedGen"),
                 .product(name: "ManagedGenCore", package: "ManagedGen"),
             ]
         ),
         .executableTarget(
             name: "GeneratedCodeBenchmark",
             dependencies: [
-                .product(name: "DataModel", package: "ManagedGen"),
+                .product(name: "DataModelReader", package: "ManagedGen"),
                 .product(name: "ManagedGenCore", package: "ManagedGen"),
             ]
         ),

@@ -12,12 +12,15 @@ let package = Package(
         // A model `contents` file: read, then validated.
         .executableTarget(
             name: "FuzzModelReader",
-            dependencies: [.product(name: "DataModel", package: "ManagedGen")]
+            dependencies: [.product(name: "DataModelReader", package: "ManagedGen")]
         ),
         // A model `contents` file: read, and when it is valid, generated.
         .executableTarget(
             name: "FuzzGenerate",
-            dependencies: [.product(name: "ManagedGenCore", package: "ManagedGen")]
+            dependencies: [
+                .product(name: "DataModelReader", package: "ManagedGen"),
+                .product(name: "ManagedGenCore", package: "ManagedGen"),
+            ]
         ),
         // A format string: parsed, printed, parsed again to the same tree.
         .executableTarget(
@@ -39,7 +42,10 @@ let package = Package(
         // the file left as it was.
         .executableTarget(
             name: "FuzzStoreOpener",
-            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+            dependencies: [
+                .product(name: "ManagedObjects", package: "ManagedGen"),
+                .product(name: "ModelFileLoading", package: "ManagedGen"),
+            ]
         ),
     ]
 )

@@ -8,6 +8,10 @@
 // is ambiguous there (checked with a two-module example; see Docs/RuntimeDifferences.md).
 @_exported import Foundation
 @_exported import ManagedObjects
+#if ModelFiles
+// `NSManagedObjectModel(contentsOf:)`: reading model files at run time (the default trait).
+@_exported import ModelFileLoading
+#endif
 
 public typealias NSManagedObject = ManagedObject
 public typealias NSManagedObjectContext = ManagedObjectContext

@@ -1,6 +1,8 @@
-import ModelFileLoading
 import Foundation
 import ManagedObjects
+#if ModelFiles
+import ModelFileLoading
+#endif
 
 /// How to set up one store of a container: a class, as Core Data's is, so
 /// `container.persistentStoreDescriptions.first!.url = …` changes the container's description.
@@ -144,7 +146,19 @@ enum ModelLookup {
         }
     }
 
+    /// Built without the `ModelFiles` trait, CoreData reads no model files.
+    struct ModelFilesNotBuiltIn: Error, CustomStringConvertible {
+        var name: String
+        var description: String {
+            "NSPersistentContainer(name: \"\(name)\"): this build of CoreData reads no model files (the package's "
+                + "ModelFiles trait is off); pass the generated model: NSPersistentContainer(name:managedObjectModel:)"
+        }
+    }
+
     static func model(named name: String) throws -> ManagedObjectModel {
+        #if !ModelFiles
+        throw ModelFilesNotBuiltIn(name: name)
+        #else
         let directories = searchDirectories()
         for directory in directories {
             for fileName in ["\(name).xcdatamodeld", "\(name).xcdatamodel"] {
@@ -156,6 +170,7 @@ enum ModelLookup {
             }
         }
         throw ModelNotFound(name: name, searched: directories)
+        #endif
     }
 
     /// The main bundle's resources, the SwiftPM resource bundles (`<package>_<target>.resources`)

@@ -7,7 +7,7 @@
 //
 // The typecheck needs the root package built in debug (`swift build` at the root): it uses
 // ../.build/debug/Modules.
-import DataModel
+import DataModelReader
 import Foundation
 import ManagedGenCore
 

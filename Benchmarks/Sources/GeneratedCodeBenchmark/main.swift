@@ -11,7 +11,7 @@
 //
 // Needs the root package built in debug (`swift build` at the root): it compiles against
 // ../.build/debug/Modules. `--no-build` skips the -O builds (they take minutes for 1,000 entities).
-import DataModel
+import DataModelReader
 import Foundation
 import ManagedGenCore
 

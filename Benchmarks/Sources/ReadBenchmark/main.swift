@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 import Foundation
 
 // Times reading a synthetic 1,000-entity model (10 attributes and 3 relationships with inverses

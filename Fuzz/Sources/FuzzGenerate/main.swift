@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 import ManagedGenCore
 
 /// Any bytes as a model file: a model the reader and the validator accept generates Swift

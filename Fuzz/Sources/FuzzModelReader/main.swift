@@ -1,4 +1,4 @@
-import DataModel
+import DataModelReader
 
 /// Any bytes as a model file: the reader gives a model or errors, never traps, and every
 /// diagnostic with a place names the file it read.

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedObjects
+import ModelFileLoading
 
 /// Any bytes as an SQLite store file, opened with each model that wrote a store in
 /// ../shared/stores: the open throws and the file holds exactly the bytes it held before, or it
