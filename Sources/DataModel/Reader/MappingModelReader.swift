@@ -34,6 +34,10 @@ public struct MappingModelReader: Sendable {
 
     /// Reads one `xcmapping.xml` held in memory; `path` names it in errors.
     public func read(xml bytes: [UInt8], path: String) throws(MappingModelReadError) -> MappingDocument {
+        if bytes.starts(with: BinaryPropertyList.magic) {
+            throw MappingModelReadError(
+                file: path, message: "a compiled mapping model (.cdm) is not read; give the .xcmappingmodel Xcode compiles it from")
+        }
         var diagnostics: [Diagnostic] = []
         guard let root = XMLTree.parse(bytes, path: path, limits: limits, keepsText: true, diagnostics: &diagnostics) else {
             let first = diagnostics.first { $0.severity == .error }
@@ -106,11 +110,30 @@ private struct DocumentBuilder {
         MappingModelReadError(file: path, location: object?.location, message: message)
     }
 
+    /// What each kind of object may hold. Anything else (a source expression or filter
+    /// predicate, say) would change what migrates, so it is refused rather than left out.
+    static let knownAttributes: [String: Set<String>] = [
+        "XDDEVMAPPINGMODEL": ["sourcemodelpath", "sourcemodeldata", "destinationmodelpath", "destinationmodeldata"],
+        "XDDEVENTITYMAPPING": [
+            "name", "sourcename", "destinationname", "mappingtypename", "mappingnumber", "migrationpolicyclassname", "autogenerateexpression",
+        ],
+        "XDDEVATTRIBUTEMAPPING": ["name", "valueexpressiondata", "autogenerateexpression"],
+        "XDDEVRELATIONSHIPMAPPING": ["name", "valueexpressiondata", "autogenerateexpression"],
+    ]
+
+    func checkAttributes(of object: StoredObject, in mapping: String?) throws(MappingModelReadError) {
+        guard let known = Self.knownAttributes[object.type],
+              let unknown = object.attributes.keys.filter({ !known.contains($0) }).sorted().first else { return }
+        let owner = mapping.map { "entity mapping \($0)" } ?? "the mapping model"
+        throw failure("\(owner) has \(unknown) (in \(object.type) \(object.id)), which this reader does not read", at: object)
+    }
+
     func document() throws(MappingModelReadError) -> MappingDocument {
         let models = objects.values.filter { $0.type == "XDDEVMAPPINGMODEL" }
         guard models.count == 1, let model = models.first else {
             throw failure("expected one XDDEVMAPPINGMODEL object, found \(models.count); this is not an xcmapping.xml")
         }
+        try checkAttributes(of: model, in: nil)
         let source = try versionName(model, "sourcemodelpath")
         let destination = try versionName(model, "destinationmodelpath")
         var mappings: [(number: Int, mapping: MappingDocument.EntityMapping)] = []
@@ -145,6 +168,7 @@ private struct DocumentBuilder {
         }
         let name = object.attributes["name"].flatMap { $0.isEmpty ? nil : $0 }
             ?? source.map { "\($0)To\(destination ?? "")" } ?? destination ?? ""
+        try checkAttributes(of: object, in: name)
         return MappingDocument.EntityMapping(
             name: name, sourceEntityName: source, destinationEntityName: destination,
             mappingTypeName: object.attributes["mappingtypename"],
@@ -162,6 +186,7 @@ private struct DocumentBuilder {
             guard let object = objects[id], object.type == type else {
                 throw failure("entity mapping \(mappingName) lists \(id) among its \(relationship), which is no \(type) object", at: mapping)
             }
+            try checkAttributes(of: object, in: mappingName)
             guard let name = object.attributes["name"], !name.isEmpty else {
                 throw failure("entity mapping \(mappingName) has a property mapping (\(id)) without a name", at: object)
             }

@@ -97,6 +97,12 @@ struct MappingModelReaderTests {
         let error = Self.readError(Array(wrongType.utf8))
         #expect(error?.message.contains("entity mapping CarToCar lists z125 among its attributemappings") == true)
         #expect(error?.location?.line ?? 0 > 0)
+        // What the reader does not know would change what migrates: refused, named.
+        let filtered = Self.xml.replacingOccurrences(
+            of: #"<attribute name="sourcename" type="string">Person</attribute>"#,
+            with: #"<attribute name="sourcename" type="string">Person</attribute><attribute name="filterpredicate" type="string">age &gt; 18</attribute>"#)
+        #expect(Self.readError(Array(filtered.utf8))?.message.contains("entity mapping PersonToPerson has filterpredicate (in XDDEVENTITYMAPPING z111), which this reader does not read") == true)
+        #expect(Self.readError(Array("bplist00 compiled".utf8))?.message.contains("a compiled mapping model (.cdm) is not read") == true)
         let noSource = Self.xml.replacingOccurrences(of: #"<attribute name="destinationname" type="string">Maker</attribute>"#, with: "")
         #expect(Self.readError(Array(noSource.utf8))?.message.contains("names neither a source nor a destination entity") == true)
     }
