@@ -164,6 +164,11 @@ struct MappingModelMigrationTests {
                 arguments: [.constant(.string("OwnerToOwner")), .function(operand: .variable("source"), selector: "valueForKeyPath:", arguments: [.keyPath("owner")])])
         }
         #expect(unknownMapping?.message.contains("names entity mapping OwnerToOwner, which the mapping model does not have") == true)
+        let missingKey = error {
+            $0.entityMappings[0].attributeMappings[1].valueExpression = .function(
+                operand: .variable("source"), selector: "valueForKeyPath:", arguments: [.keyPath("colour.name")])
+        }
+        #expect(missingKey?.message.contains("entity mapping CarToCar, attribute model: $source.colour.name reads colour, which Car does not have") == true)
         let unreadable = #expect(throws: ManagedObjectError.self) {
             try MappingModel(contentsOf: URL(fileURLWithPath: "/nonexistent/V9toV10.xcmappingmodel"), versions: versions)
         }

@@ -60,9 +60,18 @@ extension MappingModel {
                     let sourceHasIt = isRelationship ? sourceEntity.relationship(named: property.name) != nil : sourceEntity.attribute(named: property.name) != nil
                     return mapping.autogeneratesExpressions && sourceHasIt ? .sourceKeyPath(property.name) : nil
                 }
-                if let keyPath = expression.sourceKeyPath { return .sourceKeyPath(keyPath) }
+                // A key path starts at a property of the source entity (else it would read nothing).
+                func checked(_ keyPath: String) throws(ManagedObjectError) -> String {
+                    let first = String(keyPath.prefix { $0 != "." })
+                    guard sourceEntity.property(named: first) != nil else {
+                        throw failure("entity mapping \(mapping.name), \(kind) \(property.name): \(expression) reads \(first), which \(sourceName) does not have", entity: destinationName, key: property.name)
+                    }
+                    return keyPath
+                }
+                if let keyPath = expression.sourceKeyPath { return .sourceKeyPath(try checked(keyPath)) }
                 if isRelationship, case .function(.variable("manager"), let selector, let arguments) = expression, arguments.count == 2,
                    case .constant(.string(let name)) = arguments[0], let keyPath = arguments[1].sourceKeyPath {
+                    _ = try checked(keyPath)
                     switch selector {
                     case "destinationInstancesForEntityMappingNamed:sourceInstances:":
                         guard mappingNames.contains(name) else {
