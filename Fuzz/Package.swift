@@ -14,6 +14,11 @@ let package = Package(
             name: "FuzzModelReader",
             dependencies: [.product(name: "DataModelReader", package: "ManagedGen")]
         ),
+        // An `xcmapping.xml`: read, with its keyed-archived expressions, or refused naming the file.
+        .executableTarget(
+            name: "FuzzMappingModelReader",
+            dependencies: [.product(name: "DataModelReader", package: "ManagedGen")]
+        ),
         // A model `contents` file: read, and when it is valid, generated.
         .executableTarget(
             name: "FuzzGenerate",

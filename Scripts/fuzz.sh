@@ -17,7 +17,7 @@ fuzz=$(pwd)
 export FUZZ_SHARED="$fuzz/../../shared"
 # Swift's own crash backtracer trips AddressSanitizer; libFuzzer prints the stack itself.
 export SWIFT_BACKTRACE=enable=no
-targets=(FuzzModelReader FuzzGenerate FuzzPredicateParser FuzzPredicateEvaluation FuzzSQLTranslation FuzzStoreOpener)
+targets=(FuzzModelReader FuzzMappingModelReader FuzzGenerate FuzzPredicateParser FuzzPredicateEvaluation FuzzSQLTranslation FuzzStoreOpener)
 target=${1:?usage: Scripts/fuzz.sh TARGET|all [RUNS]; targets: ${targets[*]}}
 runs=${2:-1000000}
 if [ "$target" = all ]; then
@@ -36,6 +36,10 @@ rm -rf "$seeds" && mkdir -p "$seeds"
 case "$target" in
 FuzzModelReader | FuzzGenerate)
     find "$FUZZ_SHARED/corpus" -name contents -type f -size -64k -print0 |
+        while IFS= read -r -d '' file; do cp "$file" "$seeds/$(printf '%s' "$file" | md5sum | cut -c1-16)"; done
+    max_len=65536 ;;
+FuzzMappingModelReader)
+    find "$fuzz/../Tests/DataModelTests/Fixtures/MappingModels" -name xcmapping.xml -type f -print0 |
         while IFS= read -r -d '' file; do cp "$file" "$seeds/$(printf '%s' "$file" | md5sum | cut -c1-16)"; done
     max_len=65536 ;;
 FuzzStoreOpener)

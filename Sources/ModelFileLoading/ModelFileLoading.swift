@@ -32,3 +32,22 @@ extension ManagedObjectModelVersions {
             currentVersionName: bundle.currentVersionName)
     }
 }
+
+extension MappingModel {
+    /// Reads a mapping model Xcode wrote (a `.xcmappingmodel` folder or its `xcmapping.xml`) for
+    /// the versions it maps between, which `versions` must hold. Core Data's
+    /// `NSMappingModel(contentsOf:)`, with the versions given instead of found in a bundle.
+    ///
+    /// Throws 134110 naming the file (and the entity mapping and property concerned) when the
+    /// file cannot be read, names versions, entities or properties the versions lack, or holds a
+    /// value expression this runtime does not evaluate.
+    public init(contentsOf url: URL, versions: ManagedObjectModelVersions) throws(ManagedObjectError) {
+        let document: MappingDocument
+        do {
+            document = try MappingModelReader().read(at: url.path)
+        } catch {
+            throw ManagedObjectError(.migration, "cannot read mapping model \(error)")
+        }
+        try self.init(document, versions: versions, file: url.path)
+    }
+}

@@ -312,6 +312,76 @@ struct InferredMigrationTests {
         #expect(try Self.authors(of: context, key: "editor") == ["A1": [], "A2": [], "B1": [], "none": []])
     }
 
+    /// Author ↔ Book with `books` one-to-many or many-to-many, ordered or not (the same order
+    /// columns Core Data names: `Z_FOK_AUTHOR` in ZBOOK, `Z_FOK_<n>BOOKS` in the join table).
+    static func orderedLibrary(manyToMany: Bool, ordered: Bool, extra: [Relationship] = []) -> Model {
+        library(
+            bookSide: Relationship(name: manyToMany ? "authors" : "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author",
+                                   isToMany: manyToMany, isOptional: true),
+            authorSide: Relationship(name: "books", destinationEntity: "Book", inverseName: manyToMany ? "authors" : "author", inverseEntity: "Book",
+                                     isToMany: true, isOrdered: ordered, isOptional: true),
+            extra: extra)
+    }
+
+    /// Ann's books Z, A, M (keys in that order, titles not: a sort by title would show) in
+    /// `order` (indexes; nil: unordered), Bob's Q.
+    static func seedOrdered(order: [Int]?) -> (ManagedObjectContext, ManagedObjectModel) throws -> Void {
+        { context, model in
+            let ann = insert("Author", ["name": "Ann"], in: context, model: model)
+            let bob = insert("Author", ["name": "Bob"], in: context, model: model)
+            let books = ["Z", "A", "M", "Q"].map { insert("Book", ["title": $0], in: context, model: model) }
+            if let order {
+                ann.setValue(OrderedSet(order.map { books[$0] }), forKey: "books")
+                bob.setValue(OrderedSet([books[3]]), forKey: "books")
+            } else {
+                ann.setValue(Set(books.prefix(3)), forKey: "books")
+                bob.setValue(Set([books[3]]), forKey: "books")
+            }
+        }
+    }
+
+    static func orderedTitles(_ context: ManagedObjectContext, author: String) throws -> [String] {
+        try context.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Author")
+            request.predicate = ObjectPredicate("name = %@", author)
+            let books = try #require(try context.fetch(request).first?.value(forKey: "books") as? OrderedSet<ManagedObject>)
+            return books.map { $0.value(forKey: "title") as? String ?? "" }
+        }
+    }
+
+    @Test("a to-many made ordered: existing members take the order of their keys (one-to-many and many-to-many), in the order column")
+    func toManyMadeOrdered() throws {
+        for manyToMany in [false, true] {
+            let fixture = try Fixture([
+                Self.orderedLibrary(manyToMany: manyToMany, ordered: false),
+                Self.orderedLibrary(manyToMany: manyToMany, ordered: true),
+            ])
+            try fixture.write(Self.seedOrdered(order: nil))
+            let context = try fixture.open()
+            #expect(try Self.orderedTitles(context, author: "Ann") == ["Z", "A", "M"], "many-to-many: \(manyToMany)")
+            #expect(try Self.orderedTitles(context, author: "Bob") == ["Q"], "many-to-many: \(manyToMany)")
+            // The order is stored, 1, 2, … per owner, as a save would store it.
+            let sql = manyToMany
+                ? "SELECT group_concat(Z_FOK_2BOOKS) FROM (SELECT Z_FOK_2BOOKS FROM Z_1BOOKS ORDER BY Z_1AUTHORS, Z_2BOOKS)"
+                : "SELECT group_concat(Z_FOK_AUTHOR) FROM (SELECT Z_FOK_AUTHOR FROM ZBOOK WHERE ZAUTHOR IS NOT NULL ORDER BY ZAUTHOR, Z_PK)"
+            #expect(try rawSQL(fixture.url.path, sql) == "1,2,3,1", "many-to-many: \(manyToMany)")
+        }
+    }
+
+    @Test("an ordered to-many keeps its order through a migration that rebuilds its pairs (one-to-many and many-to-many)")
+    func orderKept() throws {
+        for manyToMany in [false, true] {
+            let fixture = try Fixture([
+                Self.orderedLibrary(manyToMany: manyToMany, ordered: true),
+                Self.orderedLibrary(manyToMany: manyToMany, ordered: true, extra: [Relationship(name: "editor", destinationEntity: "Author", isOptional: true)]),
+            ])
+            try fixture.write(Self.seedOrdered(order: [2, 0, 1]))
+            let context = try fixture.open()
+            #expect(try Self.orderedTitles(context, author: "Ann") == ["M", "Z", "A"], "many-to-many: \(manyToMany)")
+            #expect(try Self.orderedTitles(context, author: "Bob") == ["Q"], "many-to-many: \(manyToMany)")
+        }
+    }
+
     @Test("many-to-many → one-to-many: each object keeps one of its related objects; a relationship removed goes")
     func toManyToToOne() throws {
         let manyToMany = Self.library(

@@ -4,7 +4,8 @@ import Foundation
 /// Core Data's `NSMappingModel`, written in Swift: entity mappings with property mappings whose
 /// values are key paths of the source object (`$source.name`) or the destination objects another
 /// mapping made of related source objects, and custom policies (``EntityMigrationPolicy``)
-/// registered by name. (`.xcmappingmodel` files are not read.)
+/// registered by name. Written in Swift, or read from a `.xcmappingmodel` file Xcode wrote
+/// (``init(contentsOf:versions:)``).
 public struct MappingModel: Sendable {
     /// The version names (as in ``ManagedObjectModelVersions``) this model maps between.
     public var sourceVersionName: String
@@ -101,7 +102,12 @@ public enum EntityMigrationPolicies {
         registered.withLock { $0[name] = type }
     }
 
+    /// The policy registered under `name`; for a module-qualified name as Xcode writes Swift
+    /// classes (`App.CarPolicy`, `REPLACE_AT_RUNTIME.CarPolicy`) not registered as such, the one
+    /// registered under the class name alone (`CarPolicy`).
     static func policy(named name: String) -> (any EntityMigrationPolicy.Type)? {
-        registered.withLock { $0[name] }
+        registered.withLock { registered in
+            registered[name] ?? name.split(separator: ".").last.flatMap { registered[String($0)] }
+        }
     }
 }

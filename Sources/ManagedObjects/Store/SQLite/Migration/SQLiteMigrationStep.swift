@@ -12,7 +12,9 @@ import GRDB
 ///   `nil` where the destination is required: the model's default;
 /// - a to-one: the source foreign key, else the pairs the source kept for the relationship or its
 ///   inverse (a to-many, a join table), the first related object when there were several;
-/// - a many-to-many's join table: those pairs.
+/// - a many-to-many's join table: those pairs;
+/// - an ordered to-many's order: the source's where it was ordered, else (made ordered) the
+///   order of the members' keys.
 /// Object keys (`Z_PK`) and `Z_OPT` stay, except for the rows of an entity moved into another
 /// entity's table (a new parent entity over entities of two tables): their keys move past the
 /// table's (as do the foreign keys and join rows that point to them). Entity numbers are the
@@ -209,12 +211,6 @@ struct SQLiteMigrationStep {
                                     arguments: []))
                             }
                         }
-                        if let order = orderColumn(of: relationship, in: destinationSchema),
-                           case .relationship(let sourceRelationship)? = sourceProperty(for: property, of: entity),
-                           let sourceOrder = orderColumn(of: sourceRelationship, in: sourceSchema) {
-                            columns.append(order)
-                            values.append("s.\(sourceOrder)")
-                        }
                     default:
                         continue
                     }
@@ -226,7 +222,62 @@ struct SQLiteMigrationStep {
             }
             statements += entityColumnUpdates
             statements += joinTableStatements()
+            statements += orderStatements()
             return statements
+        }
+
+        /// Fills the order of each ordered to-many once its pairs are in: the order the source kept
+        /// for the same pairs (an ordered relationship before), else (unordered before) the order
+        /// of the members' keys, the order their rows were stored in.
+        private func orderStatements() -> [Statement] {
+            var statements: [Statement] = []
+            for entity in destination.entities {
+                let inheritedCount = entity.superentity?.properties.count ?? 0
+                for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []).dropFirst(inheritedCount) {
+                    guard case .relationship(let relationship) = property, relationship.isOrdered else { continue }
+                    let table: String, owner: String, member: String, order: String
+                    switch storage {
+                    case .toManyByInverse(let rows, let foreignKey, let column?):
+                        (table, owner, member, order) = (rows, foreignKey, "Z_PK", column)
+                    case .toManyByJoin(let join, let side):
+                        guard let column = join.orderColumn(ownedBy: side) else { continue }
+                        (table, owner, member, order) = (join.name, join.column(side), join.otherColumn(side), column)
+                    default:
+                        continue
+                    }
+                    let value = sourceOrder(of: relationship, of: entity, owner: "\(table).\(owner)", member: "\(table).\(member)")
+                        ?? "(SELECT COUNT(*) FROM \(table) m WHERE m.\(owner) = \(table).\(owner) AND m.\(member) <= \(table).\(member))"
+                    statements.append(Statement(
+                        entity: entity.name,
+                        sql: "UPDATE \(table) SET \(order) = \(value) WHERE \(owner) IS NOT NULL",
+                        arguments: []))
+                }
+            }
+            return statements
+        }
+
+        /// The order the source kept for the pair `owner`, `member` (SQL for destination keys) of
+        /// `relationship`: `nil` when its source relationship was not ordered.
+        private func sourceOrder(of relationship: RelationshipDescription, of entity: EntityDescription, owner: String, member: String) -> String? {
+            guard case .relationship(let sourceRelationship)? = sourceProperty(for: .relationship(relationship), of: entity),
+                  sourceRelationship.isOrdered, let sourceOwner = sourceRelationship.entity,
+                  let sourceMember = sourceRelationship.destinationEntity else { return nil }
+            let (ownerTable, memberTable) = (sourceTable(of: sourceOwner), sourceTable(of: sourceMember))
+            switch sourceSchema.storage[sourceOwner.name]?[sourceRelationship.index] {
+            case .toManyByInverse(let rows, let foreignKey, let column?)?:
+                return """
+                    (SELECT s.\(column) FROM source.\(rows) s WHERE \(shifted("s.Z_PK", from: memberTable)) = \(member) \
+                    AND \(shifted("s.\(foreignKey)", from: ownerTable)) = \(owner))
+                    """
+            case .toManyByJoin(let join, let side)?:
+                guard let column = join.orderColumn(ownedBy: side) else { return nil }
+                return """
+                    (SELECT s.\(column) FROM source.\(join.name) s WHERE \(shifted("s.\(join.column(side))", from: ownerTable)) = \(owner) \
+                    AND \(shifted("s.\(join.otherColumn(side))", from: memberTable)) = \(member))
+                    """
+            default:
+                return nil
+            }
         }
 
         /// The value of `attribute` for a row `s` of the source entity; `nil` for NULL.
@@ -315,13 +366,6 @@ struct SQLiteMigrationStep {
             default:
                 return nil
             }
-        }
-
-        /// The order column a to-one's rows keep for their ordered to-many inverse.
-        private func orderColumn(of relationship: RelationshipDescription, in schema: SQLiteSchema) -> String? {
-            guard let inverse = relationship.inverseRelationship, let destination = relationship.destinationEntity,
-                  case .toManyByInverse(_, _, let order?)? = schema.storage[destination.name]?[inverse.index] else { return nil }
-            return order
         }
 
         /// `CASE` mapping a source entity number to the destination's.

@@ -1,0 +1,111 @@
+/// A mapping model as Xcode writes it (`.xcmappingmodel`, its `xcmapping.xml`): how the objects of
+/// one model version become those of another. Values only; the runtime turns them into its
+/// `MappingModel`, which it runs.
+public struct MappingDocument: Hashable, Sendable, Codable {
+    /// The version names (the `.xcdatamodel` folder names without extension) it maps between.
+    public var sourceVersionName: String
+    public var destinationVersionName: String
+    /// In Xcode's order (its `mappingnumber`), the order Core Data runs them in.
+    public var entityMappings: [EntityMapping]
+
+    public init(sourceVersionName: String, destinationVersionName: String, entityMappings: [EntityMapping]) {
+        self.sourceVersionName = sourceVersionName
+        self.destinationVersionName = destinationVersionName
+        self.entityMappings = entityMappings
+    }
+
+    /// One entity mapping (Core Data's `NSEntityMapping`).
+    public struct EntityMapping: Hashable, Sendable, Codable {
+        /// As Xcode names it: `<source>To<destination>` (`CarToCar`), or the destination's name
+        /// alone for a mapping without a source entity.
+        public var name: String
+        /// `nil`: the mapping makes no objects from the source store (a new entity, filled by a policy).
+        public var sourceEntityName: String?
+        public var destinationEntityName: String?
+        /// Xcode's `mappingtypename` (`Undefined`, `Copy`, `Add`, `Remove`, `Transform`, `Custom`).
+        public var mappingTypeName: String?
+        /// As written, possibly module-qualified (`App.CarPolicy`, `REPLACE_AT_RUNTIME.CarPolicy`).
+        public var migrationPolicyClassName: String?
+        /// Whether Xcode fills properties without an expression with its default
+        /// (`$source.<name>` for an attribute, the destination objects of the source relationship of
+        /// that name for a relationship).
+        public var autogeneratesExpressions: Bool
+        public var attributeMappings: [PropertyMapping]
+        public var relationshipMappings: [PropertyMapping]
+
+        public init(
+            name: String, sourceEntityName: String?, destinationEntityName: String?, mappingTypeName: String? = nil,
+            migrationPolicyClassName: String? = nil, autogeneratesExpressions: Bool = true,
+            attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = []
+        ) {
+            self.name = name
+            self.sourceEntityName = sourceEntityName
+            self.destinationEntityName = destinationEntityName
+            self.mappingTypeName = mappingTypeName
+            self.migrationPolicyClassName = migrationPolicyClassName
+            self.autogeneratesExpressions = autogeneratesExpressions
+            self.attributeMappings = attributeMappings
+            self.relationshipMappings = relationshipMappings
+        }
+    }
+
+    /// The value of one destination property (Core Data's `NSPropertyMapping`).
+    public struct PropertyMapping: Hashable, Sendable, Codable {
+        public var name: String
+        /// `nil`: none written (Xcode's default applies where the entity mapping autogenerates).
+        public var valueExpression: MappingExpression?
+
+        public init(name: String, valueExpression: MappingExpression? = nil) {
+            self.name = name
+            self.valueExpression = valueExpression
+        }
+    }
+}
+
+/// A value expression of a mapping model, as the `NSExpression` Xcode archives: the kinds a
+/// mapping model holds.
+public indirect enum MappingExpression: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// A constant: a string, a number, or `nil`.
+    case constant(Constant)
+    /// `$name`: `$source`, `$manager`, `$entityPolicy`, …
+    case variable(String)
+    /// A bare key path (what `valueForKeyPath:` is given: `$source.owner` is
+    /// `.function(.variable("source"), "valueForKeyPath:", [.keyPath("owner")])`).
+    case keyPath(String)
+    /// `FUNCTION(operand, "selector", arguments…)`.
+    case function(operand: MappingExpression, selector: String, arguments: [MappingExpression])
+
+    public enum Constant: Hashable, Sendable, Codable {
+        case string(String)
+        case integer(Int)
+        case double(Double)
+        case boolean(Bool)
+        case null
+    }
+
+    /// As Core Data prints it (`FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "PersonToPerson", $source.owner)`).
+    public var description: String {
+        switch self {
+        case .constant(.string(let text)): "\"\(text)\""
+        case .constant(.integer(let value)): "\(value)"
+        case .constant(.double(let value)): "\(value)"
+        case .constant(.boolean(let value)): value ? "YES" : "NO"
+        case .constant(.null): "nil"
+        case .variable(let name): "$\(name)"
+        case .keyPath(let keyPath): keyPath
+        case .function(let operand, "valueForKeyPath:", let arguments) where arguments.count == 1:
+            "\(operand).\(arguments[0])"
+        case .function(let operand, let selector, let arguments):
+            "FUNCTION(" + ([operand.description, "\"\(selector)\""] + arguments.map(\.description)).joined(separator: ", ") + ")"
+        }
+    }
+
+    /// The key path of `$source.<keyPath>`, if this is one.
+    public var sourceKeyPath: String? {
+        if case .function(.variable("source"), "valueForKeyPath:", let arguments) = self,
+           arguments.count == 1, case .keyPath(let keyPath) = arguments[0] {
+            return keyPath
+        }
+        return nil
+    }
+}
