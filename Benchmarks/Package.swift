@@ -25,6 +25,13 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "VersionsBenchmark",
+            dependencies: [
+                .product(name: "DataModelReader", package: "ManagedGen"),
+                .product(name: "ManagedGenCore", package: "ManagedGen"),
+            ]
+        ),
+        .executableTarget(
             name: "GeneratedCodeBenchmark",
             dependencies: [
                 .product(name: "DataModelReader", package: "ManagedGen"),

@@ -11,7 +11,7 @@ struct GenerateCommand: ParsableCommand {
         discussion: """
             Options can also come from a JSON file: --config <path>, or managedgen.json next to the \
             model. Its keys are the options' names in camel case (accessLevel, optionality, \
-            wrapperSuffix, singleFile, modelTypeName, manualCodegen); flags override it.
+            wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions); flags override it.
             Exit status: 0 on success, 1 when the model has errors (printed as path:line:col: error: …) \
             or files cannot be written; nothing is written then.
             """)
@@ -49,6 +49,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Entities with Manual/None codegen: skip (as Xcode) or class (generate them too).")
     var manualCodegen: GeneratorOptions.ManualCodegen?
 
+    @Option(help: "Versions of a .xcdatamodeld the generated model carries for migration: all (default) or current.")
+    var modelVersions: GeneratorOptions.ModelVersions?
+
     @Flag(help: "Print the paths of the files that would be generated, one per line, and write nothing.")
     var listOutputs = false
 
@@ -72,9 +75,11 @@ struct GenerateCommand: ParsableCommand {
             throw ExitCode.failure
         }
         let modelFileName = URL(fileURLWithPath: model).lastPathComponent
-        // The generated code carries the current version only: the others are not read
-        // (`validate` checks them all).
-        let bundle = try ModelLoading.load(model, versions: .currentOnly, options: diagnosticOptions)
+        // Code is generated for the current version, which alone is validated in full (`validate`
+        // checks them all); the others are read only when the model carries them for migration.
+        let bundle = try ModelLoading.load(
+            model, versions: options.modelVersions == .all ? .all : .currentOnly, validating: .currentOnly,
+            options: diagnosticOptions)
 
         let generator = Generator(options: options)
         if listOutputs {
@@ -88,7 +93,7 @@ struct GenerateCommand: ParsableCommand {
             return
         }
 
-        let generated = generator.generate(bundle.current.model, modelFileName: modelFileName)
+        let generated = generator.generate(bundle, modelFileName: modelFileName)
         var failed = false
         for var diagnostic in generated.diagnostics {
             if diagnosticOptions.warningsAsErrors && diagnostic.severity == .warning { diagnostic.severity = .error }
@@ -145,6 +150,7 @@ struct GenerateCommand: ParsableCommand {
         if singleFile || outputFile != nil { options.singleFile = true }
         if let modelTypeName { options.modelTypeName = modelTypeName }
         if let manualCodegen { options.manualCodegen = manualCodegen }
+        if let modelVersions { options.modelVersions = modelVersions }
         return options
     }
 
@@ -178,3 +184,4 @@ extension Diagnostic {
 extension GeneratorOptions.AccessLevel: ExpressibleByArgument {}
 extension GeneratorOptions.Optionality: ExpressibleByArgument {}
 extension GeneratorOptions.ManualCodegen: ExpressibleByArgument {}
+extension GeneratorOptions.ModelVersions: ExpressibleByArgument {}

@@ -18,9 +18,10 @@ enum ModelLoading {
     /// Loads the model at `path` and prints its diagnostics.
     /// - Returns: the bundle, and whether there were errors (after `--warnings-as-errors`).
     static func loadReporting(
-        _ path: String, versionName: String? = nil, versions: VersionSelection = .all, options: DiagnosticOptions
+        _ path: String, versionName: String? = nil, versions: VersionSelection = .all, validating: VersionSelection = .all,
+        options: DiagnosticOptions
     ) -> (bundle: ModelBundle?, failed: Bool, diagnostics: [Diagnostic]) {
-        let result = ModelLoader().load(at: path, versionName: versionName, versions: versions)
+        let result = ModelLoader().load(at: path, versionName: versionName, versions: versions, validating: validating)
         var failed = result.bundle == nil
         var reported: [Diagnostic] = []
         for var diagnostic in result.diagnostics {
@@ -36,9 +37,11 @@ enum ModelLoading {
     /// Loads the model at `path`, prints its diagnostics and returns it; exits with status 1
     /// when there were errors.
     static func load(
-        _ path: String, versionName: String? = nil, versions: VersionSelection = .all, options: DiagnosticOptions
+        _ path: String, versionName: String? = nil, versions: VersionSelection = .all, validating: VersionSelection = .all,
+        options: DiagnosticOptions
     ) throws -> ModelBundle {
-        let (bundle, failed, _) = loadReporting(path, versionName: versionName, versions: versions, options: options)
+        let (bundle, failed, _) = loadReporting(
+            path, versionName: versionName, versions: versions, validating: validating, options: options)
         guard let bundle, !failed else { throw ExitCode.failure }
         return bundle
     }

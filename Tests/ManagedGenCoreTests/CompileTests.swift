@@ -45,13 +45,14 @@ import Testing
                     if !loaded.hasErrors { failures.withLock { $0.append("\(root): expected a model error") } }
                     continue
                 }
-                guard let model = loaded.bundle?.current.model, !loaded.hasErrors else {
+                guard let bundle = loaded.bundle, !loaded.hasErrors else {
                     failures.withLock { $0.append("\(root): read failed: \(loaded.diagnostics.filter { $0.severity == .error })") }
                     continue
                 }
                 let fileName = URL(fileURLWithPath: root).lastPathComponent
                 let generator = Generator(options: GeneratorOptions(optionality: Self.corpusOptionality, manualCodegen: .class))
-                let output = generator.generate(model, modelFileName: fileName)
+                let model = bundle.current.model
+                let output = generator.generate(bundle, modelFileName: fileName)
                 if output.diagnostics.hasErrors {
                     failures.withLock { $0.append("\(root): \(output.diagnostics.filter { $0.severity == .error })") }
                     continue

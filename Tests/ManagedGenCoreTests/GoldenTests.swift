@@ -26,6 +26,8 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         // Properties named after every member of `ManagedObject` and of generated classes
         // (`ReservedNamesTests` keeps the list complete against the runtime's symbols).
         GoldenCase(fixture: "ReservedNames.xcdatamodel", expected: "ReservedNames", isPluginTargetModel: true),
+        // Two versions: the model carries both for migration (`NotesModel.versions`).
+        GoldenCase(fixture: "Notes.xcdatamodeld", expected: "Notes", isPluginTargetModel: true),
         GoldenCase(
             fixture: "DogWalk.xcdatamodeld", expected: "DogWalk-single-internal", isPluginTargetModel: true,
             options: GeneratorOptions(accessLevel: .internal, wrapperSuffix: "", singleFile: true, modelTypeName: "Walks")),
@@ -39,9 +41,10 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     func generate(sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> (model: Model, output: GeneratorOutput) {
         let path = fixtureURL.path
         let result = ModelLoader().load(at: path)
-        let model = try #require(result.bundle?.current.model, "\(result.diagnostics)", sourceLocation: sourceLocation)
+        let bundle = try #require(result.bundle, "\(result.diagnostics)", sourceLocation: sourceLocation)
+        let model = bundle.current.model
         #expect(!result.hasErrors, "\(result.diagnostics)", sourceLocation: sourceLocation)
-        let output = Generator(options: options).generate(model, modelFileName: fixture)
+        let output = Generator(options: options).generate(bundle, modelFileName: fixture)
         #expect(!output.diagnostics.hasErrors, "\(output.diagnostics)", sourceLocation: sourceLocation)
         return (model, output)
     }

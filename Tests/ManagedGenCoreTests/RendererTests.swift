@@ -11,6 +11,8 @@ import Testing
         #expect(renderer.render(file) == "// Generated.\n\nimport Foundation\n\npublic enum A {}\n")
     }
 
+    /// One-line members stay together (as in extensions); a member of several lines gets a blank
+    /// line before it.
     @Test func oneLineBodiesStayOnTheLineAndOthersUseFourSpaceIndentation() {
         let type = TypeDeclaration(.class, access: .public, isFinal: true, name: "Dog", inheritance: ["ManagedObject"], members: [
             .variable(VariableDeclaration(access: .public, modifiers: [.override, .class], name: "entityName", type: "String", getter: ["\"Dog\""])),
@@ -25,10 +27,8 @@ import Testing
         #expect(text == """
             public final class Dog: ManagedObject {
                 public override class var entityName: String { "Dog" }
-
                 /// The name.
                 public var name: String? { get { attributeValue(at: 0) } set { setAttributeValue(newValue, at: 0) } }
-
                 public func bark(_ times: Int) { print(times) }
 
                 public func sit() {

@@ -17,14 +17,18 @@ public struct ModelLoader: Sendable {
 
     /// Reads the model at `path` (see `ModelReader.read(at:versionName:versions:)`) and
     /// validates each version that was read: every version, or with `.currentOnly` the current
-    /// one alone. Diagnostics come sorted by file, line and column.
-    public func load(at path: String, versionName: String? = nil, versions: VersionSelection = .all) -> ModelReadResult {
+    /// one alone. `validating: .currentOnly` reads `versions` but validates only the current one
+    /// (what generating needs: the others are carried for migration, not generated from).
+    /// Diagnostics come sorted by file, line and column.
+    public func load(
+        at path: String, versionName: String? = nil, versions: VersionSelection = .all, validating: VersionSelection = .all
+    ) -> ModelReadResult {
         var result = reader.read(at: path, versionName: versionName, versions: versions)
         if let bundle = result.bundle {
             // Where the reader already reported an error (say an unknown attributeType), a
             // validation finding at the same spot only restates it ("has no type"): leave it out.
             let readerErrorLocations = Set(result.diagnostics.filter { $0.severity == .error }.compactMap(\.location))
-            for version in bundle.versions {
+            for version in bundle.versions where validating == .all || version.name == bundle.currentVersionName {
                 result.diagnostics += validator.validate(version.model).filter {
                     $0.location.map { !readerErrorLocations.contains($0) } ?? true
                 }

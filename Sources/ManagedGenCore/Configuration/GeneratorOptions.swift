@@ -27,6 +27,17 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
     public var modelTypeName: String?
     /// What to do with entities whose codegen is Manual/None.
     public var manualCodegen: ManualCodegen
+    /// Which versions of a `.xcdatamodeld` the generated model carries for migration.
+    public var modelVersions: ModelVersions
+
+    public enum ModelVersions: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Every version, as `<Model>.versions`: a store written with any of them migrates,
+        /// and the app ships no model file.
+        case all
+        /// The current version alone (no `versions`): less code to compile; migration then
+        /// needs the versions from elsewhere (`ManagedObjectModelVersions(contentsOf:)`).
+        case current
+    }
 
     public enum ManualCodegen: String, Hashable, Sendable, Codable, CaseIterable {
         /// As Xcode: no source (you write the class); the entity is still in the model.
@@ -46,7 +57,8 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         wrapperSuffix: String = "_",
         singleFile: Bool = false,
         modelTypeName: String? = nil,
-        manualCodegen: ManualCodegen = .skip
+        manualCodegen: ManualCodegen = .skip,
+        modelVersions: ModelVersions = .all
     ) {
         self.accessLevel = accessLevel
         self.optionality = optionality
@@ -54,10 +66,11 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         self.singleFile = singleFile
         self.modelTypeName = modelTypeName
         self.manualCodegen = manualCodegen
+        self.modelVersions = modelVersions
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case accessLevel, optionality, wrapperSuffix, singleFile, modelTypeName, manualCodegen
+        case accessLevel, optionality, wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions
     }
 
     /// Decodes a config file; every key is optional and unknown keys are an error, so a typo does
@@ -78,6 +91,7 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         singleFile = try container.decodeIfPresent(Bool.self, forKey: .singleFile) ?? defaults.singleFile
         modelTypeName = try container.decodeIfPresent(String.self, forKey: .modelTypeName)
         manualCodegen = try container.decodeIfPresent(ManualCodegen.self, forKey: .manualCodegen) ?? defaults.manualCodegen
+        modelVersions = try container.decodeIfPresent(ModelVersions.self, forKey: .modelVersions) ?? defaults.modelVersions
     }
 
     private struct AnyKey: CodingKey {

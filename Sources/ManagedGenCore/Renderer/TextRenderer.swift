@@ -87,7 +87,7 @@ public struct TextRenderer: Sendable {
         }
         switch declaration.kind {
         case .type(let type):
-            renderBlock(typeHead(type), type.members, separateAll: type.kind != .enum, into: &writer)
+            renderBlock(typeHead(type), type.members, separateAll: false, into: &writer)
         case .extension(let ext):
             renderBlock(extensionHead(ext), ext.members, separateAll: false, into: &writer)
         case .variable(let variable):

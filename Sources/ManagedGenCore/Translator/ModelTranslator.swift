@@ -4,6 +4,8 @@ import DataModelReader
 /// registry), the composite value types, and each entity's declarations.
 struct ModelTranslator {
     let index: ModelIndex
+    /// The bundle's versions the model enum carries for migration, if any.
+    var versions: CarriedVersions?
     var types: TypeNames { index.types }
     var access: AccessModifier { index.options.accessLevel.modifier }
 
@@ -55,7 +57,9 @@ struct ModelTranslator {
                             access: access, modifiers: [.static], isLet: true, name: "managedObjectModel", type: nil,
                             initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: classes)"),
                         documentation: ["The runtime model, with each entity bound to its generated class."]),
-                ] + FetchRequestTranslator(index: index).templateFunctions() + [
+                ] + versionDeclarations(literals, currentEntityFunctions: Dictionary(
+                    zip(index.model.entities.map { literals.literal($0).rendered() }, constantNames), uniquingKeysWith: { first, _ in first })
+                ) + FetchRequestTranslator(index: index).templateFunctions() + [
                     .variable(VariableDeclaration(
                         access: .private, modifiers: [.static], isLet: true, name: "classes", type: registryType,
                         initializer: registry)),
@@ -70,6 +74,64 @@ struct ModelTranslator {
         ]
         result += index.model.composites.map(compositeDeclaration)
         return result
+    }
+
+    /// `versions`, the bundle's versions for migration (the current one is `managedObjectModel`),
+    /// a function per other version building its model, and one per entity those need: only the
+    /// model values (migration reads entities and properties, never classes). Versions share most
+    /// entities, so each distinct entity is written once; those equal to a current entity reuse
+    /// its function (`currentEntityFunctions`, by literal text).
+    private func versionDeclarations(_ literals: ModelLiteralTranslator, currentEntityFunctions: [String: String]) -> [Declaration] {
+        guard let versions, versions.versions.count > 1 else { return [] }
+        let versionsType = types.runtime("ManagedObjectModelVersions")
+        var entityFunctions = currentEntityFunctions
+        var usedNames = Set(currentEntityFunctions.values)
+        var elements: [SwiftLiteral] = []
+        var functions: [Declaration] = []
+        var entityDeclarations: [Declaration] = []
+        for (position, version) in versions.versions.enumerated() {
+            let model: String
+            if version.name == versions.currentVersionName {
+                model = "managedObjectModel"
+            } else {
+                let references = version.model.entities.map { entity -> String in
+                    let text = literals.literal(entity).rendered()
+                    if let name = entityFunctions[text] { return "\(SwiftNames.escaped(name))()" }
+                    var name = SwiftNames.lowercasingFirst(SwiftNames.sanitized(entity.name)) + "EntityOfVersion\(position + 1)"
+                    while !usedNames.insert(name).inserted { name += "_" }
+                    entityFunctions[text] = name
+                    entityDeclarations.append(.function(FunctionDeclaration(
+                        attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: SwiftNames.escaped(name),
+                        returnType: types.dataModel("Entity"), body: [text])))
+                    return "\(SwiftNames.escaped(name))()"
+                }
+                let function = "modelVersion\(position + 1)"
+                model = "\(types.runtime("ManagedObjectModel"))(\(function)())"
+                functions.append(.function(
+                    FunctionDeclaration(
+                        attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: function,
+                        returnType: types.dataModel("Model"),
+                        body: [literals.literal(version.model, entityReferences: references).rendered()]),
+                    documentation: ["Version `\(version.name)` of the model."]))
+            }
+            elements.append(.call("\(versionsType).Version", [
+                LiteralArgument(label: "name", value: .string(version.name)), LiteralArgument(label: "model", value: .atom(model)),
+            ]))
+        }
+        let literal = SwiftLiteral.call(versionsType, [
+            LiteralArgument(label: "versions", value: .array(elements)),
+            LiteralArgument(label: "currentVersionName", value: .string(versions.currentVersionName)),
+        ])
+        return [
+            .variable(
+                VariableDeclaration(
+                    access: access, modifiers: [.static], isLet: true, name: "versions", type: nil,
+                    initializer: literal.rendered()),
+                documentation: [
+                    "The bundle's versions, oldest first: give them to `PersistentStoreDescription.modelVersions`",
+                    "and a store written with any of them migrates to the current one, with no model file.",
+                ]),
+        ] + functions + entityDeclarations
     }
 
     /// A value type for a `<composite>`: one optional property per element, and conversions

@@ -99,9 +99,7 @@ public enum AllTypesModel {
 /// The composite attribute type `Location`.
 public struct Location {
     public var latitude: Double?
-
     public var longitude: Double?
-
     public var label: String?
 
     public init(latitude: Double? = nil, longitude: Double? = nil, label: String? = nil) {

@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Sample` entity.
 public final class Sample: ManagedObject {
     public override class var entityName: String { "Sample" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xe100ac7a1fb8ea47 }
 }
 

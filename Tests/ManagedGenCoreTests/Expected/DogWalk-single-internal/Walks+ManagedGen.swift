@@ -47,7 +47,6 @@ internal enum Walks {
 /// The `Dog` entity.
 internal final class Dog: ManagedObject {
     internal override class var entityName: String { "Dog" }
-
     internal override class var storedPropertyLayoutHash: UInt64? { 0x5d05f88f87532de1 }
 }
 
@@ -80,7 +79,6 @@ extension Dog: FetchableManagedObject {
 /// The `Walk` entity.
 internal final class Walk: ManagedObject {
     internal override class var entityName: String { "Walk" }
-
     internal override class var storedPropertyLayoutHash: UInt64? { 0x40be52392593e919 }
 }
 

@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Dog` entity.
 public final class Dog: ManagedObject {
     public override class var entityName: String { "Dog" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x5d05f88f87532de1 }
 }
 

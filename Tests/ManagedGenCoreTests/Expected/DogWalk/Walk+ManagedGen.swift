@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Walk` entity.
 public final class Walk: ManagedObject {
     public override class var entityName: String { "Walk" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x40be52392593e919 }
 }
 

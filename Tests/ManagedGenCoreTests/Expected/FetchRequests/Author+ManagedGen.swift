@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Author` entity.
 public final class Author: ManagedObject {
     public override class var entityName: String { "Author" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x2f0d83a6b6ec5fff }
 }
 

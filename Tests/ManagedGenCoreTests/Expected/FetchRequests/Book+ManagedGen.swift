@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Book` entity.
 public final class Book: ManagedObject {
     public override class var entityName: String { "Book" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x06822016f16716e9 }
 }
 

@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Airline` entity.
 public final class Airline: ManagedObject {
     public override class var entityName: String { "Airline" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x92fdbf528b5044f5 }
 }
 

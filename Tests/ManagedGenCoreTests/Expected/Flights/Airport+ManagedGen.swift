@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Airport` entity.
 public final class Airport: ManagedObject {
     public override class var entityName: String { "Airport" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf3634263e72a4835 }
 }
 

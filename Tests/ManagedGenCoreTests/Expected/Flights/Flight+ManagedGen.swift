@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Flight` entity.
 public final class Flight: ManagedObject {
     public override class var entityName: String { "Flight" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x302b2edb942ed156 }
 }
 

@@ -10,7 +10,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// Abstract: only its sub-entities are instantiated.
 open class Animal: ManagedObject {
     open override class var entityName: String { "Animal" }
-
     @_spi(Generated) open override class var storedPropertyLayoutHash: UInt64? { 0x58188a5bc0523dec }
 }
 

@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Bird` entity.
 public final class Bird: Animal {
     public override class var entityName: String { "Bird" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x75bc74f066eb7b0f }
 }
 

@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Mammal` entity.
 open class Mammal: Animal {
     open override class var entityName: String { "Mammal" }
-
     @_spi(Generated) open override class var storedPropertyLayoutHash: UInt64? { 0x25511192dcd16ac1 }
 }
 

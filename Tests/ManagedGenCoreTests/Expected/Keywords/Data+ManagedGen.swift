@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Data` entity.
 public final class Data: ManagedObject {
     public override class var entityName: Swift.String { "Data" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x44fc34d508b6aeba }
 }
 

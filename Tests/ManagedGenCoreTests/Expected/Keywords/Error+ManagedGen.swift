@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Error` entity.
 public final class Error: ManagedObject {
     public override class var entityName: Swift.String { "Error" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xe8eaadc620c90b4b }
 }
 

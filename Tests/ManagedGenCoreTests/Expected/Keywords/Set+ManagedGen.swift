@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Set` entity.
 public final class Set: ManagedObject {
     public override class var entityName: Swift.String { "Set" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xd9252940ae4d98a8 }
 }
 

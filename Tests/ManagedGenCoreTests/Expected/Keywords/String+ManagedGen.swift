@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `String` entity.
 public final class String: ManagedObject {
     public override class var entityName: Swift.String { "String" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xfc504d0b3dadf75a }
 }
 

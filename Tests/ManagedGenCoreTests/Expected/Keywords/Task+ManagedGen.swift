@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Task` entity.
 public final class Task: ManagedObject {
     public override class var entityName: Swift.String { "Task" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x77211ed48c65ab45 }
 }
 

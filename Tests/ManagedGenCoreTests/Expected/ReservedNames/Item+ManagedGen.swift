@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Item` entity.
 public final class Item: ManagedObject {
     public override class var entityName: String { "Item" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x77522b6b3d4fabfb }
 }
 

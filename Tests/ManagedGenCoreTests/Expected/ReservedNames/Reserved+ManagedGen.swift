@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Reserved` entity.
 public final class Reserved: ManagedObject {
     public override class var entityName: String { "Reserved" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x4ac41a8093eb6136 }
 }
 

@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Tweet` entity.
 public final class Tweet: ManagedObject {
     public override class var entityName: String { "Tweet" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf316e0ede7a6e1fd }
 }
 

@@ -9,7 +9,6 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `TwitterUser` entity.
 public final class TwitterUser: ManagedObject {
     public override class var entityName: String { "TwitterUser" }
-
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xa2139df16bfc22fa }
 }
 

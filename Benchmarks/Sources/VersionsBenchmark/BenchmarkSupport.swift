@@ -1,0 +1,1 @@
+../GenerateBenchmark/BenchmarkSupport.swift
