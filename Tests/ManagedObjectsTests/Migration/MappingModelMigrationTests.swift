@@ -125,6 +125,38 @@ struct MappingModelMigrationTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("migrating") }.isEmpty)
     }
 
+    @Test("constant value expressions: an attribute set to a constant for every object, a relationship to nil")
+    func constantExpressions() throws {
+        var document = try MappingModelReader().read(at: Self.mappingFile.path)
+        for index in document.entityMappings.indices {
+            for attribute in document.entityMappings[index].attributeMappings.indices where document.entityMappings[index].attributeMappings[attribute].name == "model" {
+                document.entityMappings[index].attributeMappings[attribute].valueExpression = .constant(.string("Migrated"))
+            }
+            for relationship in document.entityMappings[index].relationshipMappings.indices
+            where ["previousOwners", "previousCars"].contains(document.entityMappings[index].relationshipMappings[relationship].name) {
+                document.entityMappings[index].relationshipMappings[relationship].valueExpression = .constant(.null)
+            }
+        }
+        EntityMigrationPolicies.register(MakerPolicy.self, named: "V2to3MakerPolicy")
+        let versions = try RealStoreMigrationTests.versions(RealStoreMigrationTests.sampleModel)
+        let mappingModel = try MappingModel(document, versions: versions, file: "V2toV3-constants.xcmappingmodel")
+        let (context, directory, url) = try Self.migrate("alemar11__CoreDataPlus/SampleModel_V2.sqlite", mappingModel: mappingModel)
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ZCAR WHERE ZMODEL = 'Migrated'") == "125")
+        try context.performAndWait {
+            let cars = try context.fetch(FetchRequest<ManagedObject>(entityName: "Car"))
+            #expect(cars.count == 125)
+            // Both sides of the many-to-many set to nil: no links (owners themselves still migrate).
+            #expect(cars.allSatisfy { ($0.value(forKey: "previousOwners") as? Set<ManagedObject> ?? []).isEmpty })
+            #expect(cars.contains { $0.value(forKey: "owner") != nil })
+        }
+        withExtendedLifetime(directory) {}
+
+        // A constant other than nil for a relationship is refused, naming it.
+        document.entityMappings[0].relationshipMappings[0].valueExpression = .constant(.string("Fiat"))
+        let error = #expect(throws: ManagedObjectError.self) { try MappingModel(document, versions: versions, file: "V2toV3-constants.xcmappingmodel") }
+        #expect(error?.code.rawValue == 134110)
+    }
+
     @Test("V1 → V2 inferred, then V2 → V3 through the .xcmappingmodel file")
     func v1ToV3FromFile() throws {
         let (context, directory, _) = try Self.migrate("alemar11__CoreDataPlus/SampleModel_V1.sqlite", mappingModel: try Self.v2ToV3FromFile())

@@ -10,7 +10,7 @@ extension MappingModel {
     /// - A property without an expression, in an entity mapping that autogenerates them, takes
     ///   Xcode's default when the source entity has a property of its name (`$source.<name>`; for
     ///   a relationship the destination objects made of the related source objects), else no value.
-    /// - Expressions evaluated: `$source.<keyPath>`,
+    /// - Expressions evaluated: `$source.<keyPath>`, constants (for a relationship only `nil`),
     ///   `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<mapping>", $source.<keyPath>)`
     ///   and `FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "<relationship>", $source.<keyPath>)`.
     public init(_ document: MappingDocument, versions: ManagedObjectModelVersions, file: String) throws(ManagedObjectError) {
@@ -52,6 +52,7 @@ extension MappingModel {
                     return keyPath
                 }
                 if let keyPath = expression.sourceKeyPath { return .sourceKeyPath(try checked(keyPath)) }
+                if case .constant(let constant) = expression, !isRelationship || constant == .null { return .constant(constant) }
                 if isRelationship, case .function(.variable("manager"), let selector, let arguments) = expression, arguments.count == 2,
                    case .constant(.string(let name)) = arguments[0], let keyPath = arguments[1].sourceKeyPath {
                     _ = try checked(keyPath)
@@ -70,7 +71,7 @@ extension MappingModel {
                 }
                 throw failure(
                     "entity mapping \(mapping.name), \(kind) \(property.name): the value expression \(expression) is not one this runtime evaluates"
-                        + " ($source.<keyPath>, or for a relationship FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" or \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", <name>, $source.<keyPath>));"
+                        + " ($source.<keyPath>, a constant (for a relationship only nil), or for a relationship FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\" or \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", <name>, $source.<keyPath>));"
                         + " a custom EntityMigrationPolicy can set it instead",
                     entity: destinationName, key: property.name)
             }

@@ -57,6 +57,8 @@ public struct PropertyMapping: Sendable {
         case sourceKeyPath(String)
         /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<mapping>", $source.<keyPath>)`.
         case destinationInstances(entityMappingName: String, sourceKeyPath: String)
+        /// A constant: the same value for every object (`nil` empties a relationship).
+        case constant(MappingExpression.Constant)
     }
 
     public var name: String

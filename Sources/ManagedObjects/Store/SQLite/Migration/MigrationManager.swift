@@ -62,6 +62,8 @@ public final class MigrationManager {
             switch attributeMapping.value {
             case .sourceKeyPath(let keyPath)?:
                 destination.setValue(source.value(forKeyPath: keyPath), forKey: attributeMapping.name)
+            case .constant(let constant)?:
+                destination.setValue(constant.value, forKey: attributeMapping.name)
             case .destinationInstances?:
                 throw ManagedObjectError(
                     .migration, "entity mapping \(mapping.name) gives attribute \(attributeMapping.name) destination objects",
@@ -95,6 +97,12 @@ public final class MigrationManager {
                 }
             case .destinationInstances(let name, let keyPath)?:
                 related = destinationInstances(forEntityMappingNamed: name, sourceInstances: Self.objects(source.value(forKeyPath: keyPath)))
+            case .constant(.null)?:
+                related = []
+            case .constant(let constant)?:
+                throw ManagedObjectError(
+                    .migration, "entity mapping \(mapping.name) gives relationship \(relationshipMapping.name) the constant \(MappingExpression.constant(constant))",
+                    entityName: destination.entity.name, key: relationshipMapping.name)
             case nil:
                 continue
             }
@@ -210,6 +218,19 @@ struct MappingModelMigrationStep {
             }
             destinationContext.reset()
             sourceContext.reset()
+        }
+    }
+}
+
+extension MappingExpression.Constant {
+    /// The value a constant sets, as key-value coding takes it.
+    var value: Any? {
+        switch self {
+        case .string(let text): text
+        case .integer(let value): value
+        case .double(let value): value
+        case .boolean(let value): value
+        case .null: nil
         }
     }
 }
