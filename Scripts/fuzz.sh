@@ -86,3 +86,32 @@ if [ $status -ne 0 ]; then
     echo "== $target FAILED (exit $status); the input is in $crashes, the whole log in $log"
     exit 1
 fi
+
+# FuzzGenerate: the inputs libFuzzer kept (mutated models that reached new code) that generate
+# without errors must also give code that compiles: typecheck a sample with the root package's
+# managedgen and runtime modules (built in debug at the root, as CI does first).
+if [ "$target" = FuzzGenerate ]; then
+    root="$fuzz/.."
+    managedgen="$root/.build/debug/managedgen"
+    [ -x "$managedgen" ] && [ -d "$root/.build/debug/Modules" ] || swift build --package-path "$root" >&2
+    sample="$fuzz/.build/typecheck-sample"
+    rm -rf "$sample" && mkdir -p "$sample"
+    typechecked=0
+    for input in $(ls "$work" | sort | head -400); do
+        [ $typechecked -lt "${FUZZ_TYPECHECK_SAMPLE:-20}" ] || break
+        model="$sample/$input/Fuzz.xcdatamodel"
+        mkdir -p "$model" && cp "$work/$input" "$model/contents"
+        "$managedgen" generate "$model" --output "$sample/$input/Generated" --human-output "$sample/$input/Generated" -q \
+            >/dev/null 2>&1 || continue
+        if ! swiftc -typecheck -wmo -swift-version 6 -warnings-as-errors -module-name Fuzz -I "$root/.build/debug/Modules" \
+            -Xcc -fmodule-map-file="$root/.build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap" \
+            "$sample/$input/Generated"/*.swift >"$sample/$input/typecheck.log" 2>&1; then
+            head -40 "$sample/$input/typecheck.log"
+            cp "$work/$input" "$crashes/typecheck-$input"
+            echo "== $target FAILED: generated code that does not compile; the input is $crashes/typecheck-$input"
+            exit 1
+        fi
+        typechecked=$((typechecked + 1))
+    done
+    echo "== $target: generated code of $typechecked accepted inputs typechecks"
+fi
