@@ -12,7 +12,10 @@ filter=${2:-ManagedObjectsTests}
 case "$sanitizer" in thread | address) ;; *) echo "no sanitizer '$sanitizer' (thread or address)" >&2; exit 2 ;; esac
 scratch=".build-$sanitizer"
 log="$scratch/test-output.txt"
-swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+# The build runs the sanitized managedgen (the build plugin generates the seeds' classes): leak
+# detection is off there too, since LeakSanitizer cannot see references Swift keeps with tag
+# bits in an enum payload and reports what they hold as leaked.
+ASAN_OPTIONS="detect_leaks=0" swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 mkdir -p "$scratch"
 # Swift's crash backtracer and the sanitizers' own reports get in each other's way. One test
 # at a time: slowed down several times over, tests blocking on context queues side by side
