@@ -36,13 +36,33 @@ public struct Generator: Sendable {
     /// Generates the sources for the current version of `bundle`; with `modelVersions: .all` the
     /// model also carries every version of the bundle, for migration.
     public func generate(_ bundle: ModelBundle, modelFileName: String) -> GeneratorOutput {
-        generate(bundle.current.model, modelFileName: modelFileName, versions: carriedVersions(of: bundle))
+        let (versions, warnings) = carriedVersions(of: bundle)
+        var output = generate(bundle.current.model, modelFileName: modelFileName, versions: versions)
+        output.diagnostics = warnings + output.diagnostics
+        return output
     }
 
-    /// The versions the generated model carries: none for a model of one version.
-    func carriedVersions(of bundle: ModelBundle) -> CarriedVersions? {
-        guard options.modelVersions == .all, bundle.versions.count > 1 else { return nil }
-        return CarriedVersions(versions: bundle.versions.map { ($0.name, $0.model) }, currentVersionName: bundle.currentVersionName)
+    /// The versions the generated model carries (none for a model of one version), and a
+    /// warning for each earlier or later version left out because it does not validate: a
+    /// store cannot be migrated from a model that is not sound, and the current version alone
+    /// is what code is generated for (`managedgen validate` reports every version).
+    func carriedVersions(of bundle: ModelBundle) -> (CarriedVersions?, [Diagnostic]) {
+        guard options.modelVersions == .all, bundle.versions.count > 1 else { return (nil, []) }
+        var carried: [(name: String, model: Model)] = []
+        var warnings: [Diagnostic] = []
+        for version in bundle.versions {
+            let errors = version.name == bundle.currentVersionName
+                ? 0 : ModelValidator().validate(version.model).filter { $0.severity == .error }.count
+            if errors > 0 {
+                warnings.append(.warning(
+                    "version '\(version.name)' is not carried for migration: it has \(errors) error(s) (`managedgen validate` lists them)",
+                    at: SourceLocation(file: version.path)))
+            } else {
+                carried.append((version.name, version.model))
+            }
+        }
+        guard carried.count > 1 else { return (nil, warnings) }
+        return (CarriedVersions(versions: carried, currentVersionName: bundle.currentVersionName), warnings)
     }
 
     /// Generates the sources for `model`, the current version among `versions` (which the

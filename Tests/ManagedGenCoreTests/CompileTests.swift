@@ -107,18 +107,16 @@ struct Typechecker: Sendable {
 
     static func shared() throws -> Typechecker {
         let root = CompileTests.packageRoot
-        let candidates = [".build/debug/Modules", ".build/x86_64-unknown-linux-gnu/debug/Modules", ".build/aarch64-unknown-linux-gnu/debug/Modules", ".build/arm64-apple-macosx/debug/Modules"]
-        guard let modules = candidates.map({ root.appendingPathComponent($0).path })
-            .first(where: { FileManager.default.fileExists(atPath: "\($0)/ManagedObjects.swiftmodule") }) else {
-            throw TypecheckError(description: "ManagedObjects.swiftmodule not found under \(root.path)/.build; run `swift build --build-tests` first")
+        guard let products = BuildProducts.directory(containing: "Modules/ManagedObjects.swiftmodule") else {
+            throw TypecheckError(description: "ManagedObjects.swiftmodule not found next to the tests or under \(root.path)/.build; run `swift build --build-tests` first")
         }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
         guard let swiftc = path.split(separator: ":").map({ "\($0)/swiftc" }).first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw TypecheckError(description: "swiftc not found in PATH")
         }
-        return Typechecker(swiftc: swiftc, modules: modules, moduleMaps: [
+        return Typechecker(swiftc: swiftc, modules: products.appendingPathComponent("Modules").path, moduleMaps: [
             root.appendingPathComponent("Sources/CLibXML2/module.modulemap").path,
-            root.appendingPathComponent(".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap").path,
+            BuildProducts.checkouts(of: products).appendingPathComponent("GRDB.swift/Sources/GRDBSQLite/module.modulemap").path,
         ])
     }
 
@@ -156,6 +154,25 @@ struct Typechecker: Sendable {
 
 struct TypecheckError: Error, CustomStringConvertible {
     var description: String
+}
+
+/// Where the package's build products are: next to the running tests first (whatever the build
+/// folder: `--scratch-path .build-address` for the sanitizer runs), else the default `.build`.
+enum BuildProducts {
+    static func directory(containing relativePath: String) -> URL? {
+        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let build = CompileTests.packageRoot.appendingPathComponent(".build")
+        let candidates = [testBinary.deletingLastPathComponent()] + [
+            "debug", "x86_64-unknown-linux-gnu/debug", "aarch64-unknown-linux-gnu/debug", "arm64-apple-macosx/debug",
+        ].map(build.appendingPathComponent)
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(relativePath).path) }
+    }
+
+    /// The package checkouts of the build folder holding `products` (`<scratch>/<triple>/debug`).
+    static func checkouts(of products: URL) -> URL {
+        let scratch = products.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        return scratch.appendingPathComponent("checkouts")
+    }
 }
 
 /// Failure messages collected from parallel workers.
