@@ -69,6 +69,8 @@ let package = Package(
         .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects"]),
         // Not a product: the child process the hostile-store tests open spoiled stores in.
         .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects"]),
+        // Not a product: one of the two processes the PostgreSQL store's two-process test runs.
+        .executableTarget(name: "PostgreSQLInsertLoop", dependencies: ["ManagedObjects", "PostgreSQLStore"]),
         // Build tool: generates a target's model classes at build time.
         .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
         // `swift package generate-managed-objects`: writes them into the package instead.
