@@ -61,7 +61,7 @@ final class PostgreSQLConnectionPool: Sendable {
                 return result
             } catch {
                 // A connection whose rollback fails is closed: it is not given back in a transaction.
-                do { try execute("ROLLBACK", on: connection) } catch { _ = connection.close() as EventLoopFuture<Void> }
+                do { try execute("ROLLBACK", on: connection) } catch { Self.close(connection) }
                 throw error
             }
         }
@@ -109,6 +109,14 @@ final class PostgreSQLConnectionPool: Sendable {
         return try future.wait()
     }
 
+    /// A new connection of its own (a listener's), which the caller closes.
+    func openDedicatedConnection() throws -> PostgresConnection {
+        try connect(id: state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        })
+    }
+
     private func take() throws -> PostgresConnection {
         let (closed, connection, id) = state.withLock { state -> (Bool, PostgresConnection?, Int) in
             guard !state.closed else { return (true, nil, 0) }
@@ -118,6 +126,10 @@ final class PostgreSQLConnectionPool: Sendable {
         }
         guard !closed else { throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL store \(location) is closed") }
         if let connection, !connection.isClosed { return connection }
+        return try connect(id: id)
+    }
+
+    private func connect(id: Int) throws -> PostgresConnection {
         do {
             return try self.wait(PostgresConnection.connect(
                 on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger))
@@ -134,14 +146,22 @@ final class PostgreSQLConnectionPool: Sendable {
             state.idle.append(connection)
             return nil
         }
-        if let surplus, !surplus.isClosed { _ = surplus.close() as EventLoopFuture<Void> }
+        if let surplus { Self.close(surplus) }
     }
 
     /// Closes every idle connection; later calls throw.
     func close() {
         for connection in closeAll() {
-            _ = try? wait(connection.close() as EventLoopFuture<Void>)
+            if (try? wait(connection.close() as EventLoopFuture<Void>)) == nil { Self.close(connection) }
         }
+    }
+
+    /// Closes `connection` without waiting, keeping it until it is closed (postgres-nio wants
+    /// a connection closed before it goes).
+    static func close(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// Marks the pool closed and hands out its idle connections.
@@ -155,9 +175,7 @@ final class PostgreSQLConnectionPool: Sendable {
 
     deinit {
         // A store that failed to open goes without `close()`: its connections still close.
-        for connection in closeAll() {
-            _ = connection.close() as EventLoopFuture<Void>
-        }
+        for connection in closeAll() { Self.close(connection) }
     }
 
     // MARK: Values

@@ -34,6 +34,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
     private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
     private let layoutsByNumber: [Int64: SQLiteRowLayout]
+    /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
+    let senderToken = UUID().uuidString
+    /// The connection listening for other stores' saves, once observing.
+    let listener = LockedValue<PostgresConnection?>(nil)
 
     /// Opens the store in the database `url` names, creating Core Data's tables for `model`
     /// when the database has none. `url`: `postgres://user[:password]@host[:port]/database`,
@@ -67,10 +71,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     /// Closes the store's connections; it is not used afterwards.
     public func close() {
+        stopObservingRemoteChanges()
         pool.close()
     }
 
     deinit {
+        stopObservingRemoteChanges()
         pool.close()
     }
 
@@ -347,6 +353,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 }
                 try pool.waitForAll(writes)
                 try pool.waitForAll(writeToManys(of: changes.updated + changes.inserted, connection: connection))
+                try pool.waitForAll(notifications(of: changes, connection: connection))
             }
         } catch let error as ManagedObjectError {
             throw error

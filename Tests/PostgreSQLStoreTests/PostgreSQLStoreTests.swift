@@ -395,3 +395,53 @@ struct PostgreSQLDialectTests {
         #expect(sortPlan.rest.sortDescriptors.isEmpty)
     }
 }
+
+@Suite("PostgreSQL store remote changes (LISTEN/NOTIFY)", .enabled(if: PostgreSQLTestServer.isConfigured, "set MANAGEDGEN_POSTGRES_URL (Scripts/postgres.sh start)"))
+struct PostgreSQLRemoteChangeTests {
+    @Test("another store's save reaches this store's observer with the changed IDs, and merging shows its values")
+    func otherStoresSavesArrive() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        let observing = try database.makeStore(ShelterModel.model)
+        let received = LockedValue<[ManagedObjectContext.RemoteChanges]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        try observing.startObservingRemoteChanges { changes in
+            received.withLock { $0.append(changes) }
+            arrived.signal()
+        }
+        #expect(throws: ManagedObjectError.self) { try observing.startObservingRemoteChanges { _ in } }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: ShelterModel.model)
+        coordinator.addPersistentStore(observing)
+        let mine = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+        // This store's own saves are not remote changes.
+        try mine.performAndWait {
+            ManagedObject(entity: ShelterModel.model["Person"]!, insertInto: mine).setValue("Ada", forKey: "name")
+            try mine.save()
+        }
+        let ada = try mine.performAndWait { try #require(try fetch("Person", in: mine).first) }
+        #expect(mine.performAndWait { ada.value(forKey: "age") } == nil)
+
+        // Another process (a store with connections of its own) changes Ada and adds Grace.
+        let other = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try database.makeCoordinator(ShelterModel.model))
+        try other.performAndWait {
+            try fetch("Person", in: other).first?.setValue(Int64(37), forKey: "age")
+            ManagedObject(entity: ShelterModel.model["Person"]!, insertInto: other).setValue("Grace", forKey: "name")
+            try other.save()
+        }
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        let changes = received.withLock { $0 }
+        #expect(changes.count == 2)
+        #expect(changes.flatMap(\.updated) == [ada.objectID])
+        #expect(changes.flatMap(\.inserted).count == 1)
+        for change in changes { ManagedObjectContext.mergeChanges(fromRemoteContextSave: change, into: [mine]) }
+        #expect(mine.performAndWait { ada.value(forKey: "age") as? Int64 } == 37)
+
+        try other.performAndWait {
+            for person in try fetch("Person", "name == 'Grace'", in: other) { other.delete(person) }
+            try other.save()
+        }
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(received.withLock { $0.last?.deleted.count } == 1)
+        #expect(received.withLock { $0.count } == 3)
+    }
+}
