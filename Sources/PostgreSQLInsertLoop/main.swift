@@ -5,7 +5,11 @@
 // this one's check and its save fails the save (133021, from the unique index), which is saved
 // again (the check then finds it). Prints `done <saves> <retries>`.
 //
-//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch>
+// It observes the other process's saves (LISTEN/NOTIFY) meanwhile: once the store holds
+// `total` items, every item whose last writer is the other process must have been announced
+// to it as inserted or updated. Prints `seen <items>` then, or `unseen <items>` after 60 s.
+//
+//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total>
 import Foundation
 import ManagedObjects
 import PostgreSQLStore
@@ -22,14 +26,19 @@ let model = ManagedObjectModel(Model(entities: [
 ]))
 
 let arguments = CommandLine.arguments
-guard arguments.count == 6, let url = URL(string: arguments[1]), let writer = Int64(arguments[2]),
-      let first = Int(arguments[3]), let count = Int(arguments[4]), let batch = Int(arguments[5]), batch > 0 else {
-    FileHandle.standardError.write(Data("usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch>\n".utf8))
+guard arguments.count == 7, let url = URL(string: arguments[1]), let writer = Int64(arguments[2]),
+      let first = Int(arguments[3]), let count = Int(arguments[4]), let batch = Int(arguments[5]), batch > 0,
+      let total = Int(arguments[6]) else {
+    FileHandle.standardError.write(Data("usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total>\n".utf8))
     exit(2)
 }
 
+let store = try PostgreSQLStore(model: model, url: url)
+/// The IDs the other process's saves announced.
+let announced = LockedIDs()
+try store.startObservingRemoteChanges { changes in announced.add(changes.inserted + changes.updated) }
 let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-coordinator.addPersistentStore(try PostgreSQLStore(model: model, url: url))
+coordinator.addPersistentStore(store)
 let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
 context.mergePolicy = .mergeByPropertyObjectTrump
 var retries = 0
@@ -56,3 +65,34 @@ try context.performAndWait {
     }
 }
 print("done \(saves) \(retries)")
+
+let deadline = Date().addingTimeInterval(60)
+var unseen = -1
+while Date() < deadline {
+    let reader = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+    let (stored, byOther) = try reader.performAndWait { () throws -> (Int, [ManagedObjectID]) in
+        let all = FetchRequest<ManagedObject>(entityName: "Item")
+        let others = FetchRequest<ManagedObject>(entityName: "Item")
+        others.predicate = ObjectPredicate("writer != %@", writer)
+        return (try reader.count(for: all), try reader.fetch(others).map(\.objectID))
+    }
+    if stored == total {
+        let seen = announced.all
+        unseen = byOther.filter { !seen.contains($0) }.count
+        if unseen == 0 {
+            print("seen \(byOther.count)")
+            exit(0)
+        }
+    }
+    Thread.sleep(forTimeInterval: 0.2)
+}
+print("unseen \(unseen)")
+
+/// IDs collected on the observer's queue, read on the main thread.
+final class LockedIDs: @unchecked Sendable {
+    // Unchecked: `ids` is only touched under `lock`.
+    private let lock = NSLock()
+    private var ids: Set<ManagedObjectID> = []
+    func add(_ more: [ManagedObjectID]) { lock.withLock { ids.formUnion(more) } }
+    var all: Set<ManagedObjectID> { lock.withLock { ids } }
+}

@@ -26,7 +26,7 @@ struct PostgreSQLTwoProcessTests {
 
     /// The second process starts at half its range (half the codes overlap, met one after the
     /// other) or at the first's (every save races the other process's for the same codes).
-    @Test("two processes insert 10,000 objects each, with the other's codes: every code stored once, none lost",
+    @Test("two processes insert 10,000 objects each, with the other's codes: every code stored once, none lost, each told of the other's saves",
           arguments: [5_000, 0])
     func twoProcessesInsert(secondStart: Int) throws {
         let database = PostgreSQLTestServer.freshDatabase()
@@ -39,7 +39,10 @@ struct PostgreSQLTwoProcessTests {
         for range in ranges {
             let process = Process()
             process.executableURL = Self.insertLoop
-            process.arguments = [database.url.absoluteString, String(range.writer), String(range.first), String(perProcess), "500"]
+            process.arguments = [
+                database.url.absoluteString, String(range.writer), String(range.first), String(perProcess), "500",
+                String(perProcess + secondStart),
+            ]
             let output = Pipe()
             process.standardOutput = output
             try process.run()
@@ -50,6 +53,8 @@ struct PostgreSQLTwoProcessTests {
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == 0, "the insert loop exited with \(process.terminationStatus): \(printed)")
             #expect(printed.hasPrefix("done 20 "), "\(printed)")
+            // Each saw every item the other saved last, through its notifications.
+            #expect(printed.contains("\nseen "), "\(printed)")
             print("insert loop: \(printed.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         let coordinator = try database.makeCoordinator(TwoProcessModel.model)
