@@ -79,7 +79,13 @@ final class PostgreSQLConnectionPool: Sendable {
     /// Sends a statement without waiting for it: statements sent one after another on a
     /// connection run in order, the next sent while the server runs the one before.
     func send(_ sql: String, bindings: PostgresBindings, on connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
-        connection.query(PostgresQuery(unsafeSQL: SQLDialect.numberingParameters(sql), binds: bindings), logger: logger)
+        send(numbered: SQLDialect.numberingParameters(sql), bindings: bindings, on: connection)
+    }
+
+    /// `send` of a statement whose parameters are numbered already (a row statement, numbered
+    /// once for every row it writes).
+    func send(numbered sql: String, bindings: PostgresBindings, on connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
     }
 
     func execute(_ sql: String, _ arguments: [DatabaseValue] = [], on connection: PostgresConnection) throws {

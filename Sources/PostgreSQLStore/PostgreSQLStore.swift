@@ -34,6 +34,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
     private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
     private let layoutsByNumber: [Int64: SQLiteRowLayout]
+    /// Each layout's INSERT and UPDATE with PostgreSQL's numbered parameters, by entity.
+    private let rowStatements: [ObjectIdentifier: (insert: String, update: String)]
     /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
     let senderToken = UUID().uuidString
     /// The connection listening for other stores' saves, once observing.
@@ -67,6 +69,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         layoutsByNumber = Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        rowStatements = layoutsByEntity.mapValues {
+            (SQLDialect.numberingParameters($0.insertSQL), SQLDialect.numberingParameters($0.updateSQL))
+        }
     }
 
     /// Closes the store's connections; it is not used afterwards.
@@ -413,7 +418,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         _ object: StoredObject, version: Int, inserting: Bool, connection: PostgresConnection
     ) throws -> [EventLoopFuture<PostgresQueryResult>] {
         let entity = object.objectID.entity
-        guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let key = object.objectID.storeNumber else { return [] }
+        guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let statements = rowStatements[ObjectIdentifier(entity)],
+              let key = object.objectID.storeNumber else { return [] }
         var bindings = PostgresBindings(capacity: layout.writtenColumns.count + 3)
         if inserting {
             bindings.append(key)
@@ -449,7 +455,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             }
         }
         if !inserting { bindings.append(key) }
-        return [pool.send(inserting ? layout.insertSQL : layout.updateSQL, bindings: bindings, on: connection)]
+        return [pool.send(numbered: inserting ? statements.insert : statements.update, bindings: bindings, on: connection)]
     }
 
     /// Writes the loaded to-manys of saved objects: order columns of to-manys kept by the
