@@ -95,7 +95,10 @@ let package = Package(
         .testTarget(
             name: "ManagedObjectsTests",
             // GRDB: tests read store files with SQL of their own, as an outside reader would.
-            dependencies: ["ManagedObjects", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            // PostgreSQLStore: with a server (MANAGEDGEN_POSTGRES_URL) the store scenarios run on it too.
+            dependencies: [
+                "ManagedObjects", "StoreTestSupport", "PostgreSQLStore", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // Run against a server: `Scripts/postgres.sh start` prints the URL for MANAGEDGEN_POSTGRES_URL.
         .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "StoreTestSupport"]),

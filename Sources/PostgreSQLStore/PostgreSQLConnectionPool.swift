@@ -93,17 +93,23 @@ final class PostgreSQLConnectionPool: Sendable {
     }
 
     /// Waits for futures sent in order; throws the first one's error (later statements of a
-    /// failed transaction fail only because of it).
+    /// failed transaction fail only because of it), as a ``FailedStatement`` naming its position.
     func waitForAll(_ futures: [EventLoopFuture<PostgresQueryResult>]) throws {
-        var firstError: (any Error)?
-        for future in futures {
+        var firstError: FailedStatement?
+        for (position, future) in futures.enumerated() {
             do {
                 _ = try wait(future)
             } catch {
-                if firstError == nil { firstError = error }
+                if firstError == nil { firstError = FailedStatement(position: position, error: error) }
             }
         }
         if let firstError { throw firstError }
+    }
+
+    /// The error of the statement at `position` of those ``waitForAll(_:)`` waited for.
+    struct FailedStatement: Error {
+        var position: Int
+        var error: any Error
     }
 
     func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {

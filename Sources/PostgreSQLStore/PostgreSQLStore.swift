@@ -347,23 +347,46 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             try pool.inTransaction { connection in
                 try checkVersions(of: changes, connection: connection)
                 var writes: [EventLoopFuture<PostgresQueryResult>] = []
+                // The object each row statement writes, to name the one a unique index refuses.
+                var writers: [ManagedObjectID] = []
                 for deleted in changes.deleted {
                     writes += delete(deleted.objectID, connection: connection)
                 }
+                let firstRowWrite = writes.count
                 for object in changes.updated {
-                    writes += try write(object, version: object.version + 1, inserting: false, connection: connection)
+                    let sent = try write(object, version: object.version + 1, inserting: false, connection: connection)
+                    writes += sent
+                    writers += repeatElement(object.objectID, count: sent.count)
                 }
                 for object in changes.inserted {
-                    writes += try write(object, version: object.version, inserting: true, connection: connection)
+                    let sent = try write(object, version: object.version, inserting: true, connection: connection)
+                    writes += sent
+                    writers += repeatElement(object.objectID, count: sent.count)
                 }
-                try pool.waitForAll(writes)
+                do {
+                    try pool.waitForAll(writes)
+                } catch let failed as PostgreSQLConnectionPool.FailedStatement {
+                    let index = failed.position - firstRowWrite
+                    throw RowWriteError(objectID: writers.indices.contains(index) ? writers[index] : nil, error: failed.error)
+                }
                 try pool.waitForAll(writeToManys(of: changes.updated + changes.inserted, connection: connection))
                 try pool.waitForAll(notifications(of: changes, connection: connection))
             }
         } catch let error as ManagedObjectError {
             throw error
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw constraintConflict(error, changes: changes)
+        } catch let failed as RowWriteError {
+            if let error = failed.error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
+                throw constraintConflict(error, objectID: failed.objectID)
+            }
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(failed.error))",
+                entityName: failed.objectID?.entity.name, objectID: failed.objectID)
+        } catch let failed as PostgreSQLConnectionPool.FailedStatement {
+            if let error = failed.error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
+                throw constraintConflict(error, objectID: nil)
+            }
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(failed.error))")
         } catch {
             throw ManagedObjectError(
                 .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
@@ -504,7 +527,13 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     }
 
     /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
-    private func constraintConflict(_ error: PSQLError, changes: StoreChangeSet) -> ManagedObjectError {
+    /// A row's INSERT or UPDATE that failed, and the object it wrote.
+    private struct RowWriteError: Error {
+        var objectID: ManagedObjectID?
+        var error: any Error
+    }
+
+    private func constraintConflict(_ error: PSQLError, objectID: ManagedObjectID?) -> ManagedObjectError {
         // PostgreSQL folds the unquoted index name to lower case.
         let indexName = error.serverInfo?[.constraintName]?.lowercased()
         guard let index = schema.uniqueIndexes.first(where: { $0.name.lowercased() == indexName }),
@@ -520,6 +549,6 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         return ManagedObjectError(
             .constraintConflict,
             "\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
-            entityName: entity.name, key: names.joined(separator: ","))
+            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
     }
 }
