@@ -195,3 +195,13 @@ let selective = try fetches(limit: Int64(count / 10), prefix: "item-1")
 report("filtered fetch (\(selective.matched) objects)", store: selective.store, raw: selective.raw, target: 2)
 let half = try fetches(limit: Int64(count / 2), prefix: "item-")
 report("filtered fetch (\(half.matched) objects)", store: half.store, raw: half.raw, target: 2)
+// The store alone (rows to snapshots, no context): where the fetch's time goes.
+let snapshotsOnly = try (0..<runs).map { _ in
+    try seconds {
+        let request = StoreRequest(
+            entity: BenchModel.managedObjectModel["Item"]!, predicate: ObjectPredicate("amount < %@ AND name BEGINSWITH %@", Int64(count / 2), "item-"),
+            sortDescriptors: [ObjectSortDescriptor(key: "amount", ascending: true)], resultType: .snapshots)
+        guard case .snapshots(let rows) = try coordinator.persistentStores[0].execute(request), rows.count == half.matched else { exit(1) }
+    }
+}
+report("  of which the store's snapshots", store: snapshotsOnly, raw: half.raw, target: 2)
