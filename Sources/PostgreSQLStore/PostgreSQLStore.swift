@@ -53,9 +53,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         self.url = Self.withoutPassword(url)
         let pool = pool
         let opened = try pool.inTransaction { connection -> (identifier: String, numbers: [String: Int64]?) in
-            if let databaseSchema { try pool.execute("CREATE SCHEMA IF NOT EXISTS \(databaseSchema)", on: connection) }
-            // One process creates the tables; the others wait here, then find them.
+            // One process creates the schema and tables; the others wait here, then find them
+            // (`CREATE SCHEMA IF NOT EXISTS` itself fails when two run at once).
             try pool.execute("SELECT pg_advisory_xact_lock(?)", [Self.creationLockKey.databaseValue], on: connection)
+            if let databaseSchema { try pool.execute("CREATE SCHEMA IF NOT EXISTS \(databaseSchema)", on: connection) }
             if let existing = try Self.inspectExistingStore(model: model, pool: pool, connection: connection, location: location) {
                 return existing
             }

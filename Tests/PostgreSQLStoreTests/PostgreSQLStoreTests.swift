@@ -236,6 +236,18 @@ struct PostgreSQLStoreTests {
         #expect(Set(all).count == all.count)
     }
 
+    @Test("stores opened at once on an empty database make its schema and tables once, and all have the same UUID")
+    func openedAtOnce() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        let identifiers = LockedValue<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            if let store = try? database.makeStore(ShelterModel.model) { identifiers.withLock { $0.append(store.identifier) } }
+        }
+        let opened = identifiers.withLock { $0 }
+        #expect(opened.count == 4)
+        #expect(Set(opened).count == 1)
+    }
+
     @Test("a database holding another model's tables is refused with 134100, naming what is missing")
     func incompatibleModel() throws {
         let database = PostgreSQLTestServer.freshDatabase()
