@@ -33,12 +33,19 @@ guard arguments.count == 7, let url = URL(string: arguments[1]), let writer = In
     exit(2)
 }
 
-let store = try PostgreSQLStore(model: model, url: url)
+// A container, as a server process has, its store description naming the database.
+PostgreSQLStore.registerStoreType()
+let container = PersistentContainer(name: "Items", managedObjectModel: model)
+container.persistentStoreDescriptions = [PersistentStoreDescription(type: .postgreSQL, url: url)]
+try container.loadPersistentStores()
+guard let store = container.persistentStoreCoordinator.persistentStores.first as? PostgreSQLStore else {
+    FileHandle.standardError.write(Data("the container has no PostgreSQL store\n".utf8))
+    exit(1)
+}
 /// The IDs the other process's saves announced.
 let announced = LockedIDs()
 try store.startObservingRemoteChanges { changes in announced.add(changes.inserted + changes.updated) }
-let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-coordinator.addPersistentStore(store)
+let coordinator = container.persistentStoreCoordinator
 let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
 context.mergePolicy = .mergeByPropertyObjectTrump
 var retries = 0

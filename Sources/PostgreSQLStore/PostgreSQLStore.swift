@@ -75,6 +75,15 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         }
     }
 
+    /// Lets coordinators and containers open PostgreSQL stores by type:
+    /// `PersistentStoreDescription(type: .postgreSQL, url: URL(string: "postgres://…"))`.
+    public static func registerStoreType() {
+        PersistentStoreCoordinator.registerStoreType(.postgreSQL) { model, url in
+            guard let url else { throw ManagedObjectError(.persistentStoreOpen, "a PostgreSQL store needs a postgres:// URL") }
+            return try PostgreSQLStore(model: model, url: url)
+        }
+    }
+
     /// Closes the store's connections; it is not used afterwards.
     public func close() {
         stopObservingRemoteChanges()

@@ -248,6 +248,26 @@ struct PostgreSQLStoreTests {
         #expect(Set(opened).count == 1)
     }
 
+    @Test("a container opens a PostgreSQL store from its description once the type is registered")
+    func containerByType() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        PostgreSQLStore.registerStoreType()
+        let container = PersistentContainer(name: "Shelter", managedObjectModel: ShelterModel.model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(type: .postgreSQL, url: database.url)]
+        try container.loadPersistentStores()
+        #expect(container.persistentStoreCoordinator.persistentStores.first is PostgreSQLStore)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            ManagedObject(entity: ShelterModel.model["Person"]!, insertInto: context).setValue("Ada", forKey: "name")
+            try context.save()
+        }
+        let reader = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try database.makeCoordinator(ShelterModel.model))
+        #expect(try reader.performAndWait { try fetch("Person", in: reader).count } == 1)
+        let withoutURL = PersistentContainer(name: "Shelter", managedObjectModel: ShelterModel.model)
+        withoutURL.persistentStoreDescriptions = [PersistentStoreDescription(type: .postgreSQL)]
+        #expect(throws: ManagedObjectError.self) { try withoutURL.loadPersistentStores() }
+    }
+
     @Test("a database holding another model's tables is refused with 134100, naming what is missing")
     func incompatibleModel() throws {
         let database = PostgreSQLTestServer.freshDatabase()
