@@ -268,6 +268,18 @@ struct PostgreSQLStoreTests {
         #expect(throws: ManagedObjectError.self) { try withoutURL.loadPersistentStores() }
     }
 
+    @Test("TLS from the URL: required on a server without it is refused (134080), preferred falls back to plain")
+    func tlsModes() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        let required = URL(string: database.url.absoluteString + "&sslmode=require")!
+        let error = #expect(throws: ManagedObjectError.self) { try PostgreSQLStore(model: ShelterModel.model, url: required) }
+        #expect(error?.code == .persistentStoreOpen)
+        #expect(error?.message.contains("127.0.0.1") == true)
+        let preferred = URL(string: database.url.absoluteString + "&sslmode=prefer")!
+        let store = try PostgreSQLStore(model: ShelterModel.model, url: preferred)
+        #expect(store.url?.query?.contains("sslmode=prefer") == true)
+    }
+
     @Test("a database holding another model's tables is refused with 134100, naming what is missing")
     func incompatibleModel() throws {
         let database = PostgreSQLTestServer.freshDatabase()
