@@ -375,7 +375,7 @@ struct PostgreSQLDialectTests {
     /// Strings where SQL's and Swift's comparisons could part: case, accents, LIKE's own
     /// wildcards and escape, an empty string, no value.
     static let texts: [String?] = [
-        "Ada", "ada", "ADA", "Adam", "Zürich", "zürich", "a%b", "a_b", "axb", "back\\slash", "Smíth", "", nil, "b", "B",
+        "Ada", "ada", "ADA", "Adam", "Zürich", "zürich", "a%b", "a_b", "axb", "back\\slash", "Smíth", "", nil, "b", "B", "a\nb", "x\ny",
     ]
 
     static var predicates: [(String, [Any?])] { [
@@ -385,7 +385,7 @@ struct PostgreSQLDialectTests {
         ("text BEGINSWITH %@", ["a"]), ("text BEGINSWITH[c] %@", ["a"]), ("text ENDSWITH %@", ["b"]), ("text ENDSWITH[c] %@", ["ICH"]),
         ("text CONTAINS %@", ["%"]), ("text CONTAINS %@", ["_"]), ("text CONTAINS %@", ["\\"]), ("text CONTAINS[c] %@", ["D"]),
         ("text LIKE %@", ["a?b"]), ("text LIKE %@", ["a*"]), ("text LIKE[c] %@", ["A*"]), ("text LIKE %@", ["*%*"]),
-        ("text MATCHES %@", ["[A-Z].*"]), ("text MATCHES %@", ["a.b"]), ("text MATCHES[c] %@", ["ada.?"]), ("text MATCHES %@", ["a|b"]),
+        ("text MATCHES %@", ["[A-Z].*"]), ("text MATCHES %@", ["a.b"]), ("text MATCHES[c] %@", ["ada.?"]), ("text MATCHES %@", ["a|b"]), ("text MATCHES %@", ["x.y"]), ("text MATCHES %@", [".*b"]), ("text MATCHES %@", ["a[^_]b"]),
         ("NOT text BEGINSWITH %@", ["A"]), ("text == nil", []), ("text != nil AND rank > %@", [5]), ("text ==[d] %@", ["zurich"]),
     ] }
 

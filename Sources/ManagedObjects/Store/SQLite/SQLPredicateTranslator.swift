@@ -267,6 +267,7 @@ package struct SQLPredicateTranslator {
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: " .*+?()[]|^$-_,:;@#/'\"=<>!&~`"))
             guard pattern.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }), !pattern.contains("[:"),
                   !pattern.contains("(?") else { return nil }
+            // PostgreSQL's `.` matches a line break, as the evaluator's does.
             return Fragment(sql: "(\(expression) \(caseInsensitive ? "~*" : "~") ?)", arguments: [("^(?:" + pattern + ")$").databaseValue])
         default:
             return nil
