@@ -40,6 +40,16 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     let senderToken = UUID().uuidString
     /// The connection listening for other stores' saves, once observing.
     let listener = LockedValue<PostgresConnection?>(nil)
+    /// For a pinned view (``pinnedForReading()``): the transaction its reads go through.
+    private let pinned: PinnedTransaction?
+
+    /// A connection in a read-only REPEATABLE READ transaction: every read sees the database as
+    /// it was at the transaction's first statement. Closing the connection ends it.
+    private final class PinnedTransaction: Sendable {
+        let connection: PostgresConnection
+        init(connection: PostgresConnection) { self.connection = connection }
+        deinit { PostgreSQLConnectionPool.close(connection) }
+    }
 
     /// Opens the store in the database `url` names, creating Core Data's tables for `model`
     /// when the database has none. `url`: `postgres://user[:password]@host[:port]/database`,
@@ -73,6 +83,36 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         rowStatements = layoutsByEntity.mapValues {
             (SQLDialect.numberingParameters($0.insertSQL), SQLDialect.numberingParameters($0.updateSQL))
         }
+        pinned = nil
+    }
+
+    /// The store reading through `pinned`: the same database, schema and identifier.
+    private init(_ store: PostgreSQLStore, pinned: PinnedTransaction) {
+        identifier = store.identifier
+        url = store.url
+        schema = store.schema
+        pool = store.pool
+        layoutsByEntity = store.layoutsByEntity
+        layoutsByNumber = store.layoutsByNumber
+        rowStatements = store.rowStatements
+        self.pinned = pinned
+    }
+
+    /// A view that reads the database as it is now, which later saves (of any process) do not
+    /// change: a read-only REPEATABLE READ transaction on a connection of its own, held until
+    /// the view goes. The view answers reads only.
+    public func pinnedForReading() throws -> (any PersistentStore)? {
+        let connection = try pool.openDedicatedConnection()
+        let transaction = PinnedTransaction(connection: connection)
+        do {
+            try pool.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection)
+            // The snapshot is taken at the transaction's first statement, not at BEGIN.
+            try pool.execute("SELECT 1", on: connection)
+        } catch {
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot pin a read of the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+        }
+        return PostgreSQLStore(self, pinned: transaction)
     }
 
     /// Lets coordinators and containers open PostgreSQL stores by type:
@@ -92,7 +132,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     deinit {
         stopObservingRemoteChanges()
-        pool.close()
+        // A pinned view shares its store's pool.
+        if pinned == nil { pool.close() }
     }
 
     // MARK: Opening
@@ -277,6 +318,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// (134070) errors naming the database.
     private func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         do {
+            if let pinned { return try body(pinned.connection) }
             return try pool.withConnection(body)
         } catch let error as ManagedObjectError {
             throw error
@@ -340,6 +382,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// Numbers from the table's sequence: never handed out twice, whichever process asks.
     public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
         guard count > 0 else { return [] }
+        try refuseWritesToPinnedView()
         let sequence = schema.keySequence(of: schema.table(of: entity))
         let keys = try read { connection in
             try pool.query("SELECT nextval('\(sequence)') FROM generate_series(1, ?)", [count.databaseValue], on: connection)
@@ -353,6 +396,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     public func save(_ changes: StoreChangeSet) throws {
         guard !changes.isEmpty else { return }
+        try refuseWritesToPinnedView()
         do {
             try pool.inTransaction { connection in
                 try checkVersions(of: changes, connection: connection)
@@ -401,6 +445,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             throw ManagedObjectError(
                 .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
         }
+    }
+
+    private func refuseWritesToPinnedView() throws {
+        guard pinned != nil else { return }
+        throw ManagedObjectError(.persistentStoreOperation, "a pinned view of the PostgreSQL database \(pool.location) answers reads only")
     }
 
     /// Locks the updated and deleted rows and throws `mergeConflict` when one's `Z_OPT` is not

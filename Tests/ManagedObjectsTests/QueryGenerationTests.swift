@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Query generations")
 struct QueryGenerationTests {
-    @Test("a pinned context does not see a concurrent save until it advances", arguments: StoreKind.withBatchesAndGenerations)
+    @Test("a pinned context does not see a concurrent save until it advances", arguments: StoreKind.allCases)
     func pinnedReads(kind: StoreKind) throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
@@ -50,7 +50,7 @@ struct QueryGenerationTests {
         }
     }
 
-    @Test("a pinned context advances when it saves", arguments: StoreKind.withBatchesAndGenerations)
+    @Test("a pinned context advances when it saves", arguments: StoreKind.allCases)
     func saveAdvances(kind: StoreKind) throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)

@@ -11,9 +11,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// start` prints and `.ci/run` sets): every scenario then runs on it too.
     static var allCases: [StoreKind] { postgreSQLServer == nil ? [.inMemory, .sqlite] : [.inMemory, .sqlite, .postgreSQL] }
 
-    /// The stores that keep what a scenario needs beside objects: batch requests and query
-    /// generations, which the PostgreSQL store does not have yet (Docs/RuntimeDifferences.md).
-    static var withBatchesAndGenerations: [StoreKind] { [.inMemory, .sqlite] }
+    /// The stores that run batch requests, which the PostgreSQL store does not yet
+    /// (Docs/RuntimeDifferences.md).
+    static var withBatchRequests: [StoreKind] { [.inMemory, .sqlite] }
 
     static let postgreSQLServer = ProcessInfo.processInfo.environment["MANAGEDGEN_POSTGRES_URL"]
         .flatMap { $0.isEmpty ? nil : URL(string: $0) }
