@@ -447,6 +447,32 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         }
     }
 
+    // MARK: Batch requests
+
+    /// The rows as new objects, saved as a context's inserts are (one transaction, 133021 for a
+    /// row breaking a uniqueness constraint, nothing written then). Upserting by constraint
+    /// (`updatesObjectsOnConstraintConflict`) is not built yet: it throws. Batch update and
+    /// delete are not either (the protocol's defaults throw).
+    public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
+        guard !request.updatesObjectsOnConstraintConflict else {
+            throw ManagedObjectError(
+                .persistentStoreOperation, "the PostgreSQL store \(pool.location) does not upsert in batch inserts yet",
+                entityName: request.entity.name)
+        }
+        let ids = try obtainPermanentIDs(for: request.entity, count: request.rowCount)
+        let empty = request.entity.properties.map(\.emptyStoredValue)
+        var changes = StoreChangeSet()
+        changes.inserted = ids.enumerated().map { row, objectID in
+            var values = empty
+            for (column, attribute) in request.attributes.enumerated() {
+                values[attribute.index] = .attribute(request.value(row: row, column: column))
+            }
+            return StoredObject(objectID: objectID, version: 1, values: values)
+        }
+        try save(changes)
+        return StoreBatchOutcome(count: ids.count, objectIDs: request.returnsObjectIDs ? ids : nil)
+    }
+
     private func refuseWritesToPinnedView() throws {
         guard pinned != nil else { return }
         throw ManagedObjectError(.persistentStoreOperation, "a pinned view of the PostgreSQL database \(pool.location) answers reads only")

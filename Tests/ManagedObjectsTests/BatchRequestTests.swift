@@ -97,7 +97,7 @@ struct BatchRequestTests {
 
     // MARK: Insert
 
-    @Test("batch insert from dictionaries: each result type, defaults for missing keys, a fetch sees the rows", arguments: StoreKind.withBatchRequests)
+    @Test("batch insert from dictionaries: each result type, defaults for missing keys, a fetch sees the rows", arguments: StoreKind.withBatchInserts)
     func insertDictionaries(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let request = BatchInsertRequest(entityName: "Item", objects: [
@@ -129,7 +129,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("batch insert from a dictionary handler and a managed-object handler, until they return true", arguments: StoreKind.withBatchRequests)
+    @Test("batch insert from a dictionary handler and a managed-object handler, until they return true", arguments: StoreKind.withBatchInserts)
     func insertHandlers(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             var next = 0
@@ -161,7 +161,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("bad batch insert input throws naming the entity, key or row, and writes nothing", arguments: StoreKind.withBatchRequests)
+    @Test("bad batch insert input throws naming the entity, key or row, and writes nothing", arguments: StoreKind.withBatchInserts)
     func insertBadInput(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let unknownEntity = managedObjectError { try context.execute(BatchInsertRequest(entityName: "Nope", objects: [[:]])) }
@@ -190,7 +190,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("a batch insert conflicting with a uniqueness constraint fails whole (error merge policy)", arguments: StoreKind.withBatchRequests)
+    @Test("a batch insert conflicting with a uniqueness constraint fails whole (error merge policy)", arguments: StoreKind.withBatchInserts)
     func insertConstraintConflict(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "taken", "count": 1], in: context)

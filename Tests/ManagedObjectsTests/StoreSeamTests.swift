@@ -15,6 +15,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// (Docs/RuntimeDifferences.md).
     static var withBatchRequests: [StoreKind] { [.inMemory, .sqlite] }
 
+    /// The stores that run batch inserts (without upserts): every store.
+    static var withBatchInserts: [StoreKind] { allCases }
+
     static let postgreSQLServer = ProcessInfo.processInfo.environment["MANAGEDGEN_POSTGRES_URL"]
         .flatMap { $0.isEmpty ? nil : URL(string: $0) }
 

@@ -26,7 +26,7 @@ public struct StoreBatchInsert: @unchecked Sendable {
     }
 
     /// The value of `column` in `row`.
-    func value(row: Int, column: Int) -> Any? {
+    package func value(row: Int, column: Int) -> Any? {
         values[row * attributes.count + column]
     }
 }
