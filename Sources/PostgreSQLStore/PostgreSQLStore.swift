@@ -451,8 +451,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     /// The rows as new objects, saved as a context's inserts are (one transaction, 133021 for a
     /// row breaking a uniqueness constraint, nothing written then). Upserting by constraint
-    /// (`updatesObjectsOnConstraintConflict`) is not built yet: it throws. Batch update and
-    /// delete are not either (the protocol's defaults throw).
+    /// (`updatesObjectsOnConstraintConflict`) is not built yet: it throws. Batch delete is not
+    /// either (the protocol's default throws).
     public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
         guard !request.updatesObjectsOnConstraintConflict else {
             throw ManagedObjectError(
@@ -471,6 +471,27 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         }
         try save(changes)
         return StoreBatchOutcome(count: ids.count, objectIDs: request.returnsObjectIDs ? ids : nil)
+    }
+
+    /// The matching objects with the new values, saved as a context's updates are: one
+    /// transaction, each object's version checked (133020 when another process changed one
+    /// since it was read) and increased, nothing written when a value or a constraint fails.
+    public func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome {
+        let matching = StoreRequest(
+            entity: request.entity, includesSubentities: request.includesSubentities, predicate: request.predicate, resultType: .snapshots)
+        guard case .snapshots(let objects) = try execute(matching) else { return StoreBatchOutcome(count: 0, objectIDs: nil) }
+        var probe: SnapshotSubject?
+        var changes = StoreChangeSet()
+        for object in objects {
+            var updated = object
+            for (attribute, value) in request.values {
+                updated.values[attribute.index] = .attribute(
+                    try value.value(for: attribute, of: object, subject: SnapshotSubject.point(&probe, at: object, graph: graph)))
+            }
+            changes.updated.append(updated)
+        }
+        try save(changes)
+        return StoreBatchOutcome(count: objects.count, objectIDs: request.returnsObjectIDs ? objects.map(\.objectID) : nil)
     }
 
     private func refuseWritesToPinnedView() throws {

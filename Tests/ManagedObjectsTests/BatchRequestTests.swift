@@ -97,7 +97,7 @@ struct BatchRequestTests {
 
     // MARK: Insert
 
-    @Test("batch insert from dictionaries: each result type, defaults for missing keys, a fetch sees the rows", arguments: StoreKind.withBatchInserts)
+    @Test("batch insert from dictionaries: each result type, defaults for missing keys, a fetch sees the rows", arguments: StoreKind.withBatchInsertsAndUpdates)
     func insertDictionaries(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let request = BatchInsertRequest(entityName: "Item", objects: [
@@ -129,7 +129,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("batch insert from a dictionary handler and a managed-object handler, until they return true", arguments: StoreKind.withBatchInserts)
+    @Test("batch insert from a dictionary handler and a managed-object handler, until they return true", arguments: StoreKind.withBatchInsertsAndUpdates)
     func insertHandlers(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             var next = 0
@@ -161,7 +161,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("bad batch insert input throws naming the entity, key or row, and writes nothing", arguments: StoreKind.withBatchInserts)
+    @Test("bad batch insert input throws naming the entity, key or row, and writes nothing", arguments: StoreKind.withBatchInsertsAndUpdates)
     func insertBadInput(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let unknownEntity = managedObjectError { try context.execute(BatchInsertRequest(entityName: "Nope", objects: [[:]])) }
@@ -190,7 +190,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("a batch insert conflicting with a uniqueness constraint fails whole (error merge policy)", arguments: StoreKind.withBatchInserts)
+    @Test("a batch insert conflicting with a uniqueness constraint fails whole (error merge policy)", arguments: StoreKind.withBatchInsertsAndUpdates)
     func insertConstraintConflict(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "taken", "count": 1], in: context)
@@ -272,7 +272,7 @@ struct BatchRequestTests {
 
     // MARK: Update
 
-    @Test("batch update: each result type, constants and expressions, versions increased", arguments: StoreKind.withBatchRequests)
+    @Test("batch update: each result type, constants and expressions, versions increased", arguments: StoreKind.withBatchInsertsAndUpdates)
     func update(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             for index in 1...4 { try make("Item", ["code": "i\(index)", "count": index], in: context) }
@@ -304,7 +304,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("batch update with a predicate SQL cannot answer is evaluated in memory, all in one transaction", arguments: StoreKind.withBatchRequests)
+    @Test("batch update with a predicate SQL cannot answer is evaluated in memory, all in one transaction", arguments: StoreKind.withBatchInsertsAndUpdates)
     func updateUntranslatedPredicate(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let full = try make("Folder", ["name": "full"], in: context)
@@ -321,7 +321,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("bad batch update input throws naming the key or entity and changes nothing", arguments: StoreKind.withBatchRequests)
+    @Test("bad batch update input throws naming the key or entity and changes nothing", arguments: StoreKind.withBatchInsertsAndUpdates)
     func updateBadInput(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "a", "count": 1], in: context)
@@ -349,7 +349,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("a batch update breaking a uniqueness constraint fails whole", arguments: StoreKind.withBatchRequests)
+    @Test("a batch update breaking a uniqueness constraint fails whole", arguments: StoreKind.withBatchInsertsAndUpdates)
     func updateConstraintConflict(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "a", "count": 1], in: context)

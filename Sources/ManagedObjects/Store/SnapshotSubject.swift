@@ -30,7 +30,7 @@ package final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
 
     /// Points `probe` at `snapshot`, making it for the first row: one subject serves a whole
     /// scan, since evaluation keeps no reference to it.
-    static func point(_ probe: inout SnapshotSubject?, at snapshot: StoredObject, graph: Graph) -> SnapshotSubject {
+    package static func point(_ probe: inout SnapshotSubject?, at snapshot: StoredObject, graph: Graph) -> SnapshotSubject {
         if let probe {
             probe.snapshot = snapshot
             return probe

@@ -43,7 +43,7 @@ extension StoreBatchValue {
     /// The new value for one object: the constant, or the expression's value for the object
     /// (`subject`) in the attribute's storage type (1550 naming object and attribute when it
     /// cannot be).
-    func value(for attribute: AttributeDescription, of object: StoredObject, subject: @autoclosure () -> SnapshotSubject) throws -> Any? {
+    package func value(for attribute: AttributeDescription, of object: StoredObject, subject: @autoclosure () -> SnapshotSubject) throws -> Any? {
         switch self {
         case .constant(let constant):
             return constant
