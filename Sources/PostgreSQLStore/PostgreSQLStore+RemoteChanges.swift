@@ -18,10 +18,16 @@ extension PostgreSQLStore {
 
     /// The `pg_notify` calls announcing `changes`: `<sender>|<i, u or d>|<Z_ENT>.<Z_PK>,…`.
     func notifications(of changes: StoreChangeSet, connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
+        notifications(
+            inserted: changes.inserted.map(\.objectID), updated: changes.updated.map(\.objectID), deleted: changes.deleted.map(\.objectID),
+            connection: connection)
+    }
+
+    func notifications(
+        inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID], connection: PostgresConnection
+    ) -> [EventLoopFuture<PostgresQueryResult>] {
         var notifications: [EventLoopFuture<PostgresQueryResult>] = []
-        let kinds: [(String, [ManagedObjectID])] = [
-            ("i", changes.inserted.map(\.objectID)), ("u", changes.updated.map(\.objectID)), ("d", changes.deleted.map(\.objectID)),
-        ]
+        let kinds: [(String, [ManagedObjectID])] = [("i", inserted), ("u", updated), ("d", deleted)]
         for (kind, objectIDs) in kinds where !objectIDs.isEmpty {
             let prefix = "\(senderToken)|\(kind)|"
             var payload = prefix

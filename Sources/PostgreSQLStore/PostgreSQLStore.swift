@@ -451,8 +451,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     /// The rows as new objects, saved as a context's inserts are (one transaction, 133021 for a
     /// row breaking a uniqueness constraint, nothing written then). Upserting by constraint
-    /// (`updatesObjectsOnConstraintConflict`) is not built yet: it throws. Batch delete is not
-    /// either (the protocol's default throws).
+    /// (`updatesObjectsOnConstraintConflict`) is not built yet: it throws.
     public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
         guard !request.updatesObjectsOnConstraintConflict else {
             throw ManagedObjectError(
@@ -494,7 +493,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         return StoreBatchOutcome(count: objects.count, objectIDs: request.returnsObjectIDs ? objects.map(\.objectID) : nil)
     }
 
-    private func refuseWritesToPinnedView() throws {
+    func refuseWritesToPinnedView() throws {
         guard pinned != nil else { return }
         throw ManagedObjectError(.persistentStoreOperation, "a pinned view of the PostgreSQL database \(pool.location) answers reads only")
     }

@@ -137,7 +137,7 @@ extension ManagedObjectError.Code {
 extension StoreBatchDelete {
     /// The error a Nullify rule throws when the related objects' inverse to-one is mandatory,
     /// in Core Data's words.
-    static func mandatoryInverseError(_ relationship: RelationshipDescription, inverse: RelationshipDescription) -> ManagedObjectError {
+    package static func mandatoryInverseError(_ relationship: RelationshipDescription, inverse: RelationshipDescription) -> ManagedObjectError {
         ManagedObjectError(
             .persistentStoreSave,
             "Batch delete failed due to mandatory OTO nullify inverse on \(inverse.entity.name)/\(inverse.name)",
@@ -145,7 +145,7 @@ extension StoreBatchDelete {
     }
 
     /// The error a Deny rule throws when a deleted object has related objects.
-    static func denyError(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) -> ManagedObjectError {
+    package static func denyError(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) -> ManagedObjectError {
         ManagedObjectError(
             .relationshipDeniedDelete,
             "batch delete of \(objectID.entity.name) denied: its relationship '\(relationship.name)' (delete rule Deny) is not empty",
