@@ -450,14 +450,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     // MARK: Batch requests
 
     /// The rows as new objects, saved as a context's inserts are (one transaction, 133021 for a
-    /// row breaking a uniqueness constraint, nothing written then). Upserting by constraint
-    /// (`updatesObjectsOnConstraintConflict`) is not built yet: it throws.
+    /// row breaking a uniqueness constraint, nothing written then). With
+    /// `updatesObjectsOnConstraintConflict`, a row whose constrained values a stored object (or
+    /// an earlier row) has updates that object instead.
     public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
-        guard !request.updatesObjectsOnConstraintConflict else {
-            throw ManagedObjectError(
-                .persistentStoreOperation, "the PostgreSQL store \(pool.location) does not upsert in batch inserts yet",
-                entityName: request.entity.name)
-        }
+        if request.updatesObjectsOnConstraintConflict { return try upsert(request) }
         let ids = try obtainPermanentIDs(for: request.entity, count: request.rowCount)
         let empty = request.entity.properties.map(\.emptyStoredValue)
         var changes = StoreChangeSet()
@@ -470,6 +467,85 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         }
         try save(changes)
         return StoreBatchOutcome(count: ids.count, objectIDs: request.returnsObjectIDs ? ids : nil)
+    }
+
+    /// `batchInsert` upserting by constraint: row by row, each row's object found by its
+    /// constrained values among the rows before it, then in the database; saved as one change
+    /// set (a stored object changed meanwhile fails it with 133020).
+    private func upsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
+        let constraints = UniquenessIndex.Constraint.applicable(to: request.entity)
+        // Keys for every row; those of rows that update an object go unused (a sequence has gaps).
+        let newIDs = try obtainPermanentIDs(for: request.entity, count: request.rowCount)
+        let empty = request.entity.properties.map(\.emptyStoredValue)
+        var objects: [StoredObject] = []
+        var stored: Set<Int> = []
+        var owners: [Int: [[AnyHashable]: Int]] = [:]
+        var rowObjects: [Int] = []
+        for row in 0..<request.rowCount {
+            var candidate = StoredObject(objectID: newIDs[row], version: 1, values: empty)
+            for (column, attribute) in request.attributes.enumerated() {
+                candidate.values[attribute.index] = .attribute(request.value(row: row, column: column))
+            }
+            var found: Int?
+            for (position, constraint) in constraints.enumerated() {
+                if let key = constraint.key(of: candidate), let owner = owners[position]?[key] {
+                    found = owner
+                    break
+                }
+            }
+            if found == nil {
+                for constraint in constraints {
+                    if let owner = try storedOwner(of: candidate, under: constraint) {
+                        found = objects.count
+                        stored.insert(objects.count)
+                        objects.append(owner)
+                        break
+                    }
+                }
+            }
+            let index: Int
+            if let found {
+                index = found
+                for (column, attribute) in request.attributes.enumerated() {
+                    objects[index].values[attribute.index] = .attribute(request.value(row: row, column: column))
+                }
+            } else {
+                index = objects.count
+                objects.append(candidate)
+            }
+            for (position, constraint) in constraints.enumerated() {
+                if let key = constraint.key(of: objects[index]) { owners[position, default: [:]][key] = index }
+            }
+            rowObjects.append(index)
+        }
+        var changes = StoreChangeSet()
+        for (index, object) in objects.enumerated() {
+            if stored.contains(index) { changes.updated.append(object) } else { changes.inserted.append(object) }
+        }
+        try save(changes)
+        let ids = rowObjects.map { objects[$0].objectID }
+        return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+    }
+
+    /// The stored object holding `object`'s values under `constraint`; `nil` when none does or
+    /// one of the values is nil (nil is never a conflict).
+    private func storedOwner(of object: StoredObject, under constraint: UniquenessIndex.Constraint) throws -> StoredObject? {
+        let storage = schema.storage[object.objectID.entity.name] ?? []
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        for index in constraint.indexes {
+            guard storage.indices.contains(index), case .attribute(let column, let type) = storage[index],
+                  case .attribute(let value?) = object.values[index] else { return nil }
+            conditions.append("\(SQLPredicateTranslator.tableAlias).\(column) = ?")
+            arguments.append(try SQLiteValues.databaseValue(value, type: type, attribute: object.objectID.entity.properties[index].name))
+        }
+        let table = schema.table(of: object.objectID.entity)
+        return try read { connection in
+            let rows = try pool.query(
+                "\(schema.selectClause(table, dialect: .postgreSQL)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
+                arguments, on: connection)
+            return try rows.first.flatMap { try storedObject($0, connection: connection) }
+        }
     }
 
     /// The matching objects with the new values, saved as a context's updates are: one

@@ -97,7 +97,7 @@ struct BatchRequestTests {
 
     // MARK: Insert
 
-    @Test("batch insert from dictionaries: each result type, defaults for missing keys, a fetch sees the rows", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch insert from dictionaries: each result type, defaults for missing keys, a fetch sees the rows", arguments: StoreKind.allCases)
     func insertDictionaries(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let request = BatchInsertRequest(entityName: "Item", objects: [
@@ -129,7 +129,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("batch insert from a dictionary handler and a managed-object handler, until they return true", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch insert from a dictionary handler and a managed-object handler, until they return true", arguments: StoreKind.allCases)
     func insertHandlers(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             var next = 0
@@ -161,7 +161,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("bad batch insert input throws naming the entity, key or row, and writes nothing", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("bad batch insert input throws naming the entity, key or row, and writes nothing", arguments: StoreKind.allCases)
     func insertBadInput(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let unknownEntity = managedObjectError { try context.execute(BatchInsertRequest(entityName: "Nope", objects: [[:]])) }
@@ -190,7 +190,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("a batch insert conflicting with a uniqueness constraint fails whole (error merge policy)", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("a batch insert conflicting with a uniqueness constraint fails whole (error merge policy)", arguments: StoreKind.allCases)
     func insertConstraintConflict(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "taken", "count": 1], in: context)
@@ -209,7 +209,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("under an object-trump merge policy a context's batch insert upserts by constraint", arguments: StoreKind.withBatchRequests)
+    @Test("under an object-trump merge policy a context's batch insert upserts by constraint", arguments: StoreKind.allCases)
     func insertUpsertThroughMergePolicy(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "taken", "count": 1], in: context)
@@ -228,7 +228,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("a store's batch insert upserts by constraint: the object with the values is updated, the others inserted", arguments: StoreKind.withBatchRequests)
+    @Test("a store's batch insert upserts by constraint: the object with the values is updated, the others inserted", arguments: StoreKind.allCases)
     func insertUpsert(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let existing = try make("Item", ["code": "taken", "count": 1, "title": "old"], in: context)
@@ -272,7 +272,7 @@ struct BatchRequestTests {
 
     // MARK: Update
 
-    @Test("batch update: each result type, constants and expressions, versions increased", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch update: each result type, constants and expressions, versions increased", arguments: StoreKind.allCases)
     func update(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             for index in 1...4 { try make("Item", ["code": "i\(index)", "count": index], in: context) }
@@ -304,7 +304,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("batch update with a predicate SQL cannot answer is evaluated in memory, all in one transaction", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch update with a predicate SQL cannot answer is evaluated in memory, all in one transaction", arguments: StoreKind.allCases)
     func updateUntranslatedPredicate(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let full = try make("Folder", ["name": "full"], in: context)
@@ -321,7 +321,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("bad batch update input throws naming the key or entity and changes nothing", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("bad batch update input throws naming the key or entity and changes nothing", arguments: StoreKind.allCases)
     func updateBadInput(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "a", "count": 1], in: context)
@@ -349,7 +349,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("a batch update breaking a uniqueness constraint fails whole", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("a batch update breaking a uniqueness constraint fails whole", arguments: StoreKind.allCases)
     func updateConstraintConflict(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             try make("Item", ["code": "a", "count": 1], in: context)
@@ -364,7 +364,7 @@ struct BatchRequestTests {
 
     // MARK: Delete
 
-    @Test("batch delete by predicate and by IDs: each result type", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch delete by predicate and by IDs: each result type", arguments: StoreKind.allCases)
     func delete(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let insert = BatchInsertRequest(entityName: "Item", objects: (1...10).map { ["code": "c\($0)", "count": $0] })
@@ -394,7 +394,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("batch delete applies delete rules: cascade, nullify (to-one and many-to-many)", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch delete applies delete rules: cascade, nullify (to-one and many-to-many)", arguments: StoreKind.allCases)
     func deleteRules(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let doomed = try make("Folder", ["name": "doomed"], in: context)
@@ -426,7 +426,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("batch delete: Deny with related objects throws 1600, a mandatory inverse throws 134030; nothing deleted", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch delete: Deny with related objects throws 1600, a mandatory inverse throws 134030; nothing deleted", arguments: StoreKind.allCases)
     func deleteRefused(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let shelf = try make("Shelf", ["name": "s"], in: context)
@@ -452,7 +452,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("bad batch delete input throws", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("bad batch delete input throws", arguments: StoreKind.allCases)
     func deleteBadInput(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let folder = try make("Folder", ["name": "f"], in: context)
@@ -494,7 +494,7 @@ struct BatchRequestTests {
 
     // MARK: Merging
 
-    @Test("a batch delete merged into the view context removes the objects from it; a merged update refreshes them", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("a batch delete merged into the view context removes the objects from it; a merged update refreshes them", arguments: StoreKind.allCases)
     func mergeIntoViewContext(kind: StoreKind) async throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(model, kind: kind, files: files)
@@ -535,7 +535,7 @@ struct BatchRequestTests {
         }
     }
 
-    @Test("the README's example runs: insert, rename, then a delete merged into the view context", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("the README's example runs: insert, rename, then a delete merged into the view context", arguments: StoreKind.allCases)
     func readmeExample(kind: StoreKind) async throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
@@ -563,7 +563,7 @@ struct BatchRequestTests {
     }
 
 
-    @Test("batch delete cascades through a self-referencing tree, deleting each object once", arguments: StoreKind.withBatchRequestsButUpserts)
+    @Test("batch delete cascades through a self-referencing tree, deleting each object once", arguments: StoreKind.allCases)
     func deleteTree(kind: StoreKind) throws {
         try withContext(model, kind: kind) { context in
             let root = try make("Node", ["name": "root"], in: context)

@@ -11,13 +11,6 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// start` prints and `.ci/run` sets): every scenario then runs on it too.
     static var allCases: [StoreKind] { postgreSQLServer == nil ? [.inMemory, .sqlite] : [.inMemory, .sqlite, .postgreSQL] }
 
-    /// The stores that run upserting batch inserts, which the PostgreSQL store does not yet
-    /// (Docs/RuntimeDifferences.md).
-    static var withBatchRequests: [StoreKind] { [.inMemory, .sqlite] }
-
-    /// The stores that run batch requests but upserting batch inserts: every store.
-    static var withBatchRequestsButUpserts: [StoreKind] { allCases }
-
     static let postgreSQLServer = ProcessInfo.processInfo.environment["MANAGEDGEN_POSTGRES_URL"]
         .flatMap { $0.isEmpty ? nil : URL(string: $0) }
 
