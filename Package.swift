@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "ManagedObjects", targets: ["ManagedObjects"]),
         .library(name: "ModelFileLoading", targets: ["ModelFileLoading"]),
         .library(name: "ManagedGenCore", targets: ["ManagedGenCore"]),
+        // Its own product: only its users build postgres-nio (and SwiftNIO under it).
+        .library(name: "PostgreSQLStore", targets: ["PostgreSQLStore"]),
         .executable(name: "managedgen", targets: ["managedgen"]),
         .plugin(name: "ManagedGenPlugin", targets: ["ManagedGenPlugin"]),
         .plugin(name: "ManagedGenCommandPlugin", targets: ["ManagedGenCommandPlugin"]),
@@ -18,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The PostgreSQL store's client; SwiftPM builds it only for the PostgreSQLStore product.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         // `swift package generate-documentation`: builds the DocC catalogs (CI runs it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -58,10 +63,23 @@ let package = Package(
         // Opt-in: reading model files at run time (`ManagedObjectModel(contentsOf:)`), for apps
         // that ship `.xcdatamodeld` files instead of generated models. Brings in libxml2.
         .target(name: "ModelFileLoading", dependencies: ["ManagedObjects", "DataModelReader"]),
+        // A store in a PostgreSQL database, for several server processes sharing one database.
+        .target(
+            name: "PostgreSQLStore",
+            dependencies: [
+                "ManagedObjects",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                // Column values go through the SQLite store's conversions (GRDB's DatabaseValue).
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Not a product: the child process the crash-safety test kills while it saves.
         .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects", "ModelFileLoading"]),
         // Not a product: the child process the hostile-store tests open spoiled stores in.
         .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects", "ModelFileLoading"]),
+        // Not a product: one of the two processes the PostgreSQL store's two-process test runs.
+        .executableTarget(name: "PostgreSQLInsertLoop", dependencies: ["ManagedObjects", "PostgreSQLStore"]),
         // Build tool: generates a target's model classes at build time.
         .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
         // `swift package generate-managed-objects`: writes them into the package instead.
@@ -81,11 +99,19 @@ let package = Package(
             dependencies: ["managedgen"]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModelReader"], exclude: ["Fixtures"]),
+        // Not a product: test data every store's tests share (the predicate conformance table).
+        .target(name: "StoreTestSupport", dependencies: ["ManagedObjects"], path: "Tests/StoreTestSupport"),
         .testTarget(
             name: "ManagedObjectsTests",
             // GRDB: tests read store files with SQL of their own, as an outside reader would.
-            dependencies: ["ManagedObjects", "ModelFileLoading", .product(name: "GRDB", package: "GRDB.swift")]
+            // PostgreSQLStore: with a server (MANAGEDGEN_POSTGRES_URL) the store scenarios run on it too.
+            dependencies: [
+                "ManagedObjects", "ModelFileLoading", "StoreTestSupport", "PostgreSQLStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
+        // Run against a server: `Scripts/postgres.sh start` prints the URL for MANAGEDGEN_POSTGRES_URL.
+        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "StoreTestSupport"]),
         // A consumer of the build plugin: the seeds' models in Models/ are generated at build
         // time, and the tests run the seeds' scenarios on the generated classes.
         .testTarget(

@@ -11,8 +11,20 @@ let package = Package(
         .package(name: "ManagedGen", path: ".."),
         // RuntimeBenchmark and BatchBenchmark use it: the raw-SQLite side they measure the runtime against.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // PostgreSQLBenchmark's raw side.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
+        .executableTarget(
+            name: "PostgreSQLBenchmark",
+            dependencies: [
+                .product(name: "ManagedObjects", package: "ManagedGen"),
+                .product(name: "PostgreSQLStore", package: "ManagedGen"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "ReadBenchmark",
             dependencies: [.product(name: "DataModelReader", package: "ManagedGen")]

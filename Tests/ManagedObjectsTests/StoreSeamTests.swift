@@ -1,10 +1,29 @@
 import Foundation
 @testable import ManagedObjects
+import PostgreSQLStore
 import Testing
 
 /// The kinds of store the seam's scenarios run on.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case inMemory, sqlite
+    case inMemory, sqlite, postgreSQL
+
+    /// PostgreSQL when a server is given (MANAGEDGEN_POSTGRES_URL, which `Scripts/postgres.sh
+    /// start` prints and `.ci/run` sets): every scenario then runs on it too.
+    static var allCases: [StoreKind] { postgreSQLServer == nil ? [.inMemory, .sqlite] : [.inMemory, .sqlite, .postgreSQL] }
+
+    static let postgreSQLServer = ProcessInfo.processInfo.environment["MANAGEDGEN_POSTGRES_URL"]
+        .flatMap { $0.isEmpty ? nil : URL(string: $0) }
+
+    /// The PostgreSQL database standing for `files`: a schema of the server named after the
+    /// directory, so two stacks on one directory share their tables as two on one SQLite file
+    /// do. Schemas are left to the server, which `Scripts/postgres.sh stop` removes.
+    static func postgreSQLURL(for files: TemporaryDirectory) throws -> URL {
+        guard let server = postgreSQLServer else {
+            throw ManagedObjectError(.persistentStoreOpen, "no PostgreSQL server: set MANAGEDGEN_POSTGRES_URL")
+        }
+        let schema = "mo_" + files.url.lastPathComponent.lowercased().filter { $0.isLetter || $0.isNumber }
+        return URL(string: server.absoluteString + (server.query == nil ? "?" : "&") + "schema=\(schema)")!
+    }
 
     var testDescription: String { rawValue }
 
@@ -17,6 +36,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqlite:
             let directory = try TemporaryDirectory()
             return (try SQLiteStore(model: model, url: directory.file("Store.sqlite")), directory)
+        case .postgreSQL:
+            let directory = try TemporaryDirectory()
+            return (try PostgreSQLStore(model: model, url: Self.postgreSQLURL(for: directory)), directory)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ManagedObjects
+import StoreTestSupport
 import Testing
 
 /// One comparison and one equality (`ValueComparison`): a sort descriptor, a predicate's

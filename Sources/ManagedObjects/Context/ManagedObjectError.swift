@@ -105,7 +105,7 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
     }
 
     /// One error for one problem; a 1560 error wrapping them all for several.
-    static func combining(_ errors: [ManagedObjectError]) -> ManagedObjectError? {
+    package static func combining(_ errors: [ManagedObjectError]) -> ManagedObjectError? {
         guard let first = errors.first else { return nil }
         if errors.count == 1 { return first }
         return ManagedObjectError(

@@ -38,7 +38,7 @@ extension EntityDescription {
 extension ObjectPredicate {
     /// The key paths the predicate reads from the evaluated object: those written in the
     /// format (through `SUBQUERY` collections too) and those given as `%K` arguments.
-    var keyPathsRead: [String] {
+    package var keyPathsRead: [String] {
         switch source {
         case .syntax(let syntax, let arguments):
             var paths = syntax.keyPaths

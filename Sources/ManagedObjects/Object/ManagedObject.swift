@@ -530,7 +530,7 @@ extension PropertyDescription {
     }
 
     /// What the store keeps for a property with no value.
-    var emptyStoredValue: StoredValue {
+    package var emptyStoredValue: StoredValue {
         switch self {
         case .attribute: .attribute(nil)
         case .relationship(let relationship): relationship.isToMany ? .toMany([]) : .toOne(nil)

@@ -44,6 +44,11 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
         return ManagedObjectID(entity: entity, key: .temporary(number))
     }
 
+    /// The permanent ID a store gives its object `number` of `entity`.
+    package static func permanent(entity: EntityDescription, storeIdentifier: String, number: Int64) -> ManagedObjectID {
+        ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: storeIdentifier, number: number))
+    }
+
     public var isTemporaryID: Bool { key.storeIdentifier == nil }
 
     /// The identifier of the store that assigned a permanent ID.

@@ -3,7 +3,7 @@ import Foundation
 extension ObjectPredicate {
     /// Whether the predicate is a block somewhere (`ObjectPredicate(block:)`): only managed
     /// objects can be handed to a block, so a store cannot evaluate it.
-    var containsBlock: Bool {
+    package var containsBlock: Bool {
         switch source {
         case .syntax: false
         case .block: true

@@ -25,9 +25,21 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock { stores }
     }
 
+    /// Opens a store of a type registered with ``registerStoreType(_:opener:)``.
+    public typealias StoreOpener = @Sendable (_ model: ManagedObjectModel, _ url: URL?) throws -> any PersistentStore
+
+    private static let registeredOpeners = LockedValue<[PersistentStoreType: StoreOpener]>([:])
+
+    /// Makes `type` a store type that ``addPersistentStore(type:configuration:at:)`` (and so a
+    /// container's store descriptions) opens, through `opener`: Core Data's
+    /// `registerStoreClass(_:type:)`, for stores of other modules (`PostgreSQLStore.registerStoreType()`).
+    public static func registerStoreType(_ type: PersistentStoreType, opener: @escaping StoreOpener) {
+        registeredOpeners.withLock { $0[type] = opener }
+    }
+
     /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
     /// when there is no file; see ``SQLiteStore/init(model:url:migration:)`` for the errors a file that
-    /// cannot be opened throws). Other types throw `persistentStoreInvalidType`, naming the type
+    /// cannot be opened throws), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL.
     @discardableResult
     public func addPersistentStore(
@@ -49,6 +61,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             addPersistentStore(store)
             return store
         default:
+            if let opener = Self.registeredOpeners.withLock({ $0[type] }) {
+                let store = try opener(managedObjectModel, url)
+                addPersistentStore(store)
+                return store
+            }
             throw ManagedObjectError(
                 .persistentStoreInvalidType,
                 "store type \(type.rawValue) is not supported (\(PersistentStoreType.inMemory.rawValue) and \(PersistentStoreType.sqlite.rawValue) are)"

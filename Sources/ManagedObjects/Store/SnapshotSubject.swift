@@ -5,11 +5,19 @@ import Foundation
 /// an array of them. Stores evaluate requests over these, and so does the coordinator for what a
 /// store cannot evaluate; both read values the way `ManagedObject.value(forKey:)` does, so the
 /// answer is the same wherever a predicate runs.
-final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
+package final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
     /// Finds the snapshot of a related object, and the members of a to-many left unloaded.
-    struct Graph {
+    package struct Graph {
         var snapshot: (ManagedObjectID) -> StoredObject?
         var relatedObjectIDs: (ManagedObjectID, RelationshipDescription) -> [ManagedObjectID]
+
+        package init(
+            snapshot: @escaping (ManagedObjectID) -> StoredObject?,
+            relatedObjectIDs: @escaping (ManagedObjectID, RelationshipDescription) -> [ManagedObjectID]
+        ) {
+            self.snapshot = snapshot
+            self.relatedObjectIDs = relatedObjectIDs
+        }
     }
 
     var snapshot: StoredObject
@@ -22,7 +30,7 @@ final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
 
     /// Points `probe` at `snapshot`, making it for the first row: one subject serves a whole
     /// scan, since evaluation keeps no reference to it.
-    static func point(_ probe: inout SnapshotSubject?, at snapshot: StoredObject, graph: Graph) -> SnapshotSubject {
+    package static func point(_ probe: inout SnapshotSubject?, at snapshot: StoredObject, graph: Graph) -> SnapshotSubject {
         if let probe {
             probe.snapshot = snapshot
             return probe
@@ -32,9 +40,9 @@ final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
         return subject
     }
 
-    var objectIDValue: AnyHashable { snapshot.objectID }
+    package var objectIDValue: AnyHashable { snapshot.objectID }
 
-    func value(forKey key: String) -> Any? {
+    package func value(forKey key: String) -> Any? {
         guard let property = snapshot.objectID.entity.propertiesByName[key] else { return nil }
         switch snapshot.values[property.index] {
         case .attribute(let value):
@@ -58,7 +66,7 @@ extension StoreRequest {
     /// Runs the request over `snapshots` (the candidate objects in store order) in memory:
     /// the predicate, the sorts, the window, the result type. What the in-memory store does,
     /// and what the coordinator does for a predicate or sort a store cannot evaluate.
-    func evaluate(over snapshots: [StoredObject], graph: SnapshotSubject.Graph) throws -> StoreResult {
+    package func evaluate(over snapshots: [StoredObject], graph: SnapshotSubject.Graph) throws -> StoreResult {
         var matching = snapshots
         if let predicate {
             var probe: SnapshotSubject?

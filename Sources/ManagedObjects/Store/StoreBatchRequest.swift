@@ -26,7 +26,7 @@ public struct StoreBatchInsert: @unchecked Sendable {
     }
 
     /// The value of `column` in `row`.
-    func value(row: Int, column: Int) -> Any? {
+    package func value(row: Int, column: Int) -> Any? {
         values[row * attributes.count + column]
     }
 }
@@ -43,7 +43,7 @@ extension StoreBatchValue {
     /// The new value for one object: the constant, or the expression's value for the object
     /// (`subject`) in the attribute's storage type (1550 naming object and attribute when it
     /// cannot be).
-    func value(for attribute: AttributeDescription, of object: StoredObject, subject: @autoclosure () -> SnapshotSubject) throws -> Any? {
+    package func value(for attribute: AttributeDescription, of object: StoredObject, subject: @autoclosure () -> SnapshotSubject) throws -> Any? {
         switch self {
         case .constant(let constant):
             return constant
@@ -137,7 +137,7 @@ extension ManagedObjectError.Code {
 extension StoreBatchDelete {
     /// The error a Nullify rule throws when the related objects' inverse to-one is mandatory,
     /// in Core Data's words.
-    static func mandatoryInverseError(_ relationship: RelationshipDescription, inverse: RelationshipDescription) -> ManagedObjectError {
+    package static func mandatoryInverseError(_ relationship: RelationshipDescription, inverse: RelationshipDescription) -> ManagedObjectError {
         ManagedObjectError(
             .persistentStoreSave,
             "Batch delete failed due to mandatory OTO nullify inverse on \(inverse.entity.name)/\(inverse.name)",
@@ -145,7 +145,7 @@ extension StoreBatchDelete {
     }
 
     /// The error a Deny rule throws when a deleted object has related objects.
-    static func denyError(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) -> ManagedObjectError {
+    package static func denyError(_ relationship: RelationshipDescription, of objectID: ManagedObjectID) -> ManagedObjectError {
         ManagedObjectError(
             .relationshipDeniedDelete,
             "batch delete of \(objectID.entity.name) denied: its relationship '\(relationship.name)' (delete rule Deny) is not empty",

@@ -53,7 +53,7 @@ public struct StoreRequest: Sendable, CustomStringConvertible {
     }
 
     /// `elements` with the request's offset and limit applied.
-    func window<Elements: Collection>(_ elements: Elements) -> Elements.SubSequence {
+    package func window<Elements: Collection>(_ elements: Elements) -> Elements.SubSequence {
         elements.window(offset: fetchOffset, limit: fetchLimit)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// holds each key. A save is checked against it touching only the changed objects. A constraint
 /// declared on an entity holds across the entity and its sub-entities; an object with `nil` in a
 /// constrained attribute is not compared (as with SQL `NULL`).
-struct UniquenessIndex {
+package struct UniquenessIndex {
     private var owners: [Constraint: [[AnyHashable]: ManagedObjectID]] = [:]
 
     /// The conflicts `changes` would cause, given the stored objects they update or delete
@@ -74,14 +74,14 @@ struct UniquenessIndex {
     }
 
     /// One uniqueness constraint with the entity that declares it and the property indexes it reads.
-    struct Constraint: Hashable {
-        var declaringEntity: String
-        var names: [String]
-        var indexes: [Int]
+    package struct Constraint: Hashable {
+        package var declaringEntity: String
+        package var names: [String]
+        package var indexes: [Int]
 
         var description: String { "\(declaringEntity).(\(names.joined(separator: ", ")))" }
 
-        func key(of object: StoredObject) -> [AnyHashable]? {
+        package func key(of object: StoredObject) -> [AnyHashable]? {
             var key: [AnyHashable] = []
             for index in indexes {
                 guard case .attribute(let value?) = object.values[index], let hashable = value as? AnyHashable
@@ -92,7 +92,7 @@ struct UniquenessIndex {
         }
 
         /// The constraints declared on an entity and its ancestors.
-        static func applicable(to entity: EntityDescription) -> [Constraint] {
+        package static func applicable(to entity: EntityDescription) -> [Constraint] {
             var constraints: [Constraint] = []
             var current: EntityDescription? = entity
             while let declaring = current {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ManagedObjects
+import StoreTestSupport
 import Testing
 
 /// `evaluateChecked(with:substitutionVariables:)`, the path stores use: an unbound

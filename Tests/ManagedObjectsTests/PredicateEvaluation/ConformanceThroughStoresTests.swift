@@ -1,129 +1,17 @@
 import DataModel
 import Foundation
 @testable import ManagedObjects
+import StoreTestSupport
 import Testing
 
-/// The conformance table run as fetches: each case whose object is a record or a dictionary (or
-/// nothing, for predicates of constants) becomes a saved object, nested records becoming related
-/// objects (to-one, or ordered to-many for arrays of them), every other value a Transformable
-/// attribute (for SQLite: an attribute of the value's type). Its predicate is then counted once
-/// by the store (over its rows) and once by the context (over managed objects, the store
-/// declining to evaluate).
+/// The conformance table run as fetches (``StoreConformanceCase``): each case's predicate is
+/// counted once by the store (over its rows) and once by the context (over managed objects, the
+/// store declining to evaluate).
 @Suite("Predicate conformance through stores")
 struct ConformanceThroughStoresTests {
-    /// An object graph as entities: each nested place gets an entity of its own.
-    final class Shape {
-        let name: String
-        /// Whether attributes get the type of their values (a store that keeps typed columns
-        /// needs it); otherwise every attribute is Transformable and holds any value.
-        let typed: Bool
-        var attributes: Set<String> = []
-        var attributeTypes: [String: AttributeType] = [:]
-        var toOne: [String: Shape] = [:]
-        var toMany: [String: Shape] = [:]
-
-        init(_ name: String, typed: Bool = false) {
-            self.name = name
-            self.typed = typed
-        }
-
-        /// The attribute type that stores `value` as it is; `nil` for a value only a
-        /// Transformable attribute holds.
-        static func attributeType(of value: Any) -> AttributeType? {
-            switch value {
-            case is Bool: .boolean
-            case is Int, is Int64, is Int32, is Int16, is Int8, is UInt8, is UInt16, is UInt32: .integer64
-            case is Double, is Float: .double
-            case is Decimal: .decimal
-            case is String: .string
-            case is Date: .date
-            case is Data: .binary
-            case is UUID: .uuid
-            case is URL: .uri
-            default: nil
-            }
-        }
-
-        var all: [Shape] { [self] + toOne.values.flatMap(\.all) + toMany.values.flatMap(\.all) }
-
-        var entity: Entity {
-            Entity(
-                name: name,
-                attributes: attributes.subtracting(toOne.keys).subtracting(toMany.keys).sorted()
-                    .map { Attribute(name: $0, type: typed ? attributeTypes[$0] ?? .string : .transformable, isOptional: true) },
-                relationships: toOne.keys.sorted().map { Relationship(name: $0, destinationEntity: toOne[$0]!.name, isOptional: true) }
-                    + toMany.keys.sorted().map {
-                        Relationship(name: $0, destinationEntity: toMany[$0]!.name, isToMany: true, isOrdered: true, isOptional: true)
-                    })
-        }
-
-        /// Adds what `values` holds; `nil` when a value cannot be stored (a mix of records
-        /// and other values in one array, an object that only stands for an ID).
-        func add(_ values: [String: Any]) -> Bool {
-            for (key, value) in values {
-                if let record = Self.record(value) {
-                    let shape = toOne[key] ?? Shape("\(name)_\(key)", typed: typed)
-                    toOne[key] = shape
-                    guard shape.add(record) else { return false }
-                } else if let array = value as? [Any], !array.isEmpty, array.contains(where: { Self.record($0) != nil }) {
-                    let records = array.compactMap(Self.record)
-                    guard records.count == array.count else { return false }
-                    let shape = toMany[key] ?? Shape("\(name)_\(key)", typed: typed)
-                    toMany[key] = shape
-                    for record in records where !shape.add(record) { return false }
-                } else if value is ObjectIdentifying {
-                    return false
-                } else {
-                    if typed {
-                        // NSNull is stored as nil, which any type holds.
-                        if !(value is NSNull) {
-                            guard let type = Self.attributeType(of: value), attributeTypes[key].map({ $0 == type }) ?? true
-                            else { return false }
-                            attributeTypes[key] = type
-                        }
-                    }
-                    attributes.insert(key)
-                }
-            }
-            return true
-        }
-
-        /// Makes sure a key path read by the predicate exists, as attributes at its end.
-        func reserve(_ keys: ArraySlice<String>) {
-            guard let key = keys.first, !key.hasPrefix("@"), key.lowercased() != "self" else { return }
-            if let shape = toOne[key] ?? toMany[key] {
-                shape.reserve(keys.dropFirst())
-            } else {
-                attributes.insert(key)
-            }
-        }
-
-        static func record(_ value: Any) -> [String: Any]? {
-            if value is PredicateStoredTestRecord { return nil }
-            if let record = value as? PredicateTestRecord { return record.values }
-            return value as? [String: Any]
-        }
-
-        /// Inserts the graph's objects, `values` at the root.
-        func insert(_ values: [String: Any], into context: ManagedObjectContext, model: ManagedObjectModel) -> ManagedObject {
-            let object = ManagedObject(entity: model[name]!, insertInto: context)
-            for (key, value) in values {
-                if let shape = toOne[key], let record = Self.record(value) {
-                    object.setValue(shape.insert(record, into: context, model: model), forKey: key)
-                } else if let shape = toMany[key], let array = value as? [Any] {
-                    let members = array.compactMap(Self.record).map { shape.insert($0, into: context, model: model) }
-                    object.setValue(members, forKey: key)
-                } else {
-                    object.setValue(typed && value is NSNull ? nil : value, forKey: key)
-                }
-            }
-            return object
-        }
-    }
-
     /// The answer (1 matches, 0 does not, nil throws) of a count with the store evaluating or not.
     static func count(
-        _ predicate: ObjectPredicate, on values: [String: Any], shape: Shape, storeEvaluates: Bool, kind: StoreKind = .inMemory
+        _ predicate: ObjectPredicate, on values: [String: Any], shape: ConformanceShape, storeEvaluates: Bool, kind: StoreKind = .inMemory
     ) throws -> Int? {
         let model = ManagedObjectModel(Model(entities: shape.all.map(\.entity)))
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -143,43 +31,18 @@ struct ConformanceThroughStoresTests {
     func storeAndContextAgree(kind: StoreKind) throws {
         var compared = 0
         var asTabled = 0
-        var skipped: [String: Int] = [:]
-        for testCase in PredicateConformanceSuite.all() {
-            guard case .result(let expected) = testCase.expected else {
-                skipped["an error case", default: 0] += 1
-                continue
-            }
-            // Nothing stands for a predicate of constants: any object will do.
-            guard let values = testCase.object == nil ? [:] : Shape.record(testCase.object as Any) else {
-                skipped["the object is no record", default: 0] += 1
-                continue
-            }
-            guard var predicate = try? ObjectPredicate(parsing: testCase.format, arguments: testCase.arguments) else {
-                Issue.record("line \(testCase.line): the table's predicate does not build")
-                continue
-            }
-            if !testCase.variables.isEmpty { predicate = predicate.withSubstitutionVariables(testCase.variables) }
-            // SELF is the record itself, which a managed object is not.
-            guard !testCase.format.lowercased().contains("self") else {
-                skipped["SELF", default: 0] += 1
-                continue
-            }
-            let shape = Shape("Record", typed: kind == .sqlite)
-            guard shape.add(values) else {
-                skipped["values a store cannot hold", default: 0] += 1
-                continue
-            }
-            for keyPath in predicate.keyPathsRead { shape.reserve(keyPath.split(separator: ".").map(String.init)[...]) }
-            let byStore = try Self.count(predicate, on: values, shape: shape, storeEvaluates: true, kind: kind)
-            let byContext = try Self.count(predicate, on: values, shape: shape, storeEvaluates: false)
+        let (cases, skipped) = StoreConformanceCase.all(typed: kind != .inMemory)
+        for testCase in cases {
+            let byStore = try Self.count(testCase.predicate, on: testCase.values, shape: testCase.shape, storeEvaluates: true, kind: kind)
+            let byContext = try Self.count(testCase.predicate, on: testCase.values, shape: testCase.shape, storeEvaluates: false)
             #expect(byStore == byContext, "line \(testCase.line): \(testCase.format)")
             compared += 1
-            if byStore == (expected ? 1 : 0) { asTabled += 1 }
+            if byStore == (testCase.expected ? 1 : 0) { asTabled += 1 }
         }
         print("conformance cases through \(kind) stores: \(compared) compared, \(asTabled) as the table says; not run: \(skipped)")
-        // SQLite keeps typed columns only: the cases whose values are arrays or other values only
-        // a Transformable attribute holds (there are no value transformers) are not run there.
-        #expect(compared >= (kind == .sqlite ? 90 : 400))
+        // SQL stores keep typed columns only: the cases whose values are arrays or other values
+        // only a Transformable attribute holds (there are no value transformers) are not run there.
+        #expect(compared >= (kind == .inMemory ? 400 : 90))
         // The records become managed objects whose values went through a store: a case that
         // compares a relationship with the table's own record (`tweeter = %@`) cannot match the
         // stored copy (3 cases). All others must answer as the table says.

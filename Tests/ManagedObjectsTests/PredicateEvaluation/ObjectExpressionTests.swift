@@ -1,5 +1,6 @@
 import Foundation
 import ManagedObjects
+import StoreTestSupport
 import Testing
 
 /// Derived-attribute expressions as the corpus writes them (`now()`, `canonical:(…)`,

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedObjects
+import StoreTestSupport
 import Testing
 
 @Suite("ObjectPredicate API")

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedObjects
+import StoreTestSupport
 import Testing
 
 /// Runs the conformance table: each format with its arguments against its object, and each

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedObjects
+import PostgreSQLStore
 
 /// A fresh in-memory stack per test: tests run in parallel and must not share objects.
 func makeContainer(_ model: ManagedObjectModel, name: String = "Test") throws -> PersistentContainer {
@@ -24,8 +25,14 @@ func makeContainer(
     container.persistentStoreDescriptions = switch kind {
     case .sqlite: [PersistentStoreDescription(url: files.file("\(name).sqlite"))]
     case .inMemory: [PersistentStoreDescription(type: .inMemory)]
+    case .postgreSQL: []
     }
     try container.loadPersistentStores()
+    if kind == .postgreSQL {
+        // No store description opens it: the store is added as made.
+        container.persistentStoreCoordinator.addPersistentStore(
+            try PostgreSQLStore(model: model, url: StoreKind.postgreSQLURL(for: files).appendingSchemaSuffix(name)))
+    }
     return container
 }
 
@@ -42,4 +49,11 @@ func withContext<T>(_ model: ManagedObjectModel, kind: StoreKind, _ body: (Manag
 func siblingExecutable(_ name: String) -> URL {
     let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     return testBinary.deletingLastPathComponent().appendingPathComponent(name)
+}
+
+extension URL {
+    /// The URL with `name` added to its `schema=` (one schema per store name, as one file per name).
+    func appendingSchemaSuffix(_ name: String) -> URL {
+        URL(string: absoluteString + "_" + name.lowercased().filter { $0.isLetter || $0.isNumber }) ?? self
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ManagedObjects
+import StoreTestSupport
 import Testing
 
 // The seeds' hand-written classes (Support/) with the key-path tables ManagedGen generates.

@@ -25,23 +25,37 @@ import GRDB
 /// SQLite's own comparisons are bytewise. A comparison the evaluator answers `false` for a nil
 /// value is NULL in SQL, which a WHERE treats as false, as AND and OR do; `NOT` makes NULL false
 /// first, and `!=` is written to be true for NULL, as it is in memory.
-struct SQLPredicateTranslator {
+///
+/// One translator, two dialects (``SQLDialect``): SQLite, with the evaluator's own string
+/// comparisons registered as collations and a function, and PostgreSQL, where strings compare
+/// with the server's own operators and translate only where those answer as the evaluator
+/// does (`COLLATE "C"`, `lower()` for `[c]`, `LIKE` with escaped patterns, `~` for MATCHES;
+/// `[d]` and localized sorts stay in memory). Parameters are `?` in both: a PostgreSQL
+/// statement numbers them when it is complete (``SQLDialect/numberingParameters(_:)``).
+package struct SQLPredicateTranslator {
     /// A piece of SQL and the values of its `?` parameters, in order.
-    struct Fragment {
-        var sql: String
-        var arguments: [DatabaseValue]
+    package struct Fragment {
+        package var sql: String
+        package var arguments: [DatabaseValue]
     }
 
     /// The alias of the fetched entity's table in the statements the store builds.
-    static let tableAlias = "t0"
+    package static let tableAlias = "t0"
 
     let schema: SQLiteSchema
     let entity: EntityDescription
+    let dialect: SQLDialect
+
+    package init(schema: SQLiteSchema, entity: EntityDescription, dialect: SQLDialect = .sqlite) {
+        self.schema = schema
+        self.entity = entity
+        self.dialect = dialect
+    }
 
     // MARK: Predicates
 
     /// The predicate as a WHERE condition, or `nil` when some part of it does not translate.
-    func condition(for predicate: ObjectPredicate) -> Fragment? {
+    package func condition(for predicate: ObjectPredicate) -> Fragment? {
         switch predicate.source {
         case .syntax(let syntax, let arguments):
             return condition(for: syntax, arguments: arguments)
@@ -60,7 +74,7 @@ struct SQLPredicateTranslator {
     /// match (possibly more): the parts of its ANDs that translate, an OR when each of its
     /// parts narrows. `nil` keeps every row. The predicate is then evaluated in memory over
     /// the rows kept.
-    func narrowing(for predicate: ObjectPredicate) -> Fragment? {
+    package func narrowing(for predicate: ObjectPredicate) -> Fragment? {
         if let exact = condition(for: predicate) { return exact }
         switch predicate.source {
         case .syntax(let syntax, let arguments):
@@ -94,7 +108,7 @@ struct SQLPredicateTranslator {
     private func condition(for syntax: PredicateSyntax, arguments: [Any?]) -> Fragment? {
         switch syntax {
         case .value(let value):
-            return Fragment(sql: value ? "1" : "0", arguments: [])
+            return Fragment(sql: value ? dialect.true : dialect.false, arguments: [])
         case .and(let operands):
             return joined(operands.map { condition(for: $0, arguments: arguments) }, with: "AND")
         case .or(let operands):
@@ -109,7 +123,7 @@ struct SQLPredicateTranslator {
     private func joined(_ parts: [Fragment?], with connective: String) -> Fragment? {
         let translated = parts.compactMap { $0 }
         guard translated.count == parts.count else { return nil }
-        guard !translated.isEmpty else { return Fragment(sql: connective == "AND" ? "1" : "0", arguments: []) }
+        guard !translated.isEmpty else { return Fragment(sql: connective == "AND" ? dialect.true : dialect.false, arguments: []) }
         if translated.count == 1 { return translated[0] }
         return Fragment(
             sql: "(" + translated.map(\.sql).joined(separator: " \(connective) ") + ")",
@@ -118,7 +132,7 @@ struct SQLPredicateTranslator {
 
     /// NULL (a comparison of a nil value) counts as false before it is negated.
     private func negated(_ fragment: Fragment) -> Fragment {
-        Fragment(sql: "NOT COALESCE(\(fragment.sql), 0)", arguments: fragment.arguments)
+        Fragment(sql: "NOT COALESCE(\(fragment.sql), \(dialect.false))", arguments: fragment.arguments)
     }
 
     private func condition(for comparison: PredicateComparison, arguments: [Any?]) -> Fragment? {
@@ -154,7 +168,18 @@ struct SQLPredicateTranslator {
     private func condition(
         _ expression: String, _ type: AttributeType, _ operatorType: PredicateOperator, _ value: Any?, _ options: PredicateComparisonOptions
     ) -> Fragment? {
-        let collated = type == .string ? "\(expression) COLLATE \(Self.predicateCollationName(options))" : expression
+        let collated: String
+        switch (type, dialect) {
+        case (.string, .sqlite): collated = "\(expression) COLLATE \(Self.predicateCollationName(options))"
+        case (.string, .postgreSQL):
+            // Code point order is the evaluator's for the strings it meets; `[d]` folding is not
+            // the server's (no `unaccent` by default): such comparisons stay in memory.
+            guard !options.contains(.diacriticInsensitive) else { return nil }
+            collated = options.contains(.caseInsensitive) ? "lower(\(expression)) COLLATE \"C\"" : "\(expression) COLLATE \"C\""
+        default: collated = expression
+        }
+        // The constant as the collated expression compares it.
+        let parameter = type == .string && dialect == .postgreSQL && options.contains(.caseInsensitive) ? "lower(?)" : "?"
         let orderOperators: [PredicateOperator: String] = [
             .lessThan: "<", .lessThanOrEqualTo: "<=", .greaterThan: ">", .greaterThanOrEqualTo: ">=", .equalTo: "=",
         ]
@@ -165,15 +190,16 @@ struct SQLPredicateTranslator {
             return Fragment(sql: "\(expression) IS NOT NULL", arguments: [])
         case .notEqualTo:
             guard let bound = Self.bound(value, for: type) else { return nil }
-            return Fragment(sql: "(\(expression) IS NULL OR \(collated) <> ?)", arguments: [bound])
+            return Fragment(sql: "(\(expression) IS NULL OR \(collated) <> \(parameter))", arguments: [bound])
         case _ where orderOperators[operatorType] != nil:
             // Nothing orders against nil.
-            guard value != nil else { return Fragment(sql: "0", arguments: []) }
+            guard value != nil else { return Fragment(sql: dialect.false, arguments: []) }
             guard let bound = Self.bound(value, for: type) else { return nil }
-            return Fragment(sql: "\(collated) \(orderOperators[operatorType]!) ?", arguments: [bound])
+            return Fragment(sql: "\(collated) \(orderOperators[operatorType]!) \(parameter)", arguments: [bound])
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard type == .string, let pattern = value as? String, Self.textParameter(pattern) != nil else { return nil }
             if operatorType == .matches, (try? StringMatching.RegularExpression(pattern, options: options)) == nil { return nil }
+            if dialect == .postgreSQL { return postgreSQLMatch(expression, operatorType, pattern, options) }
             if let fragment = asciiCaseInsensitiveMatch(expression, operatorType, pattern, options) { return fragment }
             return Fragment(
                 sql: "\(Self.stringMatchFunction)(\(Self.stringOperatorCodes[operatorType]!), \(options.rawValue), \(expression), ?)",
@@ -182,13 +208,13 @@ struct SQLPredicateTranslator {
             guard let elements = PredicateValues.elements(value), PredicateValues.string(value) == nil else { return nil }
             let bound = elements.map { Self.bound($0, for: type) }
             guard bound.allSatisfy({ $0 != nil }) else { return nil }
-            guard !bound.isEmpty else { return Fragment(sql: "0", arguments: []) }
+            guard !bound.isEmpty else { return Fragment(sql: dialect.false, arguments: []) }
             return Fragment(
-                sql: "\(collated) IN (\(bound.map { _ in "?" }.joined(separator: ", ")))", arguments: bound.compactMap { $0 })
+                sql: "\(collated) IN (\(bound.map { _ in parameter }.joined(separator: ", ")))", arguments: bound.compactMap { $0 })
         case .between:
             guard let bounds = PredicateValues.elements(value), bounds.count == 2,
                   let lower = Self.bound(bounds[0], for: type), let upper = Self.bound(bounds[1], for: type) else { return nil }
-            return Fragment(sql: "(\(collated) >= ? AND \(collated) <= ?)", arguments: [lower, upper])
+            return Fragment(sql: "(\(collated) >= \(parameter) AND \(collated) <= \(parameter))", arguments: [lower, upper])
         default:
             return nil
         }
@@ -202,7 +228,7 @@ struct SQLPredicateTranslator {
     private func asciiCaseInsensitiveMatch(
         _ expression: String, _ operatorType: PredicateOperator, _ pattern: String, _ options: PredicateComparisonOptions
     ) -> Fragment? {
-        guard operatorType == .contains, options.contains(.caseInsensitive), !options.contains(.diacriticInsensitive),
+        guard dialect == .sqlite, operatorType == .contains, options.contains(.caseInsensitive), !options.contains(.diacriticInsensitive),
               !expression.hasPrefix("("), !pattern.isEmpty, pattern.utf8.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return nil }
         let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
@@ -211,6 +237,44 @@ struct SQLPredicateTranslator {
                 + "THEN \(expression) LIKE ? ESCAPE '\\' "
                 + "ELSE \(Self.stringMatchFunction)(\(Self.stringOperatorCodes[operatorType]!), \(options.rawValue), \(expression), ?) END)",
             arguments: [("%" + escaped + "%").databaseValue, pattern.databaseValue])
+    }
+
+    /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE as PostgreSQL's `LIKE` (the pattern's own `%`,
+    /// `_` and `\\` escaped; LIKE's `*` and `?` as `%` and `_`), MATCHES as `~` anchored at both
+    /// ends, as the evaluator matches the whole string; `[c]` through `lower()`. `nil` (stays in
+    /// memory) for `[d]`, for a LIKE pattern with a backslash escape, and for a regular
+    /// expression the server's dialect may read otherwise than ICU (anything beyond literals,
+    /// classes, groups, alternation, anchors and quantifiers).
+    private func postgreSQLMatch(
+        _ expression: String, _ operatorType: PredicateOperator, _ pattern: String, _ options: PredicateComparisonOptions
+    ) -> Fragment? {
+        guard !options.contains(.diacriticInsensitive) else { return nil }
+        let caseInsensitive = options.contains(.caseInsensitive)
+        let subject = caseInsensitive ? "lower(\(expression))" : expression
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        }
+        let likePattern: String
+        switch operatorType {
+        case .beginsWith: likePattern = escaped(pattern) + "%"
+        case .endsWith: likePattern = "%" + escaped(pattern)
+        case .contains: likePattern = "%" + escaped(pattern) + "%"
+        case .like:
+            guard !pattern.contains("\\") else { return nil }
+            likePattern = escaped(pattern).replacingOccurrences(of: "*", with: "%").replacingOccurrences(of: "?", with: "_")
+        case .matches:
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: " .*+?()[]|^$-_,:;@#/'\"=<>!&~`"))
+            guard pattern.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }), !pattern.contains("[:"),
+                  !pattern.contains("(?") else { return nil }
+            // PostgreSQL's `.` matches a line break, as the evaluator's does.
+            return Fragment(sql: "(\(expression) \(caseInsensitive ? "~*" : "~") ?)", arguments: [("^(?:" + pattern + ")$").databaseValue])
+        default:
+            return nil
+        }
+        return Fragment(
+            sql: "(\(subject) LIKE \(caseInsensitive ? "lower(?)" : "?") ESCAPE '\\')",
+            arguments: [likePattern.databaseValue])
     }
 
     /// A key path written in the format or given as a `%K` argument.
@@ -343,17 +407,25 @@ struct SQLPredicateTranslator {
 
     /// The descriptors as ORDER BY terms (without the `Z_PK` tie-break), or `nil` when one
     /// does not translate.
-    func ordering(for sortDescriptors: [ObjectSortDescriptor]) -> String? {
+    package func ordering(for sortDescriptors: [ObjectSortDescriptor]) -> String? {
         var terms: [String] = []
         for descriptor in sortDescriptors {
             guard let (expression, type) = attributeExpression(descriptor.key) else { return nil }
             var term = expression
             if type == .string {
-                guard let collation = Self.sortCollationNames[descriptor.comparison] else { return nil }
-                term += " COLLATE \(collation)"
+                switch dialect {
+                case .sqlite:
+                    guard let collation = Self.sortCollationNames[descriptor.comparison] else { return nil }
+                    term += " COLLATE \(collation)"
+                case .postgreSQL:
+                    // Code point order (`compare`); the localized comparisons sort in memory.
+                    guard descriptor.comparison == .compare else { return nil }
+                    term += " COLLATE \"C\""
+                }
             }
-            // SQLite puts NULL first ascending and last descending, as the evaluator does.
-            terms.append(term + (descriptor.ascending ? " ASC" : " DESC"))
+            // SQLite puts NULL first ascending and last descending, as the evaluator does;
+            // PostgreSQL the other way round unless told.
+            terms.append(term + (descriptor.ascending ? " ASC" : " DESC") + (dialect == .postgreSQL ? (descriptor.ascending ? " NULLS FIRST" : " NULLS LAST") : ""))
         }
         return terms.joined(separator: ", ")
     }
@@ -381,7 +453,7 @@ struct SQLPredicateTranslator {
     ]
 
     /// Adds the collations and the function translated SQL uses to a connection.
-    static func register(in db: Database) {
+    package static func register(in db: Database) {
         for options in foldingOptions {
             db.add(collation: DatabaseCollation(predicateCollationName(options)) { StringMatching.compare($0, $1, options) })
         }
@@ -453,5 +525,31 @@ extension SQLiteSchema.Storage {
         case .attribute(let column, _), .toOne(let column, _): column
         default: nil
         }
+    }
+}
+
+/// The SQL a translation is written in.
+package enum SQLDialect: Sendable {
+    case sqlite
+    case postgreSQL
+
+    var `true`: String { self == .sqlite ? "1" : "TRUE" }
+    var `false`: String { self == .sqlite ? "0" : "FALSE" }
+
+    /// `sql` with its `?` parameters as PostgreSQL's `$1`, `$2`, …: translated SQL holds no `?`
+    /// but parameters (values are never SQL text).
+    package static func numberingParameters(_ sql: String) -> String {
+        var numbered = ""
+        numbered.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        for character in sql {
+            if character == "?" {
+                number += 1
+                numbered += "$\(number)"
+            } else {
+                numbered.append(character)
+            }
+        }
+        return numbered
     }
 }

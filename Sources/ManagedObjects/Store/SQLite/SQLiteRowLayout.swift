@@ -5,11 +5,11 @@ import GRDB
 /// from ``SQLiteSchema``, so that a fetch or a save looks nothing up by name per row: where
 /// each property's value is in a row of `SELECT Z_PK, Z_ENT, Z_OPT, <table columns>`, and the
 /// INSERT and UPDATE of every column the entity writes.
-final class SQLiteRowLayout: @unchecked Sendable {
+package final class SQLiteRowLayout: @unchecked Sendable {
     // Unchecked: immutable after init; the entity descriptions it references are immutable.
 
     /// Where a property's stored value comes from in a selected row.
-    enum ReadProperty {
+    package enum ReadProperty {
         case attribute(position: Int, type: AttributeType)
         /// A foreign key; `entityPosition` is the destination-entity column's, when there is
         /// one. `destinationTable` is set when the destination has sub-entities: when the row
@@ -22,25 +22,25 @@ final class SQLiteRowLayout: @unchecked Sendable {
     }
 
     /// Where an argument of the INSERT or UPDATE comes from in a ``StoredObject``.
-    enum WrittenColumn {
+    package enum WrittenColumn {
         case attribute(index: Int, type: AttributeType, name: String)
         case toOneKey(index: Int)
         case toOneEntity(index: Int)
     }
 
-    let entity: EntityDescription
-    let number: Int64
-    let table: SQLiteSchema.Table
-    let storage: [SQLiteSchema.Storage]
+    package let entity: EntityDescription
+    package let number: Int64
+    package let table: SQLiteSchema.Table
+    package let storage: [SQLiteSchema.Storage]
     /// By property index.
-    let readProperties: [ReadProperty]
+    package let readProperties: [ReadProperty]
     /// In the order of the statements' parameters (after `Z_PK, Z_ENT, Z_OPT` in the insert,
     /// after `Z_OPT` in the update, whose last parameter is `Z_PK`).
-    let writtenColumns: [WrittenColumn]
-    let insertSQL: String
-    let updateSQL: String
+    package let writtenColumns: [WrittenColumn]
+    package let insertSQL: String
+    package let updateSQL: String
 
-    init?(entity: EntityDescription, schema: SQLiteSchema) {
+    package init?(entity: EntityDescription, schema: SQLiteSchema) {
         guard let number = schema.entityNumbers[entity.name], let storage = schema.storage[entity.name] else { return nil }
         let table = schema.table(of: entity)
         // Positions in `SELECT Z_PK, Z_ENT, Z_OPT, <table.columns>`.

@@ -22,25 +22,25 @@ import Foundation
 /// by its sub-entities depth first, siblings in name order (CoreDataPlus's SampleModel: Car 1,
 /// SportCar 2, ExpensiveSportCar 3, Person 4, where plain name order would put
 /// ExpensiveSportCar second). A store that exists keeps the numbers its `Z_PRIMARYKEY` gives.
-struct SQLiteSchema: @unchecked Sendable {
+package struct SQLiteSchema: @unchecked Sendable {
     // Unchecked: built once when the store opens and never mutated; the entity and relationship
     // descriptions it references are immutable.
 
     /// One table per root entity.
-    struct Table {
-        var name: String
-        var root: EntityDescription
+    package struct Table {
+        package var name: String
+        package var root: EntityDescription
         /// Attribute and foreign-key columns, in creation order (after Z_PK, Z_ENT, Z_OPT).
-        var columns: [Column]
+        package var columns: [Column]
     }
 
-    struct Column {
-        var name: String
-        var type: String
+    package struct Column {
+        package var name: String
+        package var type: String
     }
 
     /// How one property of one entity is stored.
-    enum Storage {
+    package enum Storage {
         /// An attribute column.
         case attribute(column: String, type: AttributeType)
         /// A to-one foreign key, with the destination-entity column when there is one.
@@ -55,40 +55,40 @@ struct SQLiteSchema: @unchecked Sendable {
     }
 
     /// A many-to-many's table: two sides, each a column of `Z_PK`s of one entity.
-    struct JoinTable: Hashable {
-        enum Side: Hashable { case first, second }
-        var name: String
-        var firstColumn: String
-        var secondColumn: String
+    package struct JoinTable: Hashable {
+        package enum Side: Hashable { case first, second }
+        package var name: String
+        package var firstColumn: String
+        package var secondColumn: String
         /// The order column of each side's relationship, when that one is ordered: the members'
         /// positions in the relationship whose owner is in the other column.
-        var firstOrderColumn: String?
-        var secondOrderColumn: String?
+        package var firstOrderColumn: String?
+        package var secondOrderColumn: String?
 
-        func column(_ side: Side) -> String { side == .first ? firstColumn : secondColumn }
-        func otherColumn(_ side: Side) -> String { side == .first ? secondColumn : firstColumn }
+        package func column(_ side: Side) -> String { side == .first ? firstColumn : secondColumn }
+        package func otherColumn(_ side: Side) -> String { side == .first ? secondColumn : firstColumn }
         /// The order of the members of the relationship that `side` owns (the members are in
         /// the other column).
-        func orderColumn(ownedBy side: Side) -> String? { side == .first ? secondOrderColumn : firstOrderColumn }
+        package func orderColumn(ownedBy side: Side) -> String? { side == .first ? secondOrderColumn : firstOrderColumn }
     }
 
-    var tables: [Table] = []
-    var joinTables: [JoinTable] = []
+    package var tables: [Table] = []
+    package var joinTables: [JoinTable] = []
     /// `Z_ENT` per entity name, and back.
-    var entityNumbers: [String: Int64] = [:]
-    var entitiesByNumber: [Int64: EntityDescription] = [:]
+    package var entityNumbers: [String: Int64] = [:]
+    package var entitiesByNumber: [Int64: EntityDescription] = [:]
     /// Per entity name, the storage of each property by property index.
-    var storage: [String: [Storage]] = [:]
+    package var storage: [String: [Storage]] = [:]
     /// Unique indexes for the model's uniqueness constraints: name, table, columns.
-    var uniqueIndexes: [(name: String, table: String, columns: [String])] = []
+    package var uniqueIndexes: [(name: String, table: String, columns: [String])] = []
     /// Plain indexes Core Data makes: foreign keys and `Z_ENT` of tables with sub-entities.
-    var indexes: [(name: String, table: String, columns: [String])] = []
+    package var indexes: [(name: String, table: String, columns: [String])] = []
     /// The model's fetch indexes of properties, as Core Data names them (`Z_Car_byMakerAndNumberPlate`,
     /// columns `COLLATE BINARY ASC`/`DESC`, in CoreDataPlus's SampleModel V2 store).
-    var fetchIndexes: [(name: String, table: String, columns: [String])] = []
+    package var fetchIndexes: [(name: String, table: String, columns: [String])] = []
 
     /// The entities in Core Data's numbering order (see the type's documentation).
-    static func numberingOrder(of model: ManagedObjectModel) -> [EntityDescription] {
+    package static func numberingOrder(of model: ManagedObjectModel) -> [EntityDescription] {
         func subtree(_ entity: EntityDescription) -> [EntityDescription] {
             [entity] + entity.subentities.sorted { $0.name < $1.name }.flatMap(subtree)
         }
@@ -99,7 +99,7 @@ struct SQLiteSchema: @unchecked Sendable {
     /// to a `Z_PRIMARYKEY` name (`numbersByStoredName`) by its name or, as an entity renamed in a
     /// later model version keeps its old name in the store, by its renaming identifier.
     /// `missing`: the model's entities the store lacks.
-    static func storedNumbers(
+    package static func storedNumbers(
         _ numbersByStoredName: [String: Int64], of model: ManagedObjectModel
     ) -> (numbers: [String: Int64], missing: [String]) {
         var numbers: [String: Int64] = [:]
@@ -116,7 +116,7 @@ struct SQLiteSchema: @unchecked Sendable {
 
     /// The layout of `model`, with entity numbers from an existing store's `Z_PRIMARYKEY`
     /// (entity name → number) or, for a new store, Core Data's numbering.
-    init(model: ManagedObjectModel, existingNumbers: [String: Int64]? = nil) {
+    package init(model: ManagedObjectModel, existingNumbers: [String: Int64]? = nil) {
         let ordered = Self.numberingOrder(of: model)
         for (position, entity) in ordered.enumerated() {
             let number = existingNumbers?[entity.name] ?? Int64(position + 1)
@@ -255,7 +255,7 @@ struct SQLiteSchema: @unchecked Sendable {
 
     /// Core Data's column type for an attribute type; `nil` for the types this store does
     /// not keep (Composite, Undefined).
-    static func columnType(of type: AttributeType) -> String? {
+    package static func columnType(of type: AttributeType) -> String? {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: "INTEGER"
         case .double, .float: "FLOAT"
@@ -267,21 +267,52 @@ struct SQLiteSchema: @unchecked Sendable {
         }
     }
 
-    func table(of entity: EntityDescription) -> Table {
+    package func table(of entity: EntityDescription) -> Table {
         tables.first { $0.root === entity.rootEntity }!
     }
 
     /// The statements that create the schema in an empty file, Core Data's way.
-    var creationStatements: [String] {
+    package var creationStatements: [String] { creationStatements(dialect: .sqlite) }
+
+    /// The schema's column type in `dialect`: Core Data's own for SQLite; for PostgreSQL the
+    /// type holding the same values (dates stay seconds since 2001, as Core Data's TIMESTAMP
+    /// column holds them).
+    package static func columnType(_ type: String, dialect: SQLDialect) -> String {
+        guard dialect == .postgreSQL else { return type }
+        switch type {
+        case "INTEGER": return "BIGINT"
+        case "FLOAT", "TIMESTAMP": return "DOUBLE PRECISION"
+        case "DECIMAL": return "NUMERIC"
+        case "BLOB": return "BYTEA"
+        default: return "TEXT"
+        }
+    }
+
+    /// The columns of `table`'s rows as stores read them: `Z_PK, Z_ENT, Z_OPT`, then the
+    /// table's columns (PostgreSQL's NUMERIC as text, the form the SQLite store reads too).
+    package func selectClause(_ table: Table, dialect: SQLDialect) -> String {
+        let alias = SQLPredicateTranslator.tableAlias
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"].map { "\(alias).\($0)" } + table.columns.map {
+            dialect == .postgreSQL && $0.type == "DECIMAL" ? "\(alias).\($0.name)::text" : "\(alias).\($0.name)"
+        }
+        return "SELECT \(columns.joined(separator: ", "))"
+    }
+
+    /// The statements that create the schema, Core Data's tables and indexes in `dialect`.
+    /// PostgreSQL's key allocation is a sequence per table (``keySequence(of:)``), safe with
+    /// many processes; `Z_PRIMARYKEY` still names the entities and their numbers.
+    package func creationStatements(dialect: SQLDialect) -> [String] {
+        let integer = Self.columnType("INTEGER", dialect: dialect)
         var statements: [String] = []
         for table in tables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                + table.columns.map { "\($0.name) \($0.type)" }
+            let columns = ["Z_PK \(integer) PRIMARY KEY", "Z_ENT \(integer)", "Z_OPT \(integer)"]
+                + table.columns.map { "\($0.name) \(Self.columnType($0.type, dialect: dialect))" }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
+            if dialect == .postgreSQL { statements.append("CREATE SEQUENCE \(keySequence(of: table))") }
         }
         for join in joinTables {
-            var columns = ["\(join.firstColumn) INTEGER", "\(join.secondColumn) INTEGER"]
-            columns += [join.firstOrderColumn, join.secondOrderColumn].compactMap { $0.map { "\($0) INTEGER" } }
+            var columns = ["\(join.firstColumn) \(integer)", "\(join.secondColumn) \(integer)"]
+            columns += [join.firstOrderColumn, join.secondOrderColumn].compactMap { $0.map { "\($0) \(integer)" } }
             columns.append("PRIMARY KEY (\(join.firstColumn), \(join.secondColumn))")
             statements.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")) )")
             statements.append(
@@ -290,16 +321,25 @@ struct SQLiteSchema: @unchecked Sendable {
         for index in indexes {
             statements.append("CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
         }
+        // SQLite's BINARY collation is PostgreSQL's default comparison of bytes in a unique index.
+        let binary = dialect == .sqlite ? " COLLATE BINARY" : ""
         for index in uniqueIndexes {
-            let columns = index.columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")
+            let columns = index.columns.map { "\($0)\(binary) ASC" }.joined(separator: ", ")
             statements.append("CREATE UNIQUE INDEX \(index.name) ON \(index.table) (\(columns))")
         }
         for index in fetchIndexes {
-            statements.append("CREATE INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))")
+            let columns = index.columns.map { dialect == .sqlite ? $0 : $0.replacingOccurrences(of: " COLLATE BINARY", with: "") }
+            statements.append("CREATE INDEX \(index.name) ON \(index.table) (\(columns.joined(separator: ", ")))")
         }
-        statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-        statements.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        let blob = Self.columnType("BLOB", dialect: dialect)
+        let text = Self.columnType("VARCHAR", dialect: dialect)
+        statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT \(integer) PRIMARY KEY, Z_NAME \(text), Z_SUPER \(integer), Z_MAX \(integer))")
+        statements.append("CREATE TABLE Z_METADATA (Z_VERSION \(integer) PRIMARY KEY, Z_UUID \(dialect == .sqlite ? "VARCHAR(255)" : text), Z_PLIST \(blob))")
+        statements.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT \(blob))")
         return statements
     }
+
+    /// The sequence a PostgreSQL store takes `table`'s keys from.
+    package func keySequence(of table: Table) -> String { "\(table.name)_Z_PK_SEQ" }
 }
+

@@ -200,68 +200,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
         return snapshots
     }
 
-    /// How a request is answered: a statement that reads the rows (or counts them), and what
-    /// is left to evaluate in memory over the rows it reads.
-    struct FetchPlan {
-        /// Reads the candidate rows, in the order `rest` expects them.
-        var statement: String
-        /// Counts the matching objects, when SQL answers a count request alone.
-        var countStatement: String?
-        var arguments: [DatabaseValue]
-        /// The table and the WHERE (on its rows as `SQLPredicateTranslator.tableAlias`) that
-        /// selects the candidate rows (`arguments` bind it), for a batch request's UPDATE or DELETE.
-        var table: String
-        var conditions: String
-        /// The request as it remains for ``StoreRequest/evaluate(over:graph:)``: the parts
-        /// SQL answered are removed.
-        var rest: StoreRequest
-    }
+    /// How a request is answered in SQL (``SQLStatementPlan``, shared with other SQL stores).
+    typealias FetchPlan = SQLStatementPlan
 
-    /// As much of the request as ``SQLPredicateTranslator`` turns into SQL; when the predicate
-    /// does not translate whole, the rows read are narrowed by the parts that do and the
-    /// predicate is evaluated in memory.
     func fetchPlan(for request: StoreRequest) -> FetchPlan {
-        let table = schema.table(of: request.entity)
-        let numbers = request.entities.compactMap { schema.entityNumbers[$0.name] }
-        // A request for every entity of the table (a root and all its sub-entities) needs no
-        // Z_ENT test: COUNT(*) of the whole table is SQLite's fastest answer.
-        let wholeTable = request.entities.count == request.entity.rootEntity.selfAndDescendants.count
-        var conditions = wholeTable ? [] : ["\(SQLPredicateTranslator.tableAlias).Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"]
-        var arguments: [DatabaseValue] = []
-        var rest = request
-        let translator = SQLPredicateTranslator(schema: schema, entity: request.entity)
-        if let predicate = request.predicate {
-            if let condition = translator.condition(for: predicate) {
-                conditions.append(condition.sql)
-                arguments += condition.arguments
-                rest.predicate = nil
-            } else if let narrowing = translator.narrowing(for: predicate) {
-                conditions.append(narrowing.sql)
-                arguments += narrowing.arguments
-            }
-        }
-        let whereClause = conditions.isEmpty ? "" : " WHERE \(conditions.joined(separator: " AND "))"
-        let from = "FROM \(table.name) \(SQLPredicateTranslator.tableAlias)\(whereClause)"
-        if request.resultType == .count, rest.predicate == nil {
-            return FetchPlan(statement: "", countStatement: "SELECT COUNT(*) \(from)", arguments: arguments, table: table.name, conditions: whereClause, rest: rest)
-        }
-        // Dictionary results sort their groups in memory; a translated sort of objects is SQL's.
-        var ordering = ""
-        if !request.resultType.isDictionaries, let terms = translator.ordering(for: request.sortDescriptors) {
-            ordering = terms.isEmpty ? "" : terms + ", "
-            rest.sortDescriptors = []
-        }
-        var window = ""
-        if rest.predicate == nil, rest.sortDescriptors.isEmpty, !request.resultType.isDictionaries,
-           request.fetchOffset > 0 || request.fetchLimit > 0 {
-            window = " LIMIT ? OFFSET ?"
-            arguments += [(request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue, max(0, request.fetchOffset).databaseValue]
-            rest.fetchOffset = 0
-            rest.fetchLimit = 0
-        }
-        return FetchPlan(
-            statement: "\(selectClause(table)) \(from) ORDER BY \(ordering)\(SQLPredicateTranslator.tableAlias).Z_PK\(window)",
-            arguments: arguments, table: table.name, conditions: whereClause, rest: rest)
+        SQLStatementPlan(request, schema: schema, dialect: .sqlite)
     }
 
     /// Everything but a block, which needs managed objects.
@@ -347,8 +290,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// The columns of `table`'s rows as ``storedObject(_:db:)`` reads them.
     func selectClause(_ table: SQLiteSchema.Table) -> String {
-        let alias = SQLPredicateTranslator.tableAlias
-        return "SELECT \((["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { "\(alias).\($0)" }.joined(separator: ", "))"
+        schema.selectClause(table, dialect: .sqlite)
     }
 
     /// The row of `selectClause(table)` that `statement` (stepped by a cursor) is on, as a

@@ -6,9 +6,9 @@ import GRDB
 /// INTEGER/FLOAT, Decimal as DECIMAL, dates as TIMESTAMP (seconds since 2001-01-01 UTC), UUIDs as
 /// 16-byte BLOBs, URIs and object IDs as their URI text, Transformable values as the BLOB they
 /// were archived to.
-enum SQLiteValues {
+package enum SQLiteValues {
     /// The column value of an attribute value of the attribute's storage type.
-    static func databaseValue(_ value: Any?, type: AttributeType, attribute: String) throws -> DatabaseValue {
+    package static func databaseValue(_ value: Any?, type: AttributeType, attribute: String) throws -> DatabaseValue {
         guard let value else { return .null }
         switch type {
         case .integer16, .integer32, .integer64, .boolean:
@@ -45,7 +45,7 @@ enum SQLiteValues {
 
     /// The attribute value (of the storage type) a column holds; `nil` for NULL or a value that
     /// does not read as the type.
-    static func attributeValue(_ value: DatabaseValue, type: AttributeType, resolveObjectID: (URL) -> ManagedObjectID?) -> Any? {
+    package static func attributeValue(_ value: DatabaseValue, type: AttributeType, resolveObjectID: (URL) -> ManagedObjectID?) -> Any? {
         switch value.storage {
         case .null:
             return nil

@@ -4,12 +4,14 @@ import GRDB
 
 /// The metadata of an SQLite store (`Z_METADATA`): writing it for a model, reading it back
 /// without opening the store.
-enum SQLiteStoreMetadata {
+package enum SQLiteStoreMetadata {
     /// The binary property list a new store (or a migrated one) keeps in `Z_METADATA.Z_PLIST`,
     /// with the model's version hashes and identifiers.
-    static func propertyList(for model: ManagedObjectModel, identifier: String) throws -> Data {
+    package static func propertyList(
+        for model: ManagedObjectModel, identifier: String, storeType: PersistentStoreType = .sqlite
+    ) throws -> Data {
         let metadata: [String: Any] = [
-            "NSStoreType": PersistentStoreType.sqlite.rawValue,
+            "NSStoreType": storeType.rawValue,
             "NSStoreUUID": identifier,
             "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers.sorted()),
             "NSStoreModelVersionHashesVersion": 3,

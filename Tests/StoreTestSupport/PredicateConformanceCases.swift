@@ -2,7 +2,7 @@ import Foundation
 import ManagedObjects
 
 /// Where a conformance case's expected result comes from.
-enum PredicateCaseSource: Hashable, CustomStringConvertible {
+package enum PredicateCaseSource: Hashable, CustomStringConvertible {
     /// Apple, "Predicate Format String Syntax" (Predicates/Articles/pSyntax.html).
     case appleSyntax
     /// Apple, "BNF Definition of Cocoa Predicates" (Predicates/Articles/pBNF.html).
@@ -20,7 +20,7 @@ enum PredicateCaseSource: Hashable, CustomStringConvertible {
     /// Core Data SQLite store semantics the runtime follows (see `ObjectPredicate`'s notes).
     case coreDataStore
 
-    var description: String {
+    package var description: String {
         switch self {
         case .appleSyntax: "Apple pSyntax"
         case .appleBNF: "Apple pBNF"
@@ -33,7 +33,7 @@ enum PredicateCaseSource: Hashable, CustomStringConvertible {
     }
 
     /// The group counted in reports (GNUstep files and seeds together).
-    var group: String {
+    package var group: String {
         switch self {
         case .gnustep: "GNUstep tests"
         case .seed: "seeds"
@@ -42,23 +42,23 @@ enum PredicateCaseSource: Hashable, CustomStringConvertible {
     }
 }
 
-struct PredicateConformanceCase {
-    enum Expected {
+package struct PredicateConformanceCase {
+    package enum Expected {
         case result(Bool)
         /// `ObjectPredicate(parsing:arguments:)` throws; a syntax error names this column.
         case error(column: Int?)
     }
 
-    let source: PredicateCaseSource
-    let format: String
-    let arguments: [Any?]
-    let variables: [String: Any]
-    let object: Any?
-    let expected: Expected
-    let line: Int
+    package let source: PredicateCaseSource
+    package let format: String
+    package let arguments: [Any?]
+    package let variables: [String: Any]
+    package let object: Any?
+    package let expected: Expected
+    package let line: Int
 }
 
-struct PredicateConformanceSuite {
+package struct PredicateConformanceSuite {
     private(set) var cases: [PredicateConformanceCase] = []
 
     mutating func check(
@@ -76,7 +76,7 @@ struct PredicateConformanceSuite {
             expected: .error(column: column), line: line))
     }
 
-    static func all() -> [PredicateConformanceCase] {
+    package static func all() -> [PredicateConformanceCase] {
         var suite = PredicateConformanceSuite()
         suite.appleDocumentation()
         suite.gnustep()
@@ -749,7 +749,7 @@ struct PredicateConformanceSuite {
 }
 
 /// A plain Swift value, read through its stored properties.
-struct PredicateTestPoint {
-    var x: Int
-    var y: Int
+package struct PredicateTestPoint {
+    package var x: Int
+    package var y: Int
 }

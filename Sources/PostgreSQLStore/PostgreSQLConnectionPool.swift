@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+import Logging
+import ManagedObjects
+import PostgresNIO
+
+/// Connections to one PostgreSQL database for the store's synchronous calls.
+///
+/// The store seam is synchronous (a context's queue waits for its store), postgres-nio is
+/// asynchronous. The bridge uses postgres-nio's `EventLoopFuture` interface and waits for the
+/// future on the calling thread: the work runs on NIO's event loops, never on Swift's
+/// cooperative pool, so a caller blocking on it (even from a task) cannot starve the thread
+/// the answer needs. A call from an event-loop thread would wait on itself: it throws instead.
+///
+/// Idle connections are kept for the next call (up to `maximumIdle`); a transaction keeps its
+/// connection until it commits or rolls back.
+final class PostgreSQLConnectionPool: Sendable {
+    let configuration: PostgresConnection.Configuration
+    /// Where the URL points, for messages (never the password).
+    let location: String
+    private let eventLoopGroup: any EventLoopGroup
+    private let logger: Logger
+    private let state = LockedValue(State())
+    private let maximumIdle = 8
+
+    private struct State {
+        var idle: [PostgresConnection] = []
+        var nextID = 1
+        var closed = false
+    }
+
+    init(configuration: PostgresConnection.Configuration, location: String) {
+        self.configuration = configuration
+        self.location = location
+        eventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        var logger = Logger(label: "ManagedObjects.PostgreSQLStore")
+        logger.logLevel = .critical
+        self.logger = logger
+    }
+
+    /// Runs `body` with a connection of the pool.
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try take()
+        do {
+            let result = try body(connection)
+            giveBack(connection)
+            return result
+        } catch {
+            giveBack(connection)
+            throw error
+        }
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func inTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try withConnection { connection in
+            try execute("BEGIN", on: connection)
+            do {
+                let result = try body(connection)
+                try execute("COMMIT", on: connection)
+                return result
+            } catch {
+                // A connection whose rollback fails is closed: it is not given back in a transaction.
+                do { try execute("ROLLBACK", on: connection) } catch { Self.close(connection) }
+                throw error
+            }
+        }
+    }
+
+    /// The rows of `sql`, its `?` parameters bound to `arguments`.
+    func query(_ sql: String, _ arguments: [DatabaseValue] = [], on connection: PostgresConnection) throws -> [PostgresRow] {
+        try query(sql, bindings: Self.bindings(arguments), on: connection)
+    }
+
+    func query(_ sql: String, bindings: PostgresBindings, on connection: PostgresConnection) throws -> [PostgresRow] {
+        try wait(send(sql, bindings: bindings, on: connection)).rows
+    }
+
+    /// Sends a statement without waiting for it: statements sent one after another on a
+    /// connection run in order, the next sent while the server runs the one before.
+    func send(_ sql: String, bindings: PostgresBindings, on connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
+        send(numbered: SQLDialect.numberingParameters(sql), bindings: bindings, on: connection)
+    }
+
+    /// `send` of a statement whose parameters are numbered already (a row statement, numbered
+    /// once for every row it writes).
+    func send(numbered sql: String, bindings: PostgresBindings, on connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
+        connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+    }
+
+    func execute(_ sql: String, _ arguments: [DatabaseValue] = [], on connection: PostgresConnection) throws {
+        _ = try query(sql, arguments, on: connection)
+    }
+
+    /// Waits for futures sent in order; throws the first one's error (later statements of a
+    /// failed transaction fail only because of it), as a ``FailedStatement`` naming its position.
+    func waitForAll(_ futures: [EventLoopFuture<PostgresQueryResult>]) throws {
+        var firstError: FailedStatement?
+        for (position, future) in futures.enumerated() {
+            do {
+                _ = try wait(future)
+            } catch {
+                if firstError == nil { firstError = FailedStatement(position: position, error: error) }
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// The error of the statement at `position` of those ``waitForAll(_:)`` waited for.
+    struct FailedStatement: Error {
+        var position: Int
+        var error: any Error
+    }
+
+    func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        guard MultiThreadedEventLoopGroup.currentEventLoop == nil else {
+            throw ManagedObjectError(
+                .persistentStoreOperation,
+                "the PostgreSQL store \(location) was called on an event-loop thread, which its answer needs: call it from another thread")
+        }
+        return try future.wait()
+    }
+
+    /// A new connection of its own (a listener's), which the caller closes.
+    func openDedicatedConnection() throws -> PostgresConnection {
+        try connect(id: state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        })
+    }
+
+    private func take() throws -> PostgresConnection {
+        let (closed, connection, id) = state.withLock { state -> (Bool, PostgresConnection?, Int) in
+            guard !state.closed else { return (true, nil, 0) }
+            if let connection = state.idle.popLast() { return (false, connection, 0) }
+            state.nextID += 1
+            return (false, nil, state.nextID)
+        }
+        guard !closed else { throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL store \(location) is closed") }
+        if let connection, !connection.isClosed { return connection }
+        return try connect(id: id)
+    }
+
+    private func connect(id: Int) throws -> PostgresConnection {
+        do {
+            return try self.wait(PostgresConnection.connect(
+                on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger))
+        } catch let error as ManagedObjectError {
+            throw error
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot connect to the PostgreSQL database \(location): \(Self.describe(error))")
+        }
+    }
+
+    private func giveBack(_ connection: PostgresConnection) {
+        let surplus = state.withLock { state -> PostgresConnection? in
+            guard !state.closed, !connection.isClosed, state.idle.count < maximumIdle else { return connection }
+            state.idle.append(connection)
+            return nil
+        }
+        if let surplus { Self.close(surplus) }
+    }
+
+    /// Closes every idle connection; later calls throw.
+    func close() {
+        for connection in closeAll() {
+            if (try? wait(connection.close() as EventLoopFuture<Void>)) == nil { Self.close(connection) }
+        }
+    }
+
+    /// Closes `connection` without waiting, keeping it until it is closed (postgres-nio wants
+    /// a connection closed before it goes).
+    static func close(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+
+    /// Marks the pool closed and hands out its idle connections.
+    private func closeAll() -> [PostgresConnection] {
+        state.withLock { state in
+            state.closed = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+    }
+
+    deinit {
+        // A store that failed to open goes without `close()`: its connections still close.
+        for connection in closeAll() { Self.close(connection) }
+    }
+
+    // MARK: Values
+
+    /// Statement arguments in PostgreSQL's binary form, of the types the schema's columns
+    /// hold (``SQLiteSchema/columnType(_:dialect:)``).
+    static func bindings(_ arguments: [DatabaseValue]) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments { append(argument, to: &bindings) }
+        return bindings
+    }
+
+    static func append(_ value: DatabaseValue, to bindings: inout PostgresBindings) {
+        switch value.storage {
+        case .null: bindings.appendNull()
+        case .int64(let integer): bindings.append(integer)
+        case .double(let double): bindings.append(double)
+        case .string(let string): bindings.append(string)
+        case .blob(let data): bindings.append(ByteBuffer(bytes: data))
+        }
+    }
+
+    /// A column of a row as the value kinds the SQLite store reads (`SQLiteValues`), so both
+    /// stores turn columns into attribute values in one place; `.null` for a value of a type
+    /// the schema does not use.
+    static func databaseValue(_ cell: PostgresCell) -> DatabaseValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8:
+            return (try? cell.decode(Int64.self)).map { $0.databaseValue } ?? .null
+        case .float4, .float8:
+            return (try? cell.decode(Double.self)).map { $0.databaseValue } ?? .null
+        case .bytea:
+            return (try? cell.decode(ByteBuffer.self)).map { Data($0.readableBytesView).databaseValue } ?? .null
+        case .bool:
+            return (try? cell.decode(Bool.self)).map { ($0 ? 1 : 0).databaseValue } ?? .null
+        default:
+            return (try? cell.decode(String.self)).map { $0.databaseValue } ?? .null
+        }
+    }
+
+    /// An error of the server (its message and SQLSTATE) or of the connection.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+            }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,735 @@
+import Foundation
+import GRDB
+import ManagedObjects
+import PostgresNIO
+
+extension PersistentStoreType {
+    /// A PostgreSQL database (``PostgreSQLStore``).
+    public static let postgreSQL = PersistentStoreType(rawValue: "PostgreSQL")
+}
+
+/// A store in a PostgreSQL database, so several processes (on several machines) share one
+/// object graph. Core Data's SQLite layout in PostgreSQL's types (the same `Z<ENTITY>` tables
+/// and columns, decided in one place, `SQLiteSchema`), fetches translated by the SQLite
+/// store's translator in PostgreSQL's dialect, saves in one transaction each.
+///
+/// - Keys come from one sequence per table (safe with many processes), not from
+///   `Z_PRIMARYKEY`, which still names the entities and their numbers.
+/// - Optimistic locking through `Z_OPT`: a save locks the rows it changes (`FOR UPDATE`) and
+///   fails with `mergeConflict` (133020) when one is no longer at the version read.
+/// - Uniqueness constraints are unique indexes: a save that breaks one fails with
+///   `constraintConflict` (133021), changing nothing.
+///
+/// ```swift
+/// let store = try PostgreSQLStore(model: model, url: URL(string: "postgres://app@127.0.0.1:5432/app")!)
+/// coordinator.addPersistentStore(store)
+/// ```
+public final class PostgreSQLStore: PersistentStore, Sendable {
+    public let identifier: String
+    /// The database's URL, without its password.
+    public let url: URL?
+    public var type: PersistentStoreType { .postgreSQL }
+    let schema: SQLiteSchema
+    let pool: PostgreSQLConnectionPool
+    /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
+    private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
+    private let layoutsByNumber: [Int64: SQLiteRowLayout]
+    /// Each layout's INSERT and UPDATE with PostgreSQL's numbered parameters, by entity.
+    private let rowStatements: [ObjectIdentifier: (insert: String, update: String)]
+    /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
+    let senderToken = UUID().uuidString
+    /// The connection listening for other stores' saves, once observing.
+    let listener = LockedValue<PostgresConnection?>(nil)
+    /// For a pinned view (``pinnedForReading()``): the transaction its reads go through.
+    private let pinned: PinnedTransaction?
+
+    /// A connection in a read-only REPEATABLE READ transaction: every read sees the database as
+    /// it was at the transaction's first statement. Closing the connection ends it.
+    private final class PinnedTransaction: Sendable {
+        let connection: PostgresConnection
+        init(connection: PostgresConnection) { self.connection = connection }
+        deinit { PostgreSQLConnectionPool.close(connection) }
+    }
+
+    /// Opens the store in the database `url` names, creating Core Data's tables for `model`
+    /// when the database has none. `url`: `postgres://user[:password]@host[:port]/database`,
+    /// with `?sslmode=require` (or `prefer`) for TLS and `schema=name` for tables in a schema
+    /// of their own (made when missing; the default is the user's search path). Throws `ManagedObjectError` naming the
+    /// database: `persistentStoreOpen` (134080) for a bad URL or a server that cannot be
+    /// reached, `persistentStoreIncompatibleVersionHash` (134100) for tables of another model.
+    public init(model: ManagedObjectModel, url: URL) throws {
+        let (configuration, location, databaseSchema) = try Self.configuration(from: url)
+        pool = PostgreSQLConnectionPool(configuration: configuration, location: location)
+        self.url = Self.withoutPassword(url)
+        let pool = pool
+        let opened = try pool.inTransaction { connection -> (identifier: String, numbers: [String: Int64]?) in
+            // One process creates the schema and tables; the others wait here, then find them
+            // (`CREATE SCHEMA IF NOT EXISTS` itself fails when two run at once).
+            try pool.execute("SELECT pg_advisory_xact_lock(?)", [Self.creationLockKey.databaseValue], on: connection)
+            if let databaseSchema { try pool.execute("CREATE SCHEMA IF NOT EXISTS \(databaseSchema)", on: connection) }
+            if let existing = try Self.inspectExistingStore(model: model, pool: pool, connection: connection, location: location) {
+                return existing
+            }
+            let identifier = UUID().uuidString
+            try Self.create(model: model, identifier: identifier, pool: pool, connection: connection)
+            return (identifier, nil)
+        }
+        identifier = opened.identifier
+        schema = SQLiteSchema(model: model, existingNumbers: opened.numbers)
+        let schema = schema
+        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
+        layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
+        layoutsByNumber = Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        rowStatements = layoutsByEntity.mapValues {
+            (SQLDialect.numberingParameters($0.insertSQL), SQLDialect.numberingParameters($0.updateSQL))
+        }
+        pinned = nil
+    }
+
+    /// The store reading through `pinned`: the same database, schema and identifier.
+    private init(_ store: PostgreSQLStore, pinned: PinnedTransaction) {
+        identifier = store.identifier
+        url = store.url
+        schema = store.schema
+        pool = store.pool
+        layoutsByEntity = store.layoutsByEntity
+        layoutsByNumber = store.layoutsByNumber
+        rowStatements = store.rowStatements
+        self.pinned = pinned
+    }
+
+    /// A view that reads the database as it is now, which later saves (of any process) do not
+    /// change: a read-only REPEATABLE READ transaction on a connection of its own, held until
+    /// the view goes. The view answers reads only.
+    public func pinnedForReading() throws -> (any PersistentStore)? {
+        let connection = try pool.openDedicatedConnection()
+        let transaction = PinnedTransaction(connection: connection)
+        do {
+            try pool.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection)
+            // The snapshot is taken at the transaction's first statement, not at BEGIN.
+            try pool.execute("SELECT 1", on: connection)
+        } catch {
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot pin a read of the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+        }
+        return PostgreSQLStore(self, pinned: transaction)
+    }
+
+    /// Lets coordinators and containers open PostgreSQL stores by type:
+    /// `PersistentStoreDescription(type: .postgreSQL, url: URL(string: "postgres://…"))`.
+    public static func registerStoreType() {
+        PersistentStoreCoordinator.registerStoreType(.postgreSQL) { model, url in
+            guard let url else { throw ManagedObjectError(.persistentStoreOpen, "a PostgreSQL store needs a postgres:// URL") }
+            return try PostgreSQLStore(model: model, url: url)
+        }
+    }
+
+    /// Closes the store's connections; it is not used afterwards.
+    public func close() {
+        stopObservingRemoteChanges()
+        pool.close()
+    }
+
+    deinit {
+        stopObservingRemoteChanges()
+        // A pinned view shares its store's pool.
+        if pinned == nil { pool.close() }
+    }
+
+    // MARK: Opening
+
+    /// An arbitrary constant: the advisory lock key of store creation.
+    private static let creationLockKey: Int64 = 0x4D47_5047_5354_4F52
+
+    static func configuration(from url: URL) throws -> (PostgresConnection.Configuration, location: String, schema: String?) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql",
+              let host = url.host, !host.isEmpty, let user = url.user, !user.isEmpty else {
+            throw ManagedObjectError(
+                .persistentStoreOpen, "\(withoutPassword(url)?.absoluteString ?? "the URL") is not a PostgreSQL URL (postgres://user@host:port/database)")
+        }
+        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        let port = url.port ?? 5432
+        let location = "\(host):\(port)/\(database)"
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let sslMode = query.first { $0.name == "sslmode" }?.value ?? "disable"
+        let tls: PostgresConnection.Configuration.TLS
+        switch sslMode {
+        case "disable":
+            tls = .disable
+        case "prefer", "require":
+            do {
+                let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+                tls = sslMode == "prefer" ? .prefer(context) : .require(context)
+            } catch {
+                throw ManagedObjectError(.persistentStoreOpen, "cannot set up TLS for the PostgreSQL database \(location): \(error)")
+            }
+        default:
+            throw ManagedObjectError(.persistentStoreOpen, "\(location): sslmode \(sslMode) is not one of disable, prefer, require")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: url.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database, tls: tls)
+        let schema = query.first { $0.name == "schema" }?.value
+        if let schema {
+            // Named in SQL text: a plain identifier only.
+            guard let first = schema.unicodeScalars.first, first == "_" || (first.isASCII && CharacterSet.letters.contains(first)),
+                  schema.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && CharacterSet.alphanumerics.contains($0)) }) else {
+                throw ManagedObjectError(.persistentStoreOpen, "\(location): schema \(schema) is not a plain identifier (letters, digits, _)")
+            }
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        return (configuration, location + (schema.map { "?schema=\($0)" } ?? ""), schema)
+    }
+
+    private static func withoutPassword(_ url: URL) -> URL? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        components.password = nil
+        return components.url
+    }
+
+    /// The store's UUID and entity numbers when the database has Core Data's tables; `nil`
+    /// when it has none. Throws when they are not `model`'s.
+    private static func inspectExistingStore(
+        model: ManagedObjectModel, pool: PostgreSQLConnectionPool, connection: PostgresConnection, location: String
+    ) throws -> (identifier: String, numbers: [String: Int64]?)? {
+        let present = try pool.query("SELECT to_regclass('z_metadata') IS NOT NULL", on: connection)
+        guard let row = present.first, (try? row.decode(Bool.self)) == true else { return nil }
+        let metadata = try pool.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1", on: connection)
+        guard let first = metadata.first, let identifier = try? PostgresRandomAccessRow(first)[0].decode(String.self) else {
+            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "the PostgreSQL database \(location) has no store metadata (Z_METADATA is empty)")
+        }
+        var numbersByName: [String: Int64] = [:]
+        for row in try pool.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY", on: connection) {
+            if let (name, number) = try? row.decode((String, Int64).self) { numbersByName[name] = number }
+        }
+        let (numbers, missing) = SQLiteSchema.storedNumbers(numbersByName, of: model)
+        guard missing.isEmpty else {
+            throw ManagedObjectError(
+                .persistentStoreIncompatibleVersionHash,
+                "the model is not the one the PostgreSQL database \(location) was written with: it has no entity \(missing.joined(separator: ", "))")
+        }
+        // Unquoted names are folded to lower case by PostgreSQL.
+        var columns: [String: Set<String>] = [:]
+        for row in try pool.query(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()", on: connection) {
+            if let (table, column) = try? row.decode((String, String).self) { columns[table.uppercased(), default: []].insert(column.uppercased()) }
+        }
+        let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+        var problems: [String] = []
+        for table in schema.tables {
+            let absent = table.columns.map(\.name).filter { !(columns[table.name]?.contains($0) ?? false) }
+            if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
+        }
+        for join in schema.joinTables where columns[join.name] == nil {
+            problems.append("no join table \(join.name)")
+        }
+        guard problems.isEmpty else {
+            throw ManagedObjectError(
+                .persistentStoreIncompatibleVersionHash,
+                "the model is not the one the PostgreSQL database \(location) was written with: \(problems.joined(separator: "; "))")
+        }
+        return (identifier, numbers)
+    }
+
+    private static func create(model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection) throws {
+        let schema = SQLiteSchema(model: model)
+        for statement in schema.creationStatements(dialect: .postgreSQL) {
+            try pool.execute(statement, on: connection)
+        }
+        for entity in SQLiteSchema.numberingOrder(of: model) {
+            try pool.execute(
+                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                [schema.entityNumbers[entity.name]?.databaseValue ?? .null, entity.name.databaseValue,
+                 (entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0).databaseValue],
+                on: connection)
+        }
+        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, storeType: .postgreSQL)
+        try pool.execute(
+            "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+            [identifier.databaseValue, plist.databaseValue], on: connection)
+    }
+
+    // MARK: Reading
+
+    public func execute(_ request: StoreRequest) throws -> StoreResult {
+        let plan = SQLStatementPlan(request, schema: schema, dialect: .postgreSQL)
+        if let countStatement = plan.countStatement {
+            let total = try read { connection in
+                try pool.query(countStatement, plan.arguments, on: connection).first.flatMap { try? $0.decode(Int64.self) } ?? 0
+            }
+            return .count(request.window(0..<Int(total)).count)
+        }
+        let snapshots = try read { connection in
+            try pool.query(plan.statement, plan.arguments, on: connection).compactMap { try storedObject($0, connection: connection) }
+        }
+        return try plan.rest.evaluate(over: snapshots, graph: graph)
+    }
+
+    /// Everything but a block, which needs managed objects.
+    public func canEvaluate(_ predicate: ObjectPredicate) -> Bool {
+        !predicate.containsBlock
+    }
+
+    /// Related objects as evaluation reads them. A read that fails here counts as no object:
+    /// the graph cannot throw, and the same read fails the fetch that follows.
+    private var graph: SnapshotSubject.Graph {
+        SnapshotSubject.Graph(
+            snapshot: { [self] in try? snapshot(for: $0) },
+            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
+    }
+
+    public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
+        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
+        let table = schema.table(of: objectID.entity)
+        return try read { connection in
+            let rows = try pool.query(
+                "\(schema.selectClause(table, dialect: .postgreSQL)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?",
+                [number.databaseValue], on: connection)
+            return try rows.first.flatMap { try storedObject($0, connection: connection) }
+        }
+    }
+
+    public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
+              let destination = relationship.destinationEntity else { return [] }
+        let sql: String
+        switch schema.storage[objectID.entity.name]?[relationship.index] {
+        case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case .toManyByJoin(let join, let side)?:
+            let destinationTable = schema.table(of: destination).name
+            sql = """
+                SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
+                WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
+                """
+        default:
+            return []
+        }
+        return try read { connection in
+            try pool.query(sql, [number.databaseValue], on: connection).compactMap { row in
+                guard let (key, entityNumber) = try? row.decode((Int64, Int64).self),
+                      let entity = schema.entitiesByNumber[entityNumber] else { return nil }
+                return permanentID(entity: entity, number: key)
+            }
+        }
+    }
+
+    /// A read on a connection of the pool; the server's errors become `persistentStoreOperation`
+    /// (134070) errors naming the database.
+    private func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            if let pinned { return try body(pinned.connection) }
+            return try pool.withConnection(body)
+        } catch let error as ManagedObjectError {
+            throw error
+        } catch {
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot read the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+        }
+    }
+
+    func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
+        ManagedObjectID.permanent(entity: entity, storeIdentifier: identifier, number: number)
+    }
+
+    /// A row of ``SQLiteSchema/selectClause(_:dialect:)`` as a stored object; `nil` for an
+    /// entity number the model does not know.
+    private func storedObject(_ row: PostgresRow, connection: PostgresConnection) throws -> StoredObject? {
+        let cells = PostgresRandomAccessRow(row)
+        func column(_ position: Int) -> DatabaseValue {
+            position < cells.count ? PostgreSQLConnectionPool.databaseValue(cells[position]) : .null
+        }
+        func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
+        guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
+        var values: [StoredValue] = []
+        values.reserveCapacity(layout.readProperties.count)
+        for property in layout.readProperties {
+            switch property {
+            case .attribute(let position, let type):
+                values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: resolveObjectID)))
+            case .toOne(let position, let entityPosition, let destination, let destinationTable):
+                guard let relatedKey = integer(position) else {
+                    values.append(.toOne(nil))
+                    continue
+                }
+                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
+                if destinationEntity == nil, let destinationTable,
+                   let found = try pool.query("SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?", [relatedKey.databaseValue], on: connection)
+                    .first.flatMap({ try? $0.decode(Int64.self) }) {
+                    destinationEntity = layoutsByNumber[found]?.entity
+                }
+                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
+            case .toManyFault:
+                values.append(.toManyFault)
+            case .constant(let value):
+                values.append(value)
+            }
+        }
+        return StoredObject(objectID: permanentID(entity: layout.entity, number: key), version: Int(integer(2) ?? 0), values: values)
+    }
+
+    /// An object ID attribute's URI, when it names an object of this store.
+    private func resolveObjectID(_ uri: URL) -> ManagedObjectID? {
+        let parts = uri.path.split(separator: "/")
+        guard uri.scheme == "x-coredata", uri.host?.caseInsensitiveCompare(identifier) == .orderedSame, parts.count == 2,
+              let entity = schema.entitiesByNumber.values.first(where: { $0.name == parts[0] }),
+              parts[1].first == "p", let number = Int64(parts[1].dropFirst()) else { return nil }
+        return permanentID(entity: entity, number: number)
+    }
+
+    // MARK: Writing
+
+    /// Numbers from the table's sequence: never handed out twice, whichever process asks.
+    public func obtainPermanentIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+        guard count > 0 else { return [] }
+        try refuseWritesToPinnedView()
+        let sequence = schema.keySequence(of: schema.table(of: entity))
+        let keys = try read { connection in
+            try pool.query("SELECT nextval('\(sequence)') FROM generate_series(1, ?)", [count.databaseValue], on: connection)
+                .compactMap { try? $0.decode(Int64.self) }
+        }
+        guard keys.count == count else {
+            throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL database \(pool.location) gave \(keys.count) keys for \(count)")
+        }
+        return keys.sorted().map { permanentID(entity: entity, number: $0) }
+    }
+
+    public func save(_ changes: StoreChangeSet) throws {
+        guard !changes.isEmpty else { return }
+        try refuseWritesToPinnedView()
+        do {
+            try pool.inTransaction { connection in
+                try checkVersions(of: changes, connection: connection)
+                var writes: [EventLoopFuture<PostgresQueryResult>] = []
+                // The object each row statement writes, to name the one a unique index refuses.
+                var writers: [ManagedObjectID] = []
+                for deleted in changes.deleted {
+                    writes += delete(deleted.objectID, connection: connection)
+                }
+                let firstRowWrite = writes.count
+                for object in changes.updated {
+                    let sent = try write(object, version: object.version + 1, inserting: false, connection: connection)
+                    writes += sent
+                    writers += repeatElement(object.objectID, count: sent.count)
+                }
+                for object in changes.inserted {
+                    let sent = try write(object, version: object.version, inserting: true, connection: connection)
+                    writes += sent
+                    writers += repeatElement(object.objectID, count: sent.count)
+                }
+                do {
+                    try pool.waitForAll(writes)
+                } catch let failed as PostgreSQLConnectionPool.FailedStatement {
+                    let index = failed.position - firstRowWrite
+                    throw RowWriteError(objectID: writers.indices.contains(index) ? writers[index] : nil, error: failed.error)
+                }
+                try pool.waitForAll(writeToManys(of: changes.updated + changes.inserted, connection: connection))
+                try pool.waitForAll(notifications(of: changes, connection: connection))
+            }
+        } catch let error as ManagedObjectError {
+            throw error
+        } catch let failed as RowWriteError {
+            if let error = failed.error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
+                throw constraintConflict(error, objectID: failed.objectID)
+            }
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(failed.error))",
+                entityName: failed.objectID?.entity.name, objectID: failed.objectID)
+        } catch let failed as PostgreSQLConnectionPool.FailedStatement {
+            if let error = failed.error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
+                throw constraintConflict(error, objectID: nil)
+            }
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(failed.error))")
+        } catch {
+            throw ManagedObjectError(
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+        }
+    }
+
+    // MARK: Batch requests
+
+    /// The rows as new objects, saved as a context's inserts are (one transaction, 133021 for a
+    /// row breaking a uniqueness constraint, nothing written then). With
+    /// `updatesObjectsOnConstraintConflict`, a row whose constrained values a stored object (or
+    /// an earlier row) has updates that object instead.
+    public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
+        if request.updatesObjectsOnConstraintConflict { return try upsert(request) }
+        let ids = try obtainPermanentIDs(for: request.entity, count: request.rowCount)
+        let empty = request.entity.properties.map(\.emptyStoredValue)
+        var changes = StoreChangeSet()
+        changes.inserted = ids.enumerated().map { row, objectID in
+            var values = empty
+            for (column, attribute) in request.attributes.enumerated() {
+                values[attribute.index] = .attribute(request.value(row: row, column: column))
+            }
+            return StoredObject(objectID: objectID, version: 1, values: values)
+        }
+        try save(changes)
+        return StoreBatchOutcome(count: ids.count, objectIDs: request.returnsObjectIDs ? ids : nil)
+    }
+
+    /// `batchInsert` upserting by constraint: row by row, each row's object found by its
+    /// constrained values among the rows before it, then in the database; saved as one change
+    /// set (a stored object changed meanwhile fails it with 133020).
+    private func upsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome {
+        let constraints = UniquenessIndex.Constraint.applicable(to: request.entity)
+        // Keys for every row; those of rows that update an object go unused (a sequence has gaps).
+        let newIDs = try obtainPermanentIDs(for: request.entity, count: request.rowCount)
+        let empty = request.entity.properties.map(\.emptyStoredValue)
+        var objects: [StoredObject] = []
+        var stored: Set<Int> = []
+        var owners: [Int: [[AnyHashable]: Int]] = [:]
+        var rowObjects: [Int] = []
+        for row in 0..<request.rowCount {
+            var candidate = StoredObject(objectID: newIDs[row], version: 1, values: empty)
+            for (column, attribute) in request.attributes.enumerated() {
+                candidate.values[attribute.index] = .attribute(request.value(row: row, column: column))
+            }
+            var found: Int?
+            for (position, constraint) in constraints.enumerated() {
+                if let key = constraint.key(of: candidate), let owner = owners[position]?[key] {
+                    found = owner
+                    break
+                }
+            }
+            if found == nil {
+                for constraint in constraints {
+                    if let owner = try storedOwner(of: candidate, under: constraint) {
+                        found = objects.count
+                        stored.insert(objects.count)
+                        objects.append(owner)
+                        break
+                    }
+                }
+            }
+            let index: Int
+            if let found {
+                index = found
+                for (column, attribute) in request.attributes.enumerated() {
+                    objects[index].values[attribute.index] = .attribute(request.value(row: row, column: column))
+                }
+            } else {
+                index = objects.count
+                objects.append(candidate)
+            }
+            for (position, constraint) in constraints.enumerated() {
+                if let key = constraint.key(of: objects[index]) { owners[position, default: [:]][key] = index }
+            }
+            rowObjects.append(index)
+        }
+        var changes = StoreChangeSet()
+        for (index, object) in objects.enumerated() {
+            if stored.contains(index) { changes.updated.append(object) } else { changes.inserted.append(object) }
+        }
+        try save(changes)
+        let ids = rowObjects.map { objects[$0].objectID }
+        return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+    }
+
+    /// The stored object holding `object`'s values under `constraint`; `nil` when none does or
+    /// one of the values is nil (nil is never a conflict).
+    private func storedOwner(of object: StoredObject, under constraint: UniquenessIndex.Constraint) throws -> StoredObject? {
+        let storage = schema.storage[object.objectID.entity.name] ?? []
+        var conditions: [String] = []
+        var arguments: [DatabaseValue] = []
+        for index in constraint.indexes {
+            guard storage.indices.contains(index), case .attribute(let column, let type) = storage[index],
+                  case .attribute(let value?) = object.values[index] else { return nil }
+            conditions.append("\(SQLPredicateTranslator.tableAlias).\(column) = ?")
+            arguments.append(try SQLiteValues.databaseValue(value, type: type, attribute: object.objectID.entity.properties[index].name))
+        }
+        let table = schema.table(of: object.objectID.entity)
+        return try read { connection in
+            let rows = try pool.query(
+                "\(schema.selectClause(table, dialect: .postgreSQL)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1",
+                arguments, on: connection)
+            return try rows.first.flatMap { try storedObject($0, connection: connection) }
+        }
+    }
+
+    /// The matching objects with the new values, saved as a context's updates are: one
+    /// transaction, each object's version checked (133020 when another process changed one
+    /// since it was read) and increased, nothing written when a value or a constraint fails.
+    public func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome {
+        let matching = StoreRequest(
+            entity: request.entity, includesSubentities: request.includesSubentities, predicate: request.predicate, resultType: .snapshots)
+        guard case .snapshots(let objects) = try execute(matching) else { return StoreBatchOutcome(count: 0, objectIDs: nil) }
+        var probe: SnapshotSubject?
+        var changes = StoreChangeSet()
+        for object in objects {
+            var updated = object
+            for (attribute, value) in request.values {
+                updated.values[attribute.index] = .attribute(
+                    try value.value(for: attribute, of: object, subject: SnapshotSubject.point(&probe, at: object, graph: graph)))
+            }
+            changes.updated.append(updated)
+        }
+        try save(changes)
+        return StoreBatchOutcome(count: objects.count, objectIDs: request.returnsObjectIDs ? objects.map(\.objectID) : nil)
+    }
+
+    func refuseWritesToPinnedView() throws {
+        guard pinned != nil else { return }
+        throw ManagedObjectError(.persistentStoreOperation, "a pinned view of the PostgreSQL database \(pool.location) answers reads only")
+    }
+
+    /// Locks the updated and deleted rows and throws `mergeConflict` when one's `Z_OPT` is not
+    /// the version read.
+    private func checkVersions(of changes: StoreChangeSet, connection: PostgresConnection) throws {
+        let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
+        guard !expected.isEmpty else { return }
+        // One query per table: the versions of every row the save changes, locked until it ends.
+        var stored: [ManagedObjectID: Int] = [:]
+        let byTable = Dictionary(grouping: expected) { schema.table(of: $0.0.entity).name }
+        for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
+            let keys = objects.compactMap(\.0.storeNumber)
+            let objectsByKey = Dictionary(objects.map { ($0.0.storeNumber ?? 0, $0.0) }, uniquingKeysWith: { first, _ in first })
+            let rows = try pool.query(
+                "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(keys.map { _ in "?" }.joined(separator: ", "))) ORDER BY Z_PK FOR UPDATE",
+                keys.map(\.databaseValue), on: connection)
+            for row in rows {
+                if let (key, version) = try? row.decode((Int64, Int64?).self), let objectID = objectsByKey[key] {
+                    stored[objectID] = version.map(Int.init) ?? 0
+                }
+            }
+        }
+        var conflicts: [ManagedObjectError] = []
+        for (objectID, version) in expected where stored[objectID] != version {
+            conflicts.append(ManagedObjectError(
+                .mergeConflict,
+                "another context saved this object since it was read (read version \(version), store has \(stored[objectID].map { "version \($0)" } ?? "deleted"))",
+                entityName: objectID.entity.name, objectID: objectID))
+        }
+        if let error = ManagedObjectError.combining(conflicts) {
+            throw error.code == .multipleErrors
+                ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
+                : error
+        }
+    }
+
+    private func delete(_ objectID: ManagedObjectID, connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
+        let key = PostgreSQLConnectionPool.bindings([objectID.storeNumber?.databaseValue ?? .null])
+        var writes = [pool.send("DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", bindings: key, on: connection)]
+        for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
+            writes.append(pool.send("DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", bindings: key, on: connection))
+        }
+        return writes
+    }
+
+    /// Inserts or updates an object's row: its attributes and to-one keys.
+    private func write(
+        _ object: StoredObject, version: Int, inserting: Bool, connection: PostgresConnection
+    ) throws -> [EventLoopFuture<PostgresQueryResult>] {
+        let entity = object.objectID.entity
+        guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let statements = rowStatements[ObjectIdentifier(entity)],
+              let key = object.objectID.storeNumber else { return [] }
+        var bindings = PostgresBindings(capacity: layout.writtenColumns.count + 3)
+        if inserting {
+            bindings.append(key)
+            bindings.append(layout.number)
+        }
+        bindings.append(Int64(version))
+        for column in layout.writtenColumns {
+            switch column {
+            case .attribute(let index, let type, let name):
+                guard case .attribute(let value?) = object.values[index] else {
+                    bindings.appendNull()
+                    continue
+                }
+                if type == .decimal, let decimal = value as? Decimal {
+                    // NUMERIC, which takes no text parameter.
+                    try bindings.append(decimal)
+                } else {
+                    PostgreSQLConnectionPool.append(try SQLiteValues.databaseValue(value, type: type, attribute: name), to: &bindings)
+                }
+            case .toOneKey(let index):
+                guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
+                    bindings.appendNull()
+                    continue
+                }
+                bindings.append(relatedKey)
+            case .toOneEntity(let index):
+                guard case .toOne(let related?) = object.values[index],
+                      let number = layoutsByEntity[ObjectIdentifier(related.entity)]?.number else {
+                    bindings.appendNull()
+                    continue
+                }
+                bindings.append(number)
+            }
+        }
+        if !inserting { bindings.append(key) }
+        return [pool.send(numbered: inserting ? statements.insert : statements.update, bindings: bindings, on: connection)]
+    }
+
+    /// Writes the loaded to-manys of saved objects: order columns of to-manys kept by the
+    /// inverse's foreign key, and join-table rows (an object's rows all removed before any is
+    /// written, so the two sides of a many-to-many agree whichever comes first).
+    private func writeToManys(of objects: [StoredObject], connection: PostgresConnection) throws -> [EventLoopFuture<PostgresQueryResult>] {
+        var writes: [EventLoopFuture<PostgresQueryResult>] = []
+        var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
+        for object in objects {
+            guard let storage = schema.storage[object.objectID.entity.name], let owner = object.objectID.storeNumber else { continue }
+            for (index, stored) in storage.enumerated() {
+                guard case .toMany(let members) = object.values[index] else { continue }
+                switch stored {
+                case .toManyByInverse(let table, _, let orderColumn?):
+                    for (position, member) in members.enumerated() {
+                        writes.append(pool.send(
+                            "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
+                            bindings: PostgreSQLConnectionPool.bindings([(position + 1).databaseValue, member.storeNumber?.databaseValue ?? .null]),
+                            on: connection))
+                    }
+                case .toManyByJoin(let join, let side):
+                    writes.append(pool.send(
+                        "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?",
+                        bindings: PostgreSQLConnectionPool.bindings([owner.databaseValue]), on: connection))
+                    joinRows.append((join, side, owner, members))
+                default:
+                    continue
+                }
+            }
+        }
+        for (join, side, owner, members) in joinRows {
+            let orderColumn = join.orderColumn(ownedBy: side)
+            let columns = [join.column(side), join.otherColumn(side)] + (orderColumn.map { [$0] } ?? [])
+            let update = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
+            let sql = """
+                INSERT INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) \
+                ON CONFLICT (\(join.firstColumn), \(join.secondColumn)) \(update)
+                """
+            for (position, member) in members.enumerated() {
+                var arguments: [DatabaseValue] = [owner.databaseValue, member.storeNumber?.databaseValue ?? .null]
+                if orderColumn != nil { arguments.append((position + 1).databaseValue) }
+                writes.append(pool.send(sql, bindings: PostgreSQLConnectionPool.bindings(arguments), on: connection))
+            }
+        }
+        return writes
+    }
+
+    /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
+    /// A row's INSERT or UPDATE that failed, and the object it wrote.
+    private struct RowWriteError: Error {
+        var objectID: ManagedObjectID?
+        var error: any Error
+    }
+
+    private func constraintConflict(_ error: PSQLError, objectID: ManagedObjectID?) -> ManagedObjectError {
+        // PostgreSQL folds the unquoted index name to lower case.
+        let indexName = error.serverInfo?[.constraintName]?.lowercased()
+        guard let index = schema.uniqueIndexes.first(where: { $0.name.lowercased() == indexName }),
+              let entity = schema.entitiesByNumber.values.first(where: { index.name.hasPrefix("Z_\($0.name)_UNIQUE_") }) else {
+            return ManagedObjectError(
+                .constraintConflict, "a uniqueness constraint of the PostgreSQL database \(pool.location) would be broken: \(PostgreSQLConnectionPool.describe(error))")
+        }
+        let storage = schema.storage[entity.name] ?? []
+        let names = index.columns.compactMap { column in
+            storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
+                .map { entity.properties[$0].name }
+        }
+        return ManagedObjectError(
+            .constraintConflict,
+            "\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
+            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
+    }
+}
