@@ -288,6 +288,6 @@ extension ManagedObject {
     func currentSnapshot() -> StoredObject {
         StoredObject(
             objectID: objectID, version: committedSnapshot?.version ?? 0,
-            values: entity.properties.map { storedValue(at: $0.index, id: \.objectID) })
+            values: storedValues(id: \.objectID, emptyingTransients: false))
     }
 }

@@ -125,9 +125,7 @@ extension ManagedObjectContext {
         let idOf = { (object: ManagedObject) in permanentIDs[object.objectID] ?? object.objectID }
         // Transient properties live in the context only: the store gets nil for them.
         func snapshot(_ object: ManagedObject, version: Int) -> StoredObject {
-            StoredObject(objectID: idOf(object), version: version, values: object.entity.properties.map { property in
-                property.isTransient ? property.emptyStoredValue : object.storedValue(at: property.index, id: idOf)
-            })
+            StoredObject(objectID: idOf(object), version: version, values: object.storedValues(id: idOf, emptyingTransients: true))
         }
         var changes = StoreChangeSet()
         var attempt = 0
@@ -159,11 +157,13 @@ extension ManagedObjectContext {
             object.objectID = stored.objectID
             registered[stored.objectID] = object
             object.committedSnapshot = object.keepingTransientValues(stored)
+            object.keepOnlyCommittedValues()
             object.isInserted = false
         }
         for (object, var stored) in zip(updated, changes.updated) {
             stored.version += 1
             object.committedSnapshot = object.keepingTransientValues(stored)
+            object.keepOnlyCommittedValues()
             object.isUpdated = false
         }
         finishSave()

@@ -16,9 +16,10 @@ struct ObjectRegistry {
 
     /// Takes out a released object's entry (if it is still that object's).
     mutating func remove(_ objectID: ManagedObjectID, ifItIs object: ManagedObject) {
-        if entries[objectID]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
-            entries[objectID] = nil
-        }
+        // One look-up: every released object comes here.
+        guard let index = entries.index(forKey: objectID),
+              entries.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
+        entries.remove(at: index)
     }
 
     /// The registered objects.

@@ -95,6 +95,8 @@ enum Validation {
             return [error(.missingMandatoryProperty, "\(relationship.name) is required", object, relationship.name,
                           location: location)]
         }
+        // Nothing to check (and no members to read from the store) without bounds.
+        guard !relationship.isOptional || relationship.minCount != nil || relationship.maxCount != nil else { return [] }
         let count = object.resolvedToMany(at: relationship.index).count
         // As in Core Data, an empty optional to-many is valid whatever its minimum.
         if count == 0 && relationship.isOptional { return [] }

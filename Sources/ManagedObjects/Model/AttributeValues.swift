@@ -57,21 +57,25 @@ enum AttributeValues {
 
     /// Whether `value` already has the storage type of `type`.
     static func hasStorageType(_ value: Any, _ type: AttributeType) -> Bool {
+        // A value stored as exactly the storage type (every value the typed accessors set) is
+        // a metadata comparison; `is` from `Any` is a dynamic cast, paid for each value of
+        // every saved object, and only the other values need it.
+        let stored = Swift.type(of: value)
         switch type {
-        case .integer16: value is Int16
-        case .integer32: value is Int32
-        case .integer64: value is Int64
-        case .decimal: value is Decimal
-        case .double: value is Double
-        case .float: value is Float
-        case .string: value is String
-        case .boolean: value is Bool
-        case .date: value is Date
-        case .binary: value is Data
-        case .uuid: value is UUID
-        case .uri: value is URL
-        case .objectID: value is ManagedObjectID
-        case .transformable, .composite, .undefined: true
+        case .integer16: return stored == Int16.self || value is Int16
+        case .integer32: return stored == Int32.self || value is Int32
+        case .integer64: return stored == Int64.self || value is Int64
+        case .decimal: return stored == Decimal.self || value is Decimal
+        case .double: return stored == Double.self || value is Double
+        case .float: return stored == Float.self || value is Float
+        case .string: return stored == String.self || value is String
+        case .boolean: return stored == Bool.self || value is Bool
+        case .date: return stored == Date.self || value is Date
+        case .binary: return stored == Data.self || value is Data
+        case .uuid: return stored == UUID.self || value is UUID
+        case .uri: return stored == URL.self || value is URL
+        case .objectID: return stored == ManagedObjectID.self || value is ManagedObjectID
+        case .transformable, .composite, .undefined: return true
         }
     }
 

@@ -72,6 +72,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// (`Model.storedProperties(of:)`).
     public let properties: [PropertyDescription]
     public let propertiesByName: [String: PropertyDescription]
+    /// The values a new object starts with, by property index: attribute defaults, empty
+    /// to-manys. Worked out once: every insert copies it.
+    let initialValues: [Any?]
     public private(set) var superentity: EntityDescription?
     /// Direct sub-entities, in model order.
     public private(set) var subentities: [EntityDescription] = []
@@ -92,6 +95,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             }
         }
         self.properties = properties
+        initialValues = properties.map { property -> Any? in
+            switch property {
+            case .attribute(let attribute): attribute.defaultValue
+            case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
+            }
+        }
         // A sub-entity may redeclare an inherited name (validation reports it); the first wins.
         self.propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }

@@ -23,7 +23,11 @@ extension ManagedObject {
 
     /// The to-many at `index` in its stored order, reading it from the store on first use.
     func resolvedToMany(at index: Int) -> OrderedSet<ManagedObject> {
-        switch values[index] {
+        let value = values[index]
+        // The resolved set, the common case, by a metadata comparison (`ManagedObject.cast`):
+        // a pattern cast from `Any` to a generic struct is a dynamic cast on every use.
+        if let value, let objects: OrderedSet<ManagedObject> = Self.cast(value) { return objects }
+        switch value {
         case let objects as OrderedSet<ManagedObject>:
             return objects
         case let pending as PendingRelationship:

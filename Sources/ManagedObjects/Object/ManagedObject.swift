@@ -114,12 +114,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             load(snapshot)
         case .unset:
             state = .loaded
-            storage = entity.properties.map { property -> Any? in
-                switch property {
-                case .attribute(let attribute): attribute.defaultValue
-                case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
-                }
-            }
+            storage = entity.initialValues
         }
     }
 
@@ -454,17 +449,40 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The stored form of the property at `index`, naming related objects by `id`.
     func storedValue(at index: Int, id: (ManagedObject) -> ManagedObjectID) -> StoredValue {
-        let value = values[index]
+        Self.storedValue(values[index], of: property(at: index), id: id)
+    }
+
+    /// Every property's stored form, naming related objects by `id`; with `emptyingTransients`,
+    /// transient properties as empty (what a store gets). One pass over the values: a save
+    /// makes one of these per saved object.
+    func storedValues(id: (ManagedObject) -> ManagedObjectID, emptyingTransients: Bool) -> [StoredValue] {
+        if state != .loaded { prepareValues() }
+        let properties = entity.properties
+        var stored: [StoredValue] = []
+        stored.reserveCapacity(properties.count)
+        for index in properties.indices {
+            let property = properties[index]
+            stored.append(emptyingTransients && property.isTransient
+                ? property.emptyStoredValue : Self.storedValue(storage[index], of: property, id: id))
+        }
+        return stored
+    }
+
+    private static func storedValue(_ value: Any?, of property: PropertyDescription, id: (ManagedObject) -> ManagedObjectID) -> StoredValue {
         // Attributes first: only a relationship's slot can hold a `PendingRelationship`, and
         // the cast that tells is the expensive part for the many attribute values of a save.
-        guard case .relationship(let relationship) = property(at: index) else { return .attribute(value) }
-        if let pending = value as? PendingRelationship {
+        guard case .relationship(let relationship) = property else { return .attribute(value) }
+        guard let value else { return relationship.isToMany ? .toMany([]) : .toOne(nil) }
+        // Metadata comparisons (`cast`) for the resolved set and a pending relationship; only
+        // a to-one's object needs a class cast.
+        if relationship.isToMany, let objects: OrderedSet<ManagedObject> = cast(value) {
+            return .toMany(objects.map(id))
+        }
+        if let pending: PendingRelationship = cast(value) {
             if pending.isFault { return .toManyFault }
             return pending.isToMany ? .toMany(pending.ids) : .toOne(pending.ids.first)
         }
-        if relationship.isToMany {
-            return .toMany((value as? OrderedSet<ManagedObject> ?? []).map(id))
-        }
+        if relationship.isToMany { return .toMany([]) }
         return .toOne((value as? ManagedObject).map(id))
     }
 
@@ -475,6 +493,17 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             snapshot.values[property.index] = storedValue(at: property.index, id: \.objectID)
         }
         return snapshot
+    }
+
+    /// After a save to the store: the values are the committed snapshot's, so the object keeps
+    /// that one copy (as a fired fault does, `State.committed`) and lets go of the objects it
+    /// referred to. Saved objects that refer only to each other (a relationship and its
+    /// inverse) are then released once the app no longer uses them, as unchanged objects are;
+    /// a relationship used later resolves by ID.
+    func keepOnlyCommittedValues() {
+        guard state == .loaded, committedSnapshot != nil else { return }
+        storage = []
+        state = .committed
     }
 
     /// Replaces every value with a stored snapshot; relationships become pending until used.

@@ -39,6 +39,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
     package let writtenColumns: [WrittenColumn]
     package let insertSQL: String
     package let updateSQL: String
+    /// Whether a save writes more than the row for a loaded to-many: order keys of an ordered
+    /// one kept by the inverse's foreign key, or join-table rows.
+    package let writesToManys: Bool
 
     package init?(entity: EntityDescription, schema: SQLiteSchema) {
         guard let number = schema.entityNumbers[entity.name], let storage = schema.storage[entity.name] else { return nil }
@@ -80,6 +83,13 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         self.storage = storage
         self.readProperties = readProperties
         self.writtenColumns = writtenColumns
+        writesToManys = storage.contains { stored in
+            switch stored {
+            case .toManyByInverse(_, _, let orderColumn): orderColumn != nil
+            case .toManyByJoin: true
+            default: false
+            }
+        }
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
         insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) "
             + "VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"

@@ -514,8 +514,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
     private func writeToManys(of objects: [StoredObject], db: Database) throws {
         var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
         for object in objects {
-            guard let storage = schema.storage[object.objectID.entity.name], let owner = object.objectID.storeNumber else { continue }
-            for (index, stored) in storage.enumerated() {
+            // By the entity's layout, not its name: most entities have nothing to write here.
+            guard let layout = layoutsByEntity[ObjectIdentifier(object.objectID.entity)], layout.writesToManys,
+                  let owner = object.objectID.storeNumber else { continue }
+            for (index, stored) in layout.storage.enumerated() {
                 guard case .toMany(let members) = object.values[index] else { continue }
                 switch stored {
                 case .toManyByInverse(let table, _, let orderColumn?):

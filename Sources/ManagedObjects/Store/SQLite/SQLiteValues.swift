@@ -20,9 +20,10 @@ package enum SQLiteValues {
             // enough, and the text keeps every digit when it does not.
             if let decimal = value as? Decimal { return decimal.description.databaseValue }
         case .string:
-            if let string = value as? String { return string.databaseValue }
+            // `ManagedObject.cast`: a metadata comparison for a value stored as its type.
+            if let string: String = ManagedObject.cast(value) { return string.databaseValue }
         case .date:
-            if let date = value as? Date { return date.timeIntervalSinceReferenceDate.databaseValue }
+            if let date: Date = ManagedObject.cast(value) { return date.timeIntervalSinceReferenceDate.databaseValue }
         case .binary:
             if let data = value as? Data { return data.databaseValue }
         case .uuid:
