@@ -87,9 +87,10 @@ if [ $status -ne 0 ]; then
     exit 1
 fi
 
-# FuzzGenerate: the inputs libFuzzer kept (mutated models that reached new code) that generate
-# without errors must also give code that compiles: typecheck a sample with the root package's
-# managedgen and runtime modules (built in debug at the root, as CI does first).
+# FuzzGenerate: the kept fail cases and the inputs libFuzzer kept (mutated models that reached
+# new code) that generate without errors must also give code that compiles: typecheck them (a
+# sample of the latter) with the root package's managedgen and runtime modules (built in debug
+# at the root, as CI does first).
 if [ "$target" = FuzzGenerate ]; then
     root="$fuzz/.."
     managedgen="$root/.build/debug/managedgen"
@@ -97,17 +98,22 @@ if [ "$target" = FuzzGenerate ]; then
     sample="$fuzz/.build/typecheck-sample"
     rm -rf "$sample" && mkdir -p "$sample"
     typechecked=0
-    for input in $(ls "$work" | sort | head -400); do
-        [ $typechecked -lt "${FUZZ_TYPECHECK_SAMPLE:-20}" ] || break
+    # The kept fail cases first (each a model whose generated code once did not compile), then
+    # the inputs libFuzzer kept.
+    kept=()
+    [ -d "$fuzz/FailCases/$target" ] && kept=("$fuzz/FailCases/$target"/*)
+    for path in "${kept[@]}" $(ls "$work" | sort | head -400 | sed "s|^|$work/|"); do
+        [ $typechecked -lt "$(( ${FUZZ_TYPECHECK_SAMPLE:-20} + ${#kept[@]} ))" ] || break
+        input=$(basename "$path")
         model="$sample/$input/Fuzz.xcdatamodel"
-        mkdir -p "$model" && cp "$work/$input" "$model/contents"
+        mkdir -p "$model" && cp "$path" "$model/contents"
         "$managedgen" generate "$model" --output "$sample/$input/Generated" --human-output "$sample/$input/Generated" -q \
             >/dev/null 2>&1 || continue
         if ! swiftc -typecheck -wmo -swift-version 6 -warnings-as-errors -module-name Fuzz -I "$root/.build/debug/Modules" \
             -Xcc -fmodule-map-file="$root/.build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap" \
             "$sample/$input/Generated"/*.swift >"$sample/$input/typecheck.log" 2>&1; then
             head -40 "$sample/$input/typecheck.log"
-            cp "$work/$input" "$crashes/typecheck-$input"
+            cp "$path" "$crashes/typecheck-$input"
             echo "== $target FAILED: generated code that does not compile; the input is $crashes/typecheck-$input"
             exit 1
         fi

@@ -97,6 +97,9 @@ struct ModelIndex {
                 at: model.location))
         }
         var declared = Set(classOwners.keys)
+        // Classes people write (Manual/None with a `representedClassName`) are declared in the
+        // same module too: one named like a runtime type (`ManagedObject`, a fuzz find) hides it.
+        declared.formUnion(plans.values.filter { $0.codeGeneration == .manual && $0.hasClass }.map(\.className))
         declared.formUnion(classOwners.keys.map { $0 + "Fetching" })
         declared.insert(modelTypeName)
         declared.insert("Keys")

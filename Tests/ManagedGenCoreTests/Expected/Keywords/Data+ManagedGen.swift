@@ -7,7 +7,7 @@ import Foundation
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
 /// The `Data` entity.
-public final class Data: ManagedObject {
+public final class Data: ManagedObjects.ManagedObject {
     public override class var entityName: Swift.String { "Data" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x44fc34d508b6aeba }
 }

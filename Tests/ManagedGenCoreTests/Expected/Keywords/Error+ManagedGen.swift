@@ -7,9 +7,9 @@ import Foundation
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
 /// The `Error` entity.
-public final class Error: ManagedObject {
+public final class Error: ManagedObjects.ManagedObject {
     public override class var entityName: Swift.String { "Error" }
-    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xe8eaadc620c90b4b }
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xc5919d8e9842c545 }
 }
 
 extension Error: FetchableManagedObject {
@@ -17,11 +17,17 @@ extension Error: FetchableManagedObject {
     public enum Keys {
         public static let code = "code"
         public static let data = "data"
+        public static let objects = "objects"
     }
 
     public var code: Int64 { get { int64Attribute(at: 0, default: 0) } set { setInt64Attribute(newValue, at: 0) } }
     public var data: Swift.String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
+    public var objects: Swift.Set<ManagedObject> { get { relationship(at: 2) } set { setRelationship(newValue, at: 2) } }
+    public func addToObjects(_ value: ManagedObject) { addRelatedObject(value, at: 2) }
+    public func removeFromObjects(_ value: ManagedObject) { removeRelatedObject(value, at: 2) }
+    public func addToObjects(_ values: Swift.Set<ManagedObject>) { addToRelationship(values, at: 2) }
+    public func removeFromObjects(_ values: Swift.Set<ManagedObject>) { removeFromRelationship(values, at: 2) }
     /// A fetch request for `Error` objects.
     public class func fetchRequest() -> FetchRequest<Error> { FetchRequest<Error>(entityName: "Error") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Error.code: "code", \Error.data: "data"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Error.code: "code", \Error.data: "data", \Error.objects: "objects"] }
 }

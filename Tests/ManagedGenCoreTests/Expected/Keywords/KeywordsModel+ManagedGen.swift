@@ -10,7 +10,7 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 public enum KeywordsModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = Model(
-        entities: [setEntity(), taskEntity(), errorEntity(), dataEntity(), stringEntity()],
+        entities: [setEntity(), taskEntity(), errorEntity(), dataEntity(), stringEntity(), managedObjectEntity()],
         metadata: ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
@@ -20,7 +20,11 @@ public enum KeywordsModel {
 
     /// The runtime model, with each entity bound to its generated class.
     public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
-    private static let classes: [Swift.String: ManagedObject.Type] = ["Set": Set.self, "Task": Task.self, "Error": Error.self, "Data": Data.self, "String": String.self]
+
+    private static let classes: [Swift.String: ManagedObjects.ManagedObject.Type] = [
+        "Set": Set.self, "Task": Task.self, "Error": Error.self, "Data": Data.self, "String": String.self,
+        "ManagedObject": ManagedObject.self,
+    ]
 
     @_optimize(none) private static func setEntity() -> Entity {
         Entity(
@@ -67,6 +71,9 @@ public enum KeywordsModel {
             attributes: [
                 Attribute.compact(name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
                 Attribute.compact(name: "data", type: .string, isOptional: true),
+            ],
+            relationships: [
+                Relationship(name: "objects", destinationEntity: "ManagedObject", inverseName: "owner", inverseEntity: "ManagedObject", isToMany: true, isOptional: true),
             ]
         )
     }
@@ -88,6 +95,16 @@ public enum KeywordsModel {
             attributes: [
                 Attribute.compact(name: "value", type: .string, isOptional: true),
                 Attribute.compact(name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
+            ]
+        )
+    }
+
+    @_optimize(none) private static func managedObjectEntity() -> Entity {
+        Entity(
+            name: "ManagedObject", representedClassName: "ManagedObject", syncable: true,
+            attributes: [Attribute.compact(name: "note", type: .string, isOptional: true)],
+            relationships: [
+                Relationship(name: "owner", destinationEntity: "Error", inverseName: "objects", inverseEntity: "Error", isOptional: true, maxCount: 1),
             ]
         )
     }

@@ -7,7 +7,7 @@ import Foundation
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
 /// The `Set` entity.
-public final class Set: ManagedObject {
+public final class Set: ManagedObjects.ManagedObject {
     public override class var entityName: Swift.String { "Set" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xd9252940ae4d98a8 }
 }

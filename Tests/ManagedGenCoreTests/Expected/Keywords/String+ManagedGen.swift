@@ -7,7 +7,7 @@ import Foundation
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
 /// The `String` entity.
-public final class String: ManagedObject {
+public final class String: ManagedObjects.ManagedObject {
     public override class var entityName: Swift.String { "String" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xfc504d0b3dadf75a }
 }

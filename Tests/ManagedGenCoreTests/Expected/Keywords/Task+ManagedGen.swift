@@ -7,7 +7,7 @@ import Foundation
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
 /// The `Task` entity.
-public final class Task: ManagedObject {
+public final class Task: ManagedObjects.ManagedObject {
     public override class var entityName: Swift.String { "Task" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x77211ed48c65ab45 }
 }
