@@ -33,7 +33,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     let pool: PostgreSQLConnectionPool
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
     private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
-    private let layoutsByNumber: [Int64: SQLiteRowLayout]
+    /// Rows into stored objects, by entity number (`Z_ENT`): the SQLite store's reading.
+    private let rowReader: SQLRowReader
     /// Each layout's INSERT and UPDATE with PostgreSQL's numbered parameters, by entity.
     private let rowStatements: [ObjectIdentifier: (insert: String, update: String)]
     /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
@@ -79,7 +80,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         let schema = schema
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
-        layoutsByNumber = Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        rowReader = SQLRowReader(
+            layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
+            schema: schema, storeIdentifier: identifier)
         rowStatements = layoutsByEntity.mapValues {
             (SQLDialect.numberingParameters($0.insertSQL), SQLDialect.numberingParameters($0.updateSQL))
         }
@@ -93,7 +96,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         schema = store.schema
         pool = store.pool
         layoutsByEntity = store.layoutsByEntity
-        layoutsByNumber = store.layoutsByNumber
+        rowReader = store.rowReader
         rowStatements = store.rowStatements
         self.pinned = pinned
     }
@@ -336,45 +339,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// entity number the model does not know.
     private func storedObject(_ row: PostgresRow, connection: PostgresConnection) throws -> StoredObject? {
         let cells = PostgresRandomAccessRow(row)
-        func column(_ position: Int) -> DatabaseValue {
-            position < cells.count ? PostgreSQLConnectionPool.databaseValue(cells[position]) : .null
-        }
-        func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
-        guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
-        var values: [StoredValue] = []
-        values.reserveCapacity(layout.readProperties.count)
-        for property in layout.readProperties {
-            switch property {
-            case .attribute(let position, let type):
-                values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: resolveObjectID)))
-            case .toOne(let position, let entityPosition, let destination, let destinationTable):
-                guard let relatedKey = integer(position) else {
-                    values.append(.toOne(nil))
-                    continue
-                }
-                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
-                if destinationEntity == nil, let destinationTable,
-                   let found = try pool.query("SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?", [relatedKey.databaseValue], on: connection)
-                    .first.flatMap({ try? $0.decode(Int64.self) }) {
-                    destinationEntity = layoutsByNumber[found]?.entity
-                }
-                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
-            case .toManyFault:
-                values.append(.toManyFault)
-            case .constant(let value):
-                values.append(value)
-            }
-        }
-        return StoredObject(objectID: permanentID(entity: layout.entity, number: key), version: Int(integer(2) ?? 0), values: values)
-    }
-
-    /// An object ID attribute's URI, when it names an object of this store.
-    private func resolveObjectID(_ uri: URL) -> ManagedObjectID? {
-        let parts = uri.path.split(separator: "/")
-        guard uri.scheme == "x-coredata", uri.host?.caseInsensitiveCompare(identifier) == .orderedSame, parts.count == 2,
-              let entity = schema.entitiesByNumber.values.first(where: { $0.name == parts[0] }),
-              parts[1].first == "p", let number = Int64(parts[1].dropFirst()) else { return nil }
-        return permanentID(entity: entity, number: number)
+        return try rowReader.storedObject(
+            column: { $0 < cells.count ? PostgreSQLConnectionPool.databaseValue(cells[$0]) : .null },
+            entityNumber: { table, key in
+                try pool.query("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [key.databaseValue], on: connection)
+                    .first.flatMap { try? $0.decode(Int64.self) }
+            })
     }
 
     // MARK: Writing

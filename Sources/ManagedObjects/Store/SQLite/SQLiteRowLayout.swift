@@ -1,4 +1,5 @@
 import DataModel
+import Foundation
 import GRDB
 
 /// One entity's rows as the store reads and writes them, worked out once when the store opens
@@ -94,5 +95,65 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) "
             + "VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
         updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
+    }
+}
+
+/// Reading rows of ``SQLiteSchema/selectClause(_:dialect:)`` into stored objects: the one
+/// reading both SQL stores use, each giving its own way to a row's cells.
+package struct SQLRowReader {
+    package let layoutsByNumber: [Int64: SQLiteRowLayout]
+    package let schema: SQLiteSchema
+    package let storeIdentifier: String
+
+    package init(layoutsByNumber: [Int64: SQLiteRowLayout], schema: SQLiteSchema, storeIdentifier: String) {
+        self.layoutsByNumber = layoutsByNumber
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+    }
+
+    package func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
+        ManagedObjectID.permanent(entity: entity, storeIdentifier: storeIdentifier, number: number)
+    }
+
+    /// The row whose cells `column` gives, as a stored object; `nil` for an entity number the
+    /// model does not know or a row without a key. `entityNumber(table, key)` reads `Z_ENT` of
+    /// the row `key` of `table`, for a to-one whose row does not say which sub-entity it names.
+    package func storedObject(
+        column: (Int) -> DatabaseValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?
+    ) rethrows -> StoredObject? {
+        func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
+        guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
+        var values: [StoredValue] = []
+        values.reserveCapacity(layout.readProperties.count)
+        for property in layout.readProperties {
+            switch property {
+            case .attribute(let position, let type):
+                values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
+            case .toOne(let position, let entityPosition, let destination, let destinationTable):
+                guard let relatedKey = integer(position) else {
+                    values.append(.toOne(nil))
+                    continue
+                }
+                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
+                if destinationEntity == nil, let destinationTable, let found = try entityNumber(destinationTable, relatedKey) {
+                    destinationEntity = layoutsByNumber[found]?.entity
+                }
+                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
+            case .toManyFault:
+                values.append(.toManyFault)
+            case .constant(let value):
+                values.append(value)
+            }
+        }
+        return StoredObject(objectID: permanentID(entity: layout.entity, number: key), version: Int(integer(2) ?? 0), values: values)
+    }
+
+    /// An object ID attribute's URI, when it names an object of this store.
+    package func objectID(forURI uri: URL) -> ManagedObjectID? {
+        let parts = uri.path.split(separator: "/")
+        guard uri.scheme == "x-coredata", uri.host?.caseInsensitiveCompare(storeIdentifier) == .orderedSame, parts.count == 2,
+              let entity = schema.entitiesByNumber.values.first(where: { $0.name == parts[0] }),
+              parts[1].first == "p", let number = Int64(parts[1].dropFirst()) else { return nil }
+        return permanentID(entity: entity, number: number)
     }
 }

@@ -22,7 +22,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     let pool: DatabasePool
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
     private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
-    private let layoutsByNumber: [Int64: SQLiteRowLayout]
+    /// Rows into stored objects, by entity number (`Z_ENT`).
+    private let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
     private let reader: any DatabaseReader
 
@@ -67,7 +68,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
         let schema = schema
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
-        layoutsByNumber = Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        rowReader = SQLRowReader(
+            layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
+            schema: schema, storeIdentifier: identifier)
         reader = pool
     }
 
@@ -80,7 +83,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         schema = store.schema
         pool = store.pool
         layoutsByEntity = store.layoutsByEntity
-        layoutsByNumber = store.layoutsByNumber
+        rowReader = store.rowReader
         reader = snapshot
     }
 
@@ -298,44 +301,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// from the statement itself: a GRDB row decodes a `DatabaseValue` through generic code.
     private func storedObject(_ statement: Statement, db: Database) throws -> StoredObject? {
         let sqliteStatement = statement.sqliteStatement
-        func column(_ position: Int) -> DatabaseValue { DatabaseValue(sqliteStatement: sqliteStatement, index: CInt(position)) }
-        func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
-        guard let number = integer(1), let layout = layoutsByNumber[number] else { return nil }
-        var values: [StoredValue] = []
-        values.reserveCapacity(layout.readProperties.count)
-        for property in layout.readProperties {
-            switch property {
-            case .attribute(let position, let type):
-                values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: resolveObjectID)))
-            case .toOne(let position, let entityPosition, let destination, let destinationTable):
-                guard let key = integer(position) else {
-                    values.append(.toOne(nil))
-                    continue
-                }
-                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
-                if destinationEntity == nil, let destinationTable,
-                   let number = try Int64.fetchOne(
-                       db.cachedStatement(sql: "SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?"), arguments: [key]) {
-                    destinationEntity = layoutsByNumber[number]?.entity
-                }
-                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: key)))
-            case .toManyFault:
-                values.append(.toManyFault)
-            case .constant(let value):
-                values.append(value)
-            }
-        }
-        guard let key = integer(0) else { return nil }
-        return StoredObject(objectID: permanentID(entity: layout.entity, number: key), version: Int(integer(2) ?? 0), values: values)
-    }
-
-    /// An object ID attribute's URI, when it names an object of this store.
-    private func resolveObjectID(_ uri: URL) -> ManagedObjectID? {
-        let parts = uri.path.split(separator: "/")
-        guard uri.scheme == "x-coredata", uri.host?.caseInsensitiveCompare(identifier) == .orderedSame, parts.count == 2,
-              let entity = schema.entitiesByNumber.values.first(where: { $0.name == parts[0] }),
-              parts[1].first == "p", let number = Int64(parts[1].dropFirst()) else { return nil }
-        return permanentID(entity: entity, number: number)
+        return try rowReader.storedObject(
+            column: { DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0)) },
+            entityNumber: { table, key in
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"), arguments: [key])
+            })
     }
 
     // MARK: Writing
