@@ -58,7 +58,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// of their own (made when missing; the default is the user's search path). Throws `ManagedObjectError` naming the
     /// database: `persistentStoreOpen` (134080) for a bad URL or a server that cannot be
     /// reached, `persistentStoreIncompatibleVersionHash` (134100) for tables of another model.
-    public init(model: ManagedObjectModel, url: URL) throws {
+    ///
+    /// With `migration`, a store written with an earlier one of its model versions is migrated
+    /// first, in the opening transaction (``PostgreSQLStoreMigration``): 134100 when migration
+    /// is off, 134140 when a mapping cannot be inferred, 134110 when the data does not fit the
+    /// new version; the database is left as it was then.
+    public init(model: ManagedObjectModel, url: URL, migration: StoreMigrationOptions? = nil) throws {
         let (configuration, location, databaseSchema) = try Self.configuration(from: url)
         pool = PostgreSQLConnectionPool(configuration: configuration, location: location)
         self.url = Self.withoutPassword(url)
@@ -68,6 +73,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             // (`CREATE SCHEMA IF NOT EXISTS` itself fails when two run at once).
             try pool.execute("SELECT pg_advisory_xact_lock(?)", [Self.creationLockKey.databaseValue], on: connection)
             if let databaseSchema { try pool.execute("CREATE SCHEMA IF NOT EXISTS \(databaseSchema)", on: connection) }
+            if let migration {
+                try PostgreSQLStoreMigration.migrateIfNeeded(to: model, options: migration, pool: pool, connection: connection)
+            }
             if let existing = try Self.inspectExistingStore(model: model, pool: pool, connection: connection, location: location) {
                 return existing
             }
@@ -119,12 +127,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     }
 
     /// Lets coordinators and containers open PostgreSQL stores by type:
-    /// `PersistentStoreDescription(type: .postgreSQL, url: URL(string: "postgres://…"))`.
+    /// `PersistentStoreDescription(type: .postgreSQL, url: URL(string: "postgres://…"))`; a
+    /// description's `modelVersions` (and migration settings) migrate the store as an SQLite
+    /// store's.
     public static func registerStoreType() {
-        PersistentStoreCoordinator.registerStoreType(.postgreSQL) { model, url in
+        PersistentStoreCoordinator.registerStoreType(.postgreSQL, migratingOpener: { model, url, migration in
             guard let url else { throw ManagedObjectError(.persistentStoreOpen, "a PostgreSQL store needs a postgres:// URL") }
-            return try PostgreSQLStore(model: model, url: url)
-        }
+            return try PostgreSQLStore(model: model, url: url, migration: migration)
+        })
     }
 
     /// Closes the store's connections; it is not used afterwards.
@@ -234,7 +244,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         return (identifier, numbers)
     }
 
-    private static func create(model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection) throws {
+    /// Creates `model`'s tables, key sequences and metadata (a migration's new tables too).
+    static func create(model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection) throws {
         let schema = SQLiteSchema(model: model)
         for statement in schema.creationStatements(dialect: .postgreSQL) {
             try pool.execute(statement, on: connection)

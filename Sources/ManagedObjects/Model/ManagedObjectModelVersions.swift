@@ -39,7 +39,7 @@ public struct ManagedObjectModelVersions: Sendable {
 
     /// The position of `model` among the versions: the same object, else a version with the
     /// same entity version hashes.
-    func index(of model: ManagedObjectModel) -> Int? {
+    package func index(of model: ManagedObjectModel) -> Int? {
         if let index = versions.firstIndex(where: { $0.model === model }) { return index }
         let hashes = model.entityVersionHashesByName
         return versions.firstIndex { $0.entityVersionHashes == hashes }

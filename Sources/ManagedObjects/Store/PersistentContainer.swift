@@ -100,18 +100,9 @@ public final class PersistentContainer: Sendable {
                     try FileManager.default.createDirectory(
                         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
-                if description.type == .sqlite, let url = description.url, let versions = description.modelVersions {
-                    let migration = SQLiteStoreMigration.Options(
-                        modelVersions: versions,
-                        mappingModels: description.mappingModels,
-                        shouldMigrateStoreAutomatically: description.shouldMigrateStoreAutomatically,
-                        shouldInferMappingModelAutomatically: description.shouldInferMappingModelAutomatically)
-                    persistentStoreCoordinator.addPersistentStore(
-                        try SQLiteStore(model: managedObjectModel, url: url, migration: migration))
-                } else {
-                    try persistentStoreCoordinator.addPersistentStore(
-                        type: description.type, configuration: description.configuration, at: description.url)
-                }
+                try persistentStoreCoordinator.addPersistentStore(
+                    type: description.type, configuration: description.configuration, at: description.url,
+                    migration: description.migrationOptions)
                 completionHandler(description, nil)
             } catch {
                 completionHandler(description, error)

@@ -27,14 +27,25 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Opens a store of a type registered with ``registerStoreType(_:opener:)``.
     public typealias StoreOpener = @Sendable (_ model: ManagedObjectModel, _ url: URL?) throws -> any PersistentStore
+    /// Opens a store of a type registered with ``registerStoreType(_:migratingOpener:)``,
+    /// migrating it as `migration` allows (`nil`: not migrating).
+    public typealias MigratingStoreOpener = @Sendable (
+        _ model: ManagedObjectModel, _ url: URL?, _ migration: StoreMigrationOptions?
+    ) throws -> any PersistentStore
 
-    private static let registeredOpeners = LockedValue<[PersistentStoreType: StoreOpener]>([:])
+    private static let registeredOpeners = LockedValue<[PersistentStoreType: MigratingStoreOpener]>([:])
 
-    /// Makes `type` a store type that ``addPersistentStore(type:configuration:at:)`` (and so a
+    /// Makes `type` a store type that ``addPersistentStore(type:configuration:at:migration:)`` (and so a
     /// container's store descriptions) opens, through `opener`: Core Data's
     /// `registerStoreClass(_:type:)`, for stores of other modules (`PostgreSQLStore.registerStoreType()`).
     public static func registerStoreType(_ type: PersistentStoreType, opener: @escaping StoreOpener) {
-        registeredOpeners.withLock { $0[type] = opener }
+        registerStoreType(type, migratingOpener: { model, url, _ in try opener(model, url) })
+    }
+
+    /// ``registerStoreType(_:opener:)`` for a store type that migrates: `opener` takes the
+    /// migration a store description allows (``PersistentStoreDescription/migrationOptions``).
+    public static func registerStoreType(_ type: PersistentStoreType, migratingOpener: @escaping MigratingStoreOpener) {
+        registeredOpeners.withLock { $0[type] = migratingOpener }
     }
 
     /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
@@ -42,8 +53,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// cannot be opened throws), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL.
     @discardableResult
+    /// `migration`: how a store written with another model version is migrated (`nil`: it is
+    /// not; see ``SQLiteStoreMigration``).
     public func addPersistentStore(
-        type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil
+        type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil, migration: StoreMigrationOptions? = nil
     ) throws -> any PersistentStore {
         if !managedObjectModel.classBindingErrors.isEmpty {
             throw ManagedObjectError(.coreData, managedObjectModel.classBindingErrors.joined(separator: "; "))
@@ -57,12 +70,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let url else {
                 throw ManagedObjectError(.persistentStoreOpen, "an SQLite store needs a file URL")
             }
-            let store = try SQLiteStore(model: managedObjectModel, url: url)
+            let store = try SQLiteStore(model: managedObjectModel, url: url, migration: migration)
             addPersistentStore(store)
             return store
         default:
             if let opener = Self.registeredOpeners.withLock({ $0[type] }) {
-                let store = try opener(managedObjectModel, url)
+                let store = try opener(managedObjectModel, url, migration)
                 addPersistentStore(store)
                 return store
             }

@@ -11,28 +11,8 @@ import GRDB
 /// complete, by an atomic rename: a failure or a crash at any moment leaves either the old store
 /// as it was or the migrated one. The store's UUID stays.
 public enum SQLiteStoreMigration {
-    /// What a store description allows when its store was written with another model version:
-    /// Core Data's `shouldMigrateStoreAutomatically` and `shouldInferMappingModelAutomatically`,
-    /// and the model versions to migrate through.
-    public struct Options: Sendable {
-        public var shouldMigrateStoreAutomatically: Bool
-        public var shouldInferMappingModelAutomatically: Bool
-        public var modelVersions: ManagedObjectModelVersions
-        /// The steps that need more than inference (between two versions named as in `modelVersions`).
-        public var mappingModels: [MappingModel]
-
-        public init(
-            modelVersions: ManagedObjectModelVersions,
-            mappingModels: [MappingModel] = [],
-            shouldMigrateStoreAutomatically: Bool = true,
-            shouldInferMappingModelAutomatically: Bool = true
-        ) {
-            self.modelVersions = modelVersions
-            self.mappingModels = mappingModels
-            self.shouldMigrateStoreAutomatically = shouldMigrateStoreAutomatically
-            self.shouldInferMappingModelAutomatically = shouldInferMappingModelAutomatically
-        }
-    }
+    /// What a store description allows (``StoreMigrationOptions``, which every store type takes).
+    public typealias Options = StoreMigrationOptions
 
     /// Migrates the store at `url` to `model` when one of the other versions wrote it. Does
     /// nothing when `model` wrote it or no version lays out as the store (opening then judges
@@ -41,45 +21,17 @@ public enum SQLiteStoreMigration {
     /// data does not fit the new version (a required value missing, a uniqueness constraint).
     public static func migrateIfNeeded(storeAt url: URL, to model: ManagedObjectModel, options: Options) throws {
         let path = url.path
-        let versions = options.modelVersions
-        let targetIndex = versions.index(of: model)
-        guard let sourceIndex = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: path, among: versions, preferring: targetIndex)
+        let targetIndex = options.modelVersions.index(of: model)
+        guard let sourceIndex = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: path, among: options.modelVersions, preferring: targetIndex),
+              let steps = try StoreMigration.steps(fromVersionAt: sourceIndex, to: model, options: options, store: path)
         else { return }
-        let source = versions.versions[sourceIndex]
-        guard targetIndex != sourceIndex else { return }
-        let targetName = targetIndex.map { versions.versions[$0].name } ?? "the model"
-        guard options.shouldMigrateStoreAutomatically else {
-            throw ManagedObjectError(
-                .persistentStoreIncompatibleVersionHash,
-                "\(path) was written with model version \(source.name), not \(targetName), and automatic migration is off")
-        }
-        // The versions to go through: every later version up to the target, or straight to a
-        // model that is not among the versions.
-        var steps: [ManagedObjectModelVersions.Version]
-        if let targetIndex {
-            guard targetIndex > sourceIndex else {
-                throw ManagedObjectError(
-                    .persistentStoreIncompatibleVersionHash,
-                    "\(path) was written with model version \(source.name), which is later than \(targetName); migrating back is not supported")
-            }
-            steps = Array(versions.versions[(sourceIndex + 1)...targetIndex])
-        } else {
-            steps = [.init(name: targetName, model: model)]
-        }
-        // Each step through its mapping model, else inferred (when allowed).
-        var previous = source
-        var plan: [any MigrationStep] = []
-        for step in steps {
-            if let mapping = options.mappingModels.first(where: { $0.sourceVersionName == previous.name && $0.destinationVersionName == step.name }) {
-                plan.append(MappingModelMigrationStep(source: previous.model, destination: step.model, mappingModel: mapping))
-            } else if options.shouldInferMappingModelAutomatically {
-                plan.append(SQLiteMigrationStep(source: previous.model, destination: step.model))
+        // Each step through its mapping model, else inferred.
+        let plan: [any MigrationStep] = steps.map { step in
+            if let mapping = step.mappingModel {
+                MappingModelMigrationStep(source: step.source.model, destination: step.destination.model, mappingModel: mapping)
             } else {
-                throw ManagedObjectError(
-                    .migrationMissingMappingModel,
-                    "no mapping model from version \(previous.name) to \(step.name) for \(path), and inferring one is off")
+                SQLiteMigrationStep(source: step.source.model, destination: step.destination.model)
             }
-            previous = step
         }
         try migrate(storeAt: url, through: plan)
     }
@@ -165,10 +117,3 @@ protocol MigrationStep {
 
 extension SQLiteMigrationStep: MigrationStep {}
 extension MappingModelMigrationStep: MigrationStep {}
-
-extension ManagedObjectError.Code {
-    /// NSMigrationError: the migration failed (here: the data does not fit the new version).
-    public static let migration = ManagedObjectError.Code(rawValue: 134110)
-    /// NSMigrationMissingMappingModelError: no mapping model, and none can be inferred.
-    public static let migrationMissingMappingModel = ManagedObjectError.Code(rawValue: 134140)
-}

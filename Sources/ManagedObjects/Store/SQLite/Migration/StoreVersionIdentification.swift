@@ -11,10 +11,10 @@ import GRDB
 /// the most exact layout first. Of several alike
 /// (a bundle may hold identical versions), the one named by the store's
 /// `NSStoreModelVersionIdentifiers` wins, then the version it is opened with, the current one,
-/// the latest.
-enum StoreVersionIdentification {
+/// the latest. The identification reads a ``StoreLayout``, which each store type reads its own way.
+package enum StoreVersionIdentification {
     /// What the identification reads from a store.
-    struct StoreLayout {
+    package struct StoreLayout {
         var metadata: [String: Any]
         /// `Z_PRIMARYKEY`: entity number and `Z_MAX` by stored entity name.
         var primaryKeys: [String: (number: Int64, max: Int64)]
@@ -24,11 +24,24 @@ enum StoreVersionIdentification {
         /// The highest `Z_PK` of each entity table (uppercased name).
         var highestRowKeys: [String: Int64]
 
+        /// Core Data's own tables, which are not the model's.
+        package static let bookkeepingTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+
+        package init(
+            metadata: [String: Any], primaryKeys: [String: (number: Int64, max: Int64)], tables: [String: Set<String>],
+            highestRowKeys: [String: Int64] = [:]
+        ) {
+            self.metadata = metadata
+            self.primaryKeys = primaryKeys
+            self.tables = tables
+            self.highestRowKeys = highestRowKeys
+        }
+
         static func read(_ db: Database) throws -> StoreLayout {
             var tables: [String: Set<String>] = [:]
             var highestRowKeys: [String: Int64] = [:]
             let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            for name in names where name.hasPrefix("Z") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(name.uppercased()) {
+            for name in names where name.hasPrefix("Z") && !bookkeepingTables.contains(name.uppercased()) {
                 let columns = try Set(db.columns(in: name).map { $0.name.uppercased() })
                 tables[name.uppercased()] = columns
                 if columns.contains("Z_PK") {
@@ -74,7 +87,7 @@ enum StoreVersionIdentification {
         return sourceVersionIndex(of: layout, among: versions, preferring: preferred)
     }
 
-    static func sourceVersionIndex(of layout: StoreLayout, among versions: ManagedObjectModelVersions, preferring preferred: Int?) -> Int? {
+    package static func sourceVersionIndex(of layout: StoreLayout, among versions: ManagedObjectModelVersions, preferring preferred: Int?) -> Int? {
         // Versions the store's hashes name (several when versions are alike), else those whose
         // columns the store has: Core Data's own migrations may leave a removed attribute's
         // column in the table, so the ones it lays out most exactly (fewest columns left over).
