@@ -225,6 +225,126 @@ struct PostgreSQLMigrationTests {
         #expect(try fixture.values("Author", ["name", "books"], sortedBy: "name", in: context) == [["Ann", "One+Two"]])
     }
 
+    @Test("attribute types: numbers convert as the SQLite store converts them (the fraction goes, non-zero is true); added attributes take defaults of every type")
+    func attributeTypes() throws {
+        let fixture = Fixture([
+            Model(entities: [Entity(name: "Item", attributes: [
+                Attribute(name: "name", type: .string), Attribute(name: "ratio", type: .integer32),
+                Attribute(name: "flag", type: .integer16), Attribute(name: "price", type: .double), Attribute(name: "amount", type: .integer64),
+            ])]),
+            Model(entities: [Entity(name: "Item", attributes: [
+                Attribute(name: "name", type: .string), Attribute(name: "ratio", type: .double),
+                Attribute(name: "flag", type: .boolean), Attribute(name: "price", type: .integer32), Attribute(name: "amount", type: .decimal),
+                Attribute(name: "born", type: .date, defaultDateTimeInterval: 100),
+                Attribute(name: "fee", type: .decimal, defaultValueString: "1.25"),
+                Attribute(name: "active", type: .boolean, defaultValueString: "YES"),
+                Attribute(name: "weight", type: .float, defaultValueString: "0.5"),
+                Attribute(name: "label", type: .string, defaultValueString: "none"),
+            ])]),
+        ])
+        try fixture.write { context, model in
+            _ = Self.insert("Item", ["name": "a", "ratio": Int32(3), "flag": Int16(2), "price": 9.75, "amount": Int64(7)], in: context, model: model)
+            _ = Self.insert("Item", ["name": "b", "ratio": Int32(0), "flag": Int16(0), "price": -2.5, "amount": Int64(-1)], in: context, model: model)
+        }
+        let context = try fixture.open()
+        try context.performAndWait {
+            let items = try fetch("Item", sortedBy: "name", in: context)
+            #expect(items.map { $0.value(forKey: "ratio") as? Double } == [3, 0])
+            #expect(items.map { $0.value(forKey: "flag") as? Bool } == [true, false])
+            #expect(items.map { ($0.value(forKey: "price") as? NSNumber)?.int64Value } == [9, -2])
+            #expect(items.map { $0.value(forKey: "amount") as? Decimal } == [7, -1])
+            for item in items {
+                #expect(item.value(forKey: "born") as? Date == Date(timeIntervalSinceReferenceDate: 100))
+                #expect(item.value(forKey: "fee") as? Decimal == Decimal(string: "1.25"))
+                #expect(item.value(forKey: "active") as? Bool == true)
+                #expect((item.value(forKey: "weight") as? NSNumber)?.doubleValue == 0.5)
+                #expect(item.value(forKey: "label") as? String == "none")
+            }
+        }
+    }
+
+    @Test("entities added, removed and renamed; an entity moved into another's table: its keys and the keys pointing to it move, and new keys go past them")
+    func entitiesAndHierarchy() throws {
+        let animal = Entity(name: "Animal", attributes: [Attribute(name: "name", type: .string)])
+        let person = { (pet: String) in
+            Entity(name: "Person", attributes: [Attribute(name: "name", type: .string)],
+                   relationships: [Relationship(name: "pet", destinationEntity: pet, isOptional: true)])
+        }
+        let fixture = Fixture([
+            Model(entities: [
+                animal, Entity(name: "Cat", attributes: [Attribute(name: "name", type: .string)]), person("Cat"),
+                Entity(name: "Old", attributes: [Attribute(name: "name", type: .string)]),
+                Entity(name: "Tag", attributes: [Attribute(name: "name", type: .string)]),
+            ]),
+            Model(entities: [
+                animal, Entity(name: "Cat", parentEntity: "Animal"), person("Animal"),
+                Entity(name: "Label", renamingIdentifier: "Tag", attributes: [Attribute(name: "name", type: .string)]),
+                Entity(name: "Box", attributes: [Attribute(name: "name", type: .string)]),
+            ]),
+        ])
+        try fixture.write { context, model in
+            for name in ["Rex", "Bella"] { _ = Self.insert("Animal", ["name": name], in: context, model: model) }
+            let tom = Self.insert("Cat", ["name": "Tom"], in: context, model: model)
+            _ = Self.insert("Person", ["name": "Ann", "pet": tom], in: context, model: model)
+            _ = Self.insert("Old", ["name": "gone"], in: context, model: model)
+            for name in ["red", "blue"] { _ = Self.insert("Tag", ["name": name], in: context, model: model) }
+        }
+        let tagKeys = try fixture.rows("SELECT Z_PK, ZNAME FROM ZTAG ORDER BY Z_PK")
+        let context = try fixture.open()
+        #expect(try fixture.values("Animal", ["name"], sortedBy: "name", in: context) == [["Bella"], ["Rex"], ["Tom"]])
+        #expect(try fixture.values("Cat", ["name"], sortedBy: "name", in: context) == [["Tom"]])
+        #expect(try fixture.values("Label", ["name"], sortedBy: "name", in: context) == [["blue"], ["red"]])
+        #expect(try fixture.values("Box", ["name"], sortedBy: "name", in: context).isEmpty)
+        #expect(try fixture.rows("SELECT Z_PK, ZNAME FROM ZLABEL ORDER BY Z_PK") == tagKeys)
+        #expect(try fixture.rows("SELECT to_regclass('zold') IS NULL, to_regclass('zcat') IS NULL, to_regclass('ztag') IS NULL") == [["1", "1", "1"]])
+        try context.performAndWait {
+            let ann = try #require(try fetch("Person", in: context).first)
+            let pet = try #require(ann.value(forKey: "pet") as? ManagedObject)
+            #expect(pet.entity.name == "Cat")
+            #expect(pet.value(forKey: "name") as? String == "Tom")
+            #expect(pet.objectID.storeNumber == 3)
+            let newcomer = Self.insert("Animal", ["name": "Max"], in: context, model: fixture.model(2))
+            try context.save()
+            #expect(newcomer.objectID.storeNumber == 4)
+        }
+    }
+
+    /// Author ↔ Book, `books` one-to-many or many-to-many, ordered or not.
+    static func library(manyToMany: Bool, ordered: Bool) -> Model {
+        Model(entities: [
+            Entity(name: "Author", attributes: [Attribute(name: "name", type: .string)], relationships: [
+                Relationship(name: "books", destinationEntity: "Book", inverseName: manyToMany ? "authors" : "author", inverseEntity: "Book",
+                             isToMany: true, isOrdered: ordered, isOptional: true),
+            ]),
+            Entity(name: "Book", attributes: [Attribute(name: "name", type: .string)], relationships: [
+                Relationship(name: manyToMany ? "authors" : "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author",
+                             isToMany: manyToMany, isOptional: true),
+            ]),
+        ])
+    }
+
+    @Test("a to-many made ordered: its members take the order of their keys (one-to-many and many-to-many)")
+    func toManyMadeOrdered() throws {
+        for manyToMany in [false, true] {
+            let fixture = Fixture([Self.library(manyToMany: manyToMany, ordered: false), Self.library(manyToMany: manyToMany, ordered: true)])
+            try fixture.write { context, model in
+                let ann = Self.insert("Author", ["name": "Ann"], in: context, model: model)
+                let bob = Self.insert("Author", ["name": "Bob"], in: context, model: model)
+                let books = ["Z", "A", "M", "Q"].map { Self.insert("Book", ["name": $0], in: context, model: model) }
+                ann.setValue(Set(books.prefix(3)), forKey: "books")
+                bob.setValue(Set([books[3]]), forKey: "books")
+            }
+            // The books' keys, in the order they were stored.
+            let keyOrder = try fixture.rows("SELECT ZNAME FROM ZBOOK WHERE ZNAME <> 'Q' ORDER BY Z_PK").map { $0[0] ?? "" }
+            let context = try fixture.open()
+            try context.performAndWait {
+                let authors = try fetch("Author", sortedBy: "name", in: context)
+                let titles = authors.map { (($0.value(forKey: "books") as? OrderedSet<ManagedObject>) ?? []).map { $0.value(forKey: "name") as? String ?? "" } }
+                #expect(titles == [keyOrder, ["Q"]], "many-to-many: \(manyToMany)")
+            }
+        }
+    }
+
     @Test("with automatic migration off, opening the store with a later version fails with 134100 and changes nothing")
     func migrationOff() throws {
         let fixture = Fixture([Self.shelter, Self.renamedShelter])
