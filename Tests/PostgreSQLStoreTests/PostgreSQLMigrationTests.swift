@@ -345,7 +345,7 @@ struct PostgreSQLMigrationTests {
         }
     }
 
-    @Test("with automatic migration off, opening the store with a later version fails with 134100 and changes nothing")
+    @Test("with automatic migration off, opening the store with a later version fails with 134100 and changes nothing; a mapping model, 134110")
     func migrationOff() throws {
         let fixture = Fixture([Self.shelter, Self.renamedShelter])
         try fixture.write(Self.seedShelter)
@@ -355,6 +355,14 @@ struct PostgreSQLMigrationTests {
         }
         #expect(error?.code.rawValue == 134100)
         #expect(error?.message.contains("V1") == true)
+        #expect(try fixture.everything() == before)
+
+        // A mapping model for the step: the PostgreSQL store migrates by inference only.
+        let mapped = #expect(throws: ManagedObjectError.self) {
+            try fixture.open { $0.mappingModels = [MappingModel(from: "V1", to: "V2", entityMappings: [])] }
+        }
+        #expect(mapped?.code.rawValue == 134110)
+        #expect(mapped?.message.contains("mapping model") == true)
         #expect(try fixture.everything() == before)
         #expect(try fixture.values("Person", ["name"], sortedBy: "name", in: fixture.open(version: 1)) == [["Ada"], ["Bob"]])
     }
