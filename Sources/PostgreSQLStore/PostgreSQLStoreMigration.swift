@@ -8,7 +8,8 @@ import PostgresNIO
 /// ``StoreMigration``, the same inferred mapping, ``InferredMigrationPlan``), in PostgreSQL's
 /// SQL and all in the opening transaction.
 ///
-/// Each step moves the old tables and key sequences into a schema of their own, creates the
+/// Each step moves the old tables and key sequences into a schema of their own (made for the
+/// step, so the user needs CREATE on the database; their index names stay free), creates the
 /// new version's tables, copies the rows across, checks them and drops the old tables. DDL is
 /// transactional in PostgreSQL, so a failure at any point rolls everything back: the database
 /// is as it was. The store's UUID stays; each table's key sequence continues past every key
