@@ -90,13 +90,11 @@ import Testing
         ]))
         #expect(text == """
             enum M {
-                static let model = Model(
-                    entities: [
-                        Entity(
-                            name: "\(String(repeating: "A", count: 120))"
-                        ),
-                    ]
-                )
+                static let model = Model(entities: [
+                    Entity(
+                        name: "\(String(repeating: "A", count: 120))"
+                    ),
+                ])
             }
 
             """)

@@ -43,9 +43,9 @@ import Testing
         let files = generate(model)
         let leaf = files["Leaf+ManagedGen.swift"]!
         #expect(leaf.contains("public final class Leaf: Base {"))
-        #expect(leaf.contains("get { stringAttribute(at: 2) }"))
+        #expect(leaf.contains("get { self.stringAttribute(at: 2) }"))
         #expect(files["Base+ManagedGen.swift"]!.contains("open class Base: ManagedObject {"))
-        #expect(files["Base+ManagedGen.swift"]!.contains("get { toOneRelationship(at: 1) }"))
+        #expect(files["Base+ManagedGen.swift"]!.contains("get { self.toOneRelationship(at: 1) }"))
     }
 
     @Test func classNamesFollowRepresentedClassName() {
@@ -101,8 +101,8 @@ import Testing
         let xcode = generate(model)["T+ManagedGen.swift"]!
         #expect(xcode.contains("public var scalar: Int16 {"))
         #expect(xcode.contains("public var object: NSNumber? {"))
-        #expect(xcode.contains("get { int32NumberAttribute(at: 1) }"))
-        #expect(xcode.contains("set { setInt32NumberAttribute(newValue, at: 1) }"))
+        #expect(xcode.contains("get { self.int32NumberAttribute(at: 1) }"))
+        #expect(xcode.contains("set { self.setInt32NumberAttribute(newValue, at: 1) }"))
         #expect(xcode.contains("public var legacy: NSNumber? {"))
         #expect(xcode.contains("public var required: String? {"))
         #expect(xcode.contains("public var optionalScalar: Double {"))
@@ -112,11 +112,11 @@ import Testing
         let strict = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
         #expect(strict.contains("public var object: Int32? {"))
         #expect(strict.contains("public var legacy: Bool {"))
-        #expect(strict.contains("get { boolAttribute(at: 2, default: false) }"))
+        #expect(strict.contains("get { self.boolAttribute(at: 2, default: false) }"))
         #expect(strict.contains("public var required: String {"))
         #expect(strict.contains("public var optionalScalar: Double? {"))
         #expect(strict.contains("public var when: Date {"))
-        #expect(strict.contains("get { requiredValue(dateAttribute(at: 6) as Date?, key: \"T.when\") }"))
+        #expect(strict.contains("get { self.requiredValue(self.dateAttribute(at: 6) as Date?, key: \"T.when\") }"))
     }
 
     @Test func transformablesAreTypedByKnownClassNamesElseAny() {
@@ -178,13 +178,13 @@ import Testing
         ])
         let output = Generator().generate(model, modelFileName: "F.xcdatamodel")
         let text = output.files.first { $0.name == "Flight+ManagedGen.swift" }!.contents
-        #expect(text.contains("public var ident: String { get { stringAttribute(at: 0, default: \"\") }"))
-        #expect(text.contains("get { stringAttribute(at: 1, default: \"Unknown\") }"))
+        #expect(text.contains("public var ident: String { get { self.stringAttribute(at: 0, default: \"\") }"))
+        #expect(text.contains("get { self.stringAttribute(at: 1, default: \"Unknown\") }"))
         #expect(!text.contains("public var gate:"))
         #expect(text.contains("public var codeValue: String {"))
         #expect(output.diagnostics.contains { $0.message.contains("no wrapper 'name'") })
         #expect(text.contains("public var origin: Flight {"))
-        #expect(text.contains("requiredValue(toOneRelationship(at: 6) as Flight?, key: \"Flight.origin_\")"))
+        #expect(text.contains("self.requiredValue(self.toOneRelationship(at: 6) as Flight?, key: \"Flight.origin_\")"))
 
         let noSuffix = Generator(options: GeneratorOptions(wrapperSuffix: "")).generate(model, modelFileName: "F.xcdatamodel")
         #expect(!noSuffix.files.contains { $0.contents.contains("public var ident: String") })
@@ -264,14 +264,14 @@ import Testing
             ]),
         ])
         let text = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
-        #expect(text.contains("get { int16Attribute(at: 0, default: 1) }"))
-        #expect(text.contains("get { int32Attribute(at: 1, default: 1) }"))
-        #expect(text.contains("get { boolAttribute(at: 2, default: false) }"))
-        #expect(text.contains("get { requiredValue(uuidAttribute(at: 3) as UUID?, key: \"T.junkUUID\") }"))
-        #expect(text.contains("get { int16Attribute(at: 4, default: 0) }"))
-        #expect(text.contains("get { int64Attribute(at: 5, default: 7) }"))
-        #expect(text.contains("get { decimalAttribute(at: 6, default: Decimal(string: \"0\")!) }"))
-        #expect(text.contains("get { stringAttribute(at: 7, default: \" a \") }"))
+        #expect(text.contains("get { self.int16Attribute(at: 0, default: 1) }"))
+        #expect(text.contains("get { self.int32Attribute(at: 1, default: 1) }"))
+        #expect(text.contains("get { self.boolAttribute(at: 2, default: false) }"))
+        #expect(text.contains("get { self.requiredValue(self.uuidAttribute(at: 3) as UUID?, key: \"T.junkUUID\") }"))
+        #expect(text.contains("get { self.int16Attribute(at: 4, default: 0) }"))
+        #expect(text.contains("get { self.int64Attribute(at: 5, default: 7) }"))
+        #expect(text.contains("get { self.decimalAttribute(at: 6, default: Decimal(string: \"0\")!) }"))
+        #expect(text.contains("get { self.stringAttribute(at: 7, default: \" a \") }"))
     }
 }
 

@@ -141,13 +141,13 @@ struct TypeMapper {
 
     /// Reads the stored attribute at `propertyIndex` as an optional of its storage type.
     func attributeRead(_ attribute: Attribute, at propertyIndex: Int) -> String {
-        accessorStem(attribute).map { "\($0)Attribute(at: \(propertyIndex))" } ?? "attributeValue(at: \(propertyIndex))"
+        accessorStem(attribute).map { "self.\($0)Attribute(at: \(propertyIndex))" } ?? "self.attributeValue(at: \(propertyIndex))"
     }
 
     /// Writes `value` (an optional of the storage type) to the attribute at `propertyIndex`.
     func attributeWrite(_ attribute: Attribute, _ value: String, at propertyIndex: Int) -> String {
-        accessorStem(attribute).map { "set\(SwiftNames.uppercasingFirst($0))Attribute(\(value), at: \(propertyIndex))" }
-            ?? "setAttributeValue(\(value), at: \(propertyIndex))"
+        accessorStem(attribute).map { "self.set\(SwiftNames.uppercasingFirst($0))Attribute(\(value), at: \(propertyIndex))" }
+            ?? "self.setAttributeValue(\(value), at: \(propertyIndex))"
     }
 
     func typing(of attribute: Attribute, at propertyIndex: Int, entityName: String) -> AttributeTyping {
@@ -157,21 +157,21 @@ struct TypeMapper {
            let stem = accessorStem(attribute) {
             return AttributeTyping(
                 propertyType: "\(types.foundation("NSNumber"))?", storageType: storage,
-                getter: ["\(stem)NumberAttribute(at: \(propertyIndex))"],
-                setter: ["set\(SwiftNames.uppercasingFirst(stem))NumberAttribute(newValue, at: \(propertyIndex))"])
+                getter: ["self.\(stem)NumberAttribute(at: \(propertyIndex))"],
+                setter: ["self.set\(SwiftNames.uppercasingFirst(stem))NumberAttribute(newValue, at: \(propertyIndex))"])
         }
         if let composite = attribute.composite.flatMap({ index.compositeTypeNames[$0] }), attribute.type == .composite {
             let optional = isOptionalProperty(attribute)
-            let read = "(attributeValue(at: \(propertyIndex)) as [\(types.string): Any]?).map(\(composite).init(dictionary:))"
+            let read = "(self.attributeValue(at: \(propertyIndex)) as [\(types.string): Any]?).map(\(composite).init(dictionary:))"
             if optional {
                 return AttributeTyping(
                     propertyType: "\(composite)?", storageType: storage, getter: [read],
-                    setter: ["setAttributeValue(newValue?.dictionary, at: \(propertyIndex))"], comments: comments)
+                    setter: ["self.setAttributeValue(newValue?.dictionary, at: \(propertyIndex))"], comments: comments)
             }
             return AttributeTyping(
                 propertyType: composite, storageType: storage,
                 getter: ["\(read) ?? \(composite)()"],
-                setter: ["setAttributeValue(newValue.dictionary, at: \(propertyIndex))"], comments: comments)
+                setter: ["self.setAttributeValue(newValue.dictionary, at: \(propertyIndex))"], comments: comments)
         }
         let setter = [attributeWrite(attribute, "newValue", at: propertyIndex)]
         if isOptionalProperty(attribute) {
@@ -194,13 +194,13 @@ struct TypeMapper {
     func nonOptionalAttributeRead(_ attribute: Attribute, at propertyIndex: Int, type: String, fallback: String?, what: String) -> [String] {
         let read = attributeRead(attribute, at: propertyIndex)
         guard let fallback else { return requiredRead(read, type: type, what: what) }
-        if let stem = accessorStem(attribute) { return ["\(stem)Attribute(at: \(propertyIndex), default: \(fallback))"] }
+        if let stem = accessorStem(attribute) { return ["self.\(stem)Attribute(at: \(propertyIndex), default: \(fallback))"] }
         return ["\(read) ?? \(fallback)"]
     }
 
     /// A getter that reads an optional and traps naming the property when it is `nil`.
     func requiredRead(_ read: String, type: String, what: String) -> [String] {
-        ["requiredValue(\(read) as \(type)?, key: \(SwiftNames.stringLiteral(what)))"]
+        ["self.requiredValue(\(read) as \(type)?, key: \(SwiftNames.stringLiteral(what)))"]
     }
 
     /// The value a non-optional view of the attribute gives when nothing is stored: the override

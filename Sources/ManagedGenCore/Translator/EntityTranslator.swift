@@ -125,20 +125,20 @@ struct EntityTranslator {
                 : (types.set(of: destination), "relationship", "setRelationship")
             return .variable(VariableDeclaration(
                 access: access, name: name, type: type,
-                getter: ["\(read)(at: \(propertyIndex))"], setter: ["\(write)(newValue, at: \(propertyIndex))"]))
+                getter: ["self.\(read)(at: \(propertyIndex))"], setter: ["self.\(write)(newValue, at: \(propertyIndex))"]))
         }
         if index.options.optionality == .strict && !relationship.isOptional {
             return .variable(VariableDeclaration(
                 access: access, name: name, type: destination,
                 getter: mapper.requiredRead(
-                    "toOneRelationship(at: \(propertyIndex))", type: destination,
+                    "self.toOneRelationship(at: \(propertyIndex))", type: destination,
                     what: "\(entity.name).\(relationship.name)"),
-                setter: ["setToOneRelationship(newValue, at: \(propertyIndex))"]))
+                setter: ["self.setToOneRelationship(newValue, at: \(propertyIndex))"]))
         }
         return .variable(VariableDeclaration(
             access: access, name: name, type: "\(destination)?",
-            getter: ["toOneRelationship(at: \(propertyIndex))"],
-            setter: ["setToOneRelationship(newValue, at: \(propertyIndex))"]))
+            getter: ["self.toOneRelationship(at: \(propertyIndex))"],
+            setter: ["self.setToOneRelationship(newValue, at: \(propertyIndex))"]))
     }
 
     /// Key constants for every property, inherited ones included: `Keys.name == "name"`. The
@@ -187,15 +187,15 @@ struct EntityTranslator {
                     : (types.set(of: destination), "relationship", "setRelationship")
                 result.append(.variable(VariableDeclaration(
                     access: access, name: name, type: type,
-                    getter: ["\(read)(at: \(propertyIndex))"], setter: ["\(write)(newValue, at: \(propertyIndex))"]),
+                    getter: ["self.\(read)(at: \(propertyIndex))"], setter: ["self.\(write)(newValue, at: \(propertyIndex))"]),
                     documentation: documentation))
             } else {
                 result.append(.variable(VariableDeclaration(
                     access: access, name: name, type: destination,
                     getter: mapper.requiredRead(
-                        "toOneRelationship(at: \(propertyIndex))", type: destination,
+                        "self.toOneRelationship(at: \(propertyIndex))", type: destination,
                         what: "\(entity.name).\(relationship.name)"),
-                    setter: ["setToOneRelationship(newValue, at: \(propertyIndex))"]),
+                    setter: ["self.setToOneRelationship(newValue, at: \(propertyIndex))"]),
                     documentation: documentation))
             }
         }
@@ -220,10 +220,10 @@ struct EntityTranslator {
             let value = Parameter(label: "_", name: "value", type: destination)
             let values = Parameter(label: "_", name: "values", type: collection)
             result += [
-                function("addTo\(suffix)", [value], "addRelatedObject(value, at: \(propertyIndex))"),
-                function("removeFrom\(suffix)", [value], "removeRelatedObject(value, at: \(propertyIndex))"),
-                function("addTo\(suffix)", [values], "addToRelationship(values, at: \(propertyIndex))"),
-                function("removeFrom\(suffix)", [values], "removeFromRelationship(values, at: \(propertyIndex))"),
+                function("addTo\(suffix)", [value], "self.addRelatedObject(value, at: \(propertyIndex))"),
+                function("removeFrom\(suffix)", [value], "self.removeRelatedObject(value, at: \(propertyIndex))"),
+                function("addTo\(suffix)", [values], "self.addToRelationship(values, at: \(propertyIndex))"),
+                function("removeFrom\(suffix)", [values], "self.removeFromRelationship(values, at: \(propertyIndex))"),
             ]
             guard relationship.isOrdered else { continue }
             let indexSet = types.indexSet
@@ -232,17 +232,17 @@ struct EntityTranslator {
             let atIndexes = Parameter(label: "at", name: "indexes", type: indexSet)
             result += [
                 function("insertInto\(suffix)", [value, atIndex],
-                         "insertRelatedObject(value, at: index, propertyIndex: \(propertyIndex))"),
+                         "self.insertRelatedObject(value, at: index, propertyIndex: \(propertyIndex))"),
                 function("insertInto\(suffix)", [Parameter(label: "_", name: "values", type: array), atIndexes],
-                         "insertIntoRelationship(values, at: indexes, propertyIndex: \(propertyIndex))"),
+                         "self.insertIntoRelationship(values, at: indexes, propertyIndex: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [atIndex],
-                         "removeRelatedObject(at: index, propertyIndex: \(propertyIndex))"),
+                         "self.removeRelatedObject(at: index, propertyIndex: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [atIndexes],
-                         "removeFromRelationship(at: indexes, propertyIndex: \(propertyIndex))"),
+                         "self.removeFromRelationship(at: indexes, propertyIndex: \(propertyIndex))"),
                 function("replace\(suffix)", [atIndex, Parameter(label: "with", name: "value", type: destination)],
-                         "replaceRelatedObject(at: index, with: value, propertyIndex: \(propertyIndex))"),
+                         "self.replaceRelatedObject(at: index, with: value, propertyIndex: \(propertyIndex))"),
                 function("replace\(suffix)", [atIndexes, Parameter(label: "with", name: "values", type: array)],
-                         "replaceInRelationship(at: indexes, with: values, propertyIndex: \(propertyIndex))"),
+                         "self.replaceInRelationship(at: indexes, with: values, propertyIndex: \(propertyIndex))"),
             ]
         }
         return result
@@ -259,10 +259,13 @@ struct EntityTranslator {
             }
     }
 
-    /// `[\Root.text: "text", …]` on one line, however long: one line per entity.
-    private func keyPathLiteral(root: String, _ names: [(swift: String, model: String)]) -> String {
-        guard !names.isEmpty else { return "[:]" }
-        return "[" + names.map { "\\\(root).\($0.swift): \(SwiftNames.stringLiteral($0.model))" }.joined(separator: ", ") + "]"
+    /// `self.propertyNames([\.text: "text", …])` on one line, however long: one line per entity.
+    /// The key paths take their root (`Self`) from the runtime function's parameter type: a
+    /// literal naming its root (`\Tweet.text`) costs the typechecker a lookup of the class each.
+    private func keyPathTableCall(_ names: [(swift: String, model: String)], subclasses: [String] = []) -> String {
+        let literal = names.isEmpty
+            ? "[:]" : "[" + names.map { "\\.\($0.swift): \(SwiftNames.stringLiteral($0.model))" }.joined(separator: ", ") + "]"
+        return "self.propertyNames(\(literal)" + (subclasses.isEmpty ? "" : ", subclasses: " + subclasses.joined(separator: ", ")) + ")"
     }
 
     private var keyPathTableType: String { "[\(types.swift("AnyKeyPath")): \(types.string)]" }
@@ -277,7 +280,7 @@ struct EntityTranslator {
     private func keyPathTable() -> (conformances: [String], members: [Declaration], declarations: [Declaration]) {
         let own = ownKeyPathNames
         if isFetchableRoot && isFinal {
-            return ([], [table("propertyNamesByKeyPath", access: access, keyPathLiteral(root: className, own))], [])
+            return ([], [table("propertyNamesByKeyPath", access: access, keyPathTableCall(own))], [])
         }
         if isFetchableRoot {
             let subclasses = descendantPlans.map { descendant in
@@ -285,16 +288,13 @@ struct EntityTranslator {
                 let type = translator.isFinal ? translator.className : "any \(translator.keyPathsProtocolName)"
                 return "(self as? \(type).Type)?.\(translator.subclassTableName)"
             }
-            let body = subclasses.isEmpty
-                ? keyPathLiteral(root: "Self", own)
-                : "propertyNames(\(keyPathLiteral(root: "Self", own)), subclasses: \(subclasses.joined(separator: ", ")))"
-            let witness = table("propertyNamesByKeyPath", access: access, body)
+            let witness = table("propertyNamesByKeyPath", access: access, keyPathTableCall(own, subclasses: subclasses))
             return ([], [], [.extension(ExtensionDeclaration(extendedType: fetchingProtocolName, members: [witness]))])
         }
         guard !own.isEmpty else { return ([], [], []) }
-        if isFinal { return ([], [table(subclassTableName, access: nil, keyPathLiteral(root: className, own))], []) }
+        if isFinal { return ([], [table(subclassTableName, access: nil, keyPathTableCall(own))], []) }
         let keyPathsProtocol = Declaration.type(TypeDeclaration(.protocol, access: nil, name: keyPathsProtocolName, inheritance: [className]))
-        let subclassTable = table(subclassTableName, access: nil, keyPathLiteral(root: "Self", own))
+        let subclassTable = table(subclassTableName, access: nil, keyPathTableCall(own))
         return ([keyPathsProtocolName], [], [
             keyPathsProtocol, .extension(ExtensionDeclaration(extendedType: keyPathsProtocolName, members: [subclassTable])),
         ])

@@ -1,7 +1,7 @@
 /// A Swift expression built from calls, arrays and atoms, printed on one line when short;
-/// otherwise a call's short arguments fill lines, as do an array's names, and other arrays have
-/// one element per line. Used
-/// to write the model as Swift values.
+/// otherwise a call's arrays hug it (`Entity(name: "Dog", attributes: [` … `])`) or, when that
+/// does not fit, its short arguments fill lines; an array's names fill lines, and other arrays
+/// have one element per line. Used to write the model as Swift values.
 indirect enum SwiftLiteral {
     case atom(String)
     case call(String, [LiteralArgument])
@@ -25,6 +25,10 @@ indirect enum SwiftLiteral {
         let inner = indent + "    "
         switch self {
         case .call(let name, let arguments) where !fitsOnOneLine(within: limit):
+            if let hugged = huggingLines(name: name, arguments: arguments, maximumLength: maximumLength, indent: indent, prefix: prefix, suffix: suffix) {
+                lines += hugged
+                return
+            }
             // Arguments that fit on a line share lines, filled up to `maximumLength`; the others
             // (arrays of properties, long calls) get lines of their own.
             lines.append(indent + prefix + name + "(")
@@ -44,28 +48,74 @@ indirect enum SwiftLiteral {
             }
             filling.finish(into: &lines)
             lines.append(indent + ")" + suffix)
-        case .array(let elements) where !fitsOnOneLine(within: limit) && elements.allSatisfy(\.isAtom):
-            // Names (the entity constants) fill lines.
-            lines.append(indent + prefix + "[")
-            var filling = LineFilling(indent: inner, maximumLength: maximumLength)
-            for element in elements {
-                var text = ""
-                element.appendFlat(to: &text)
-                filling.add(text + ",", to: &lines)
-            }
-            filling.finish(into: &lines)
-            lines.append(indent + "]" + suffix)
         case .array(let elements) where !fitsOnOneLine(within: limit):
             lines.append(indent + prefix + "[")
-            for element in elements {
-                element.render(maximumLength: maximumLength, into: &lines, indent: inner, suffix: ",")
-            }
+            Self.appendElements(elements, to: &lines, indent: inner, maximumLength: maximumLength)
             lines.append(indent + "]" + suffix)
         default:
             var flat = indent + prefix
             appendFlat(to: &flat)
             lines.append(flat + suffix)
         }
+    }
+
+    /// A call whose long arguments are arrays, written with each array hugging the call: the
+    /// short arguments on the lines that open and close the arrays, the elements alone one level
+    /// in, so a call costs two lines more than its elements (an entity of the model literal:
+    /// `Entity(name: "Dog", …, attributes: [` … `], relationships: [` … `])`). `nil` when a
+    /// long argument is not an array or a line would be longer than `maximumLength`.
+    private func huggingLines(
+        name: String, arguments: [LiteralArgument], maximumLength: Int, indent: String, prefix: String, suffix: String
+    ) -> [String]? {
+        let inner = indent + "    "
+        var lines: [String] = []
+        var line = indent + prefix + name + "("
+        var startsArguments = true
+        var huggedAny = false
+        for (position, argument) in arguments.enumerated() {
+            if case .unbroken = argument.value { return nil }
+            let label = argument.label.map { "\($0): " } ?? ""
+            let separator = startsArguments ? "" : ", "
+            var flat = label
+            argument.value.appendFlat(to: &flat)
+            let isLast = position == arguments.count - 1
+            let closing = isLast ? ")" + suffix : ","
+            if line.utf8.count + separator.utf8.count + flat.utf8.count + closing.utf8.count <= maximumLength, !flat.utf8.contains(10) {
+                line += separator + flat
+                startsArguments = false
+                continue
+            }
+            guard case .array(let elements) = argument.value else { return nil }
+            line += separator + label + "["
+            guard line.utf8.count <= maximumLength else { return nil }
+            lines.append(line)
+            Self.appendElements(elements, to: &lines, indent: inner, maximumLength: maximumLength)
+            line = indent + "]"
+            startsArguments = false
+            huggedAny = true
+        }
+        line += ")" + suffix
+        guard huggedAny, line.utf8.count <= maximumLength else { return nil }
+        lines.append(line)
+        return lines
+    }
+
+    /// The elements of an array written over several lines: names (the entity constants) fill
+    /// lines, anything else has a line (or lines) of its own.
+    private static func appendElements(_ elements: [SwiftLiteral], to lines: inout [String], indent: String, maximumLength: Int) {
+        guard elements.allSatisfy(\.isAtom) else {
+            for element in elements {
+                element.render(maximumLength: maximumLength, into: &lines, indent: indent, suffix: ",")
+            }
+            return
+        }
+        var filling = LineFilling(indent: indent, maximumLength: maximumLength)
+        for element in elements {
+            var text = ""
+            element.appendFlat(to: &text)
+            filling.add(text + ",", to: &lines)
+        }
+        filling.finish(into: &lines)
     }
 
     private var isAtom: Bool {

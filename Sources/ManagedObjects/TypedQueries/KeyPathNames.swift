@@ -5,14 +5,18 @@ extension FetchableManagedObject {
     /// No key path names: classes written by hand add them to use typed queries.
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [:] }
 
-    /// A class tree's table, as its root's generated `propertyNamesByKeyPath` builds it: the
-    /// root's entries (key paths from `Self`, so from the subclass asked) and the tables of
-    /// the subclasses `Self` is or descends from (`nil` for the others).
+    /// The table generated `propertyNamesByKeyPath` builds: a class's own entries (key paths
+    /// from `Self`, so in a class tree from the subclass asked) and, for the root of a tree, the
+    /// tables of the subclasses `Self` is or descends from (`nil` for the others). The entries
+    /// are `PartialKeyPath<Self>` so that generated code writes `\.text`, not `\Tweet.text`:
+    /// the root taken from this parameter is cheaper to typecheck than a class named in each.
     @_spi(Generated)
     public static func propertyNames(
-        _ own: [AnyKeyPath: String], subclasses: [AnyKeyPath: String]?...
+        _ own: [PartialKeyPath<Self>: String], subclasses: [AnyKeyPath: String]?...
     ) -> [AnyKeyPath: String] {
-        subclasses.reduce(own) { names, subclass in names.merging(subclass ?? [:]) { kept, _ in kept } }
+        var names = [AnyKeyPath: String](minimumCapacity: own.count)
+        for (keyPath, name) in own { names[keyPath] = name }
+        return subclasses.reduce(names) { names, subclass in names.merging(subclass ?? [:]) { kept, _ in kept } }
     }
 }
 

@@ -20,10 +20,10 @@ extension Item: FetchableManagedObject {
         public static let sample = "sample"
     }
 
-    public var position: Int32 { get { int32Attribute(at: 0, default: 0) } set { setInt32Attribute(newValue, at: 0) } }
-    public var owned: Sample? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
-    public var sample: Sample? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
+    public var position: Int32 { get { self.int32Attribute(at: 0, default: 0) } set { self.setInt32Attribute(newValue, at: 0) } }
+    public var owned: Sample? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
+    public var sample: Sample? { get { self.toOneRelationship(at: 2) } set { self.setToOneRelationship(newValue, at: 2) } }
     /// A fetch request for `Item` objects.
     public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Item.position: "position", \Item.owned: "owned", \Item.sample: "sample"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.position: "position", \.owned: "owned", \.sample: "sample"]) }
 }

@@ -23,24 +23,19 @@ internal enum Walks {
     private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
     @_optimize(none) private static func dogEntity() -> Entity {
-        Entity(
-            name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
-            attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
-            relationships: [
-                Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
-            ],
-            uniquenessConstraints: [["name"]]
-        )
+        Entity(name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
+        ], uniquenessConstraints: [["name"]])
     }
 
     @_optimize(none) private static func walkEntity() -> Entity {
-        Entity(
-            name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
-            attributes: [Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
-            relationships: [
-                Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
-            ]
-        )
+        Entity(name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "date", type: .date, usesScalarValueType: false),
+        ], relationships: [
+            Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
+        ])
     }
 }
 
@@ -57,23 +52,23 @@ extension Dog: FetchableManagedObject {
         internal static let walks = "walks"
     }
 
-    internal var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    internal var walks: OrderedSet<Walk> { get { orderedRelationship(at: 1) } set { setOrderedRelationship(newValue, at: 1) } }
-    internal func addToWalks(_ value: Walk) { addRelatedObject(value, at: 1) }
-    internal func removeFromWalks(_ value: Walk) { removeRelatedObject(value, at: 1) }
-    internal func addToWalks(_ values: OrderedSet<Walk>) { addToRelationship(values, at: 1) }
-    internal func removeFromWalks(_ values: OrderedSet<Walk>) { removeFromRelationship(values, at: 1) }
-    internal func insertIntoWalks(_ value: Walk, at index: Int) { insertRelatedObject(value, at: index, propertyIndex: 1) }
-    internal func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) { insertIntoRelationship(values, at: indexes, propertyIndex: 1) }
-    internal func removeFromWalks(at index: Int) { removeRelatedObject(at: index, propertyIndex: 1) }
-    internal func removeFromWalks(at indexes: IndexSet) { removeFromRelationship(at: indexes, propertyIndex: 1) }
-    internal func replaceWalks(at index: Int, with value: Walk) { replaceRelatedObject(at: index, with: value, propertyIndex: 1) }
-    internal func replaceWalks(at indexes: IndexSet, with values: [Walk]) { replaceInRelationship(at: indexes, with: values, propertyIndex: 1) }
+    internal var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    internal var walks: OrderedSet<Walk> { get { self.orderedRelationship(at: 1) } set { self.setOrderedRelationship(newValue, at: 1) } }
+    internal func addToWalks(_ value: Walk) { self.addRelatedObject(value, at: 1) }
+    internal func removeFromWalks(_ value: Walk) { self.removeRelatedObject(value, at: 1) }
+    internal func addToWalks(_ values: OrderedSet<Walk>) { self.addToRelationship(values, at: 1) }
+    internal func removeFromWalks(_ values: OrderedSet<Walk>) { self.removeFromRelationship(values, at: 1) }
+    internal func insertIntoWalks(_ value: Walk, at index: Int) { self.insertRelatedObject(value, at: index, propertyIndex: 1) }
+    internal func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) { self.insertIntoRelationship(values, at: indexes, propertyIndex: 1) }
+    internal func removeFromWalks(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 1) }
+    internal func removeFromWalks(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 1) }
+    internal func replaceWalks(at index: Int, with value: Walk) { self.replaceRelatedObject(at: index, with: value, propertyIndex: 1) }
+    internal func replaceWalks(at indexes: IndexSet, with values: [Walk]) { self.replaceInRelationship(at: indexes, with: values, propertyIndex: 1) }
     /// A fetch request for `Dog` objects.
     internal class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
     /// The `Dog` whose `name` is `name` (unique in the model), inserted if there is none.
     internal static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog { try Dog.findOrInsert(Keys.name, name, at: 0, in: context) }
-    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Dog.name: "name", \Dog.walks: "walks"] }
+    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.walks: "walks"]) }
 }
 
 /// The `Walk` entity.
@@ -89,9 +84,9 @@ extension Walk: FetchableManagedObject {
         internal static let dog = "dog"
     }
 
-    internal var date: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
-    internal var dog: Dog? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
+    internal var date: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
+    internal var dog: Dog? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     internal class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
-    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Walk.date: "date", \Walk.dog: "dog"] }
+    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.date: "date", \.dog: "dog"]) }
 }

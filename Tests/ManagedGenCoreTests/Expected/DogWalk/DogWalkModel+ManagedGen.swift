@@ -23,23 +23,18 @@ public enum DogWalkModel {
     private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
     @_optimize(none) private static func dogEntity() -> Entity {
-        Entity(
-            name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
-            attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
-            relationships: [
-                Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
-            ],
-            uniquenessConstraints: [["name"]]
-        )
+        Entity(name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
+        ], uniquenessConstraints: [["name"]])
     }
 
     @_optimize(none) private static func walkEntity() -> Entity {
-        Entity(
-            name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
-            attributes: [Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
-            relationships: [
-                Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
-            ]
-        )
+        Entity(name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "date", type: .date, usesScalarValueType: false),
+        ], relationships: [
+            Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
+        ])
     }
 }

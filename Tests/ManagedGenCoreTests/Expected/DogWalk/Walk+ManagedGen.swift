@@ -19,9 +19,9 @@ extension Walk: FetchableManagedObject {
         public static let dog = "dog"
     }
 
-    public var date: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
-    public var dog: Dog? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
+    public var date: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
+    public var dog: Dog? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     public class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Walk.date: "date", \Walk.dog: "dog"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.date: "date", \.dog: "dog"]) }
 }

@@ -21,9 +21,9 @@ extension Author: FetchableManagedObject {
         public static let recentBooks = "recentBooks"
     }
 
-    public var born: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
-    public var name: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var books: Set<Book> { get { relationship(at: 2) } set { setRelationship(newValue, at: 2) } }
+    public var born: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
+    public var name: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var books: Set<Book> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
 
     /// Fetched property: the `Book` objects matching `author == $FETCH_SOURCE AND year > 2000`,
     /// fetched each time it is read (empty when the object has no context or the fetch fails).
@@ -35,11 +35,11 @@ extension Author: FetchableManagedObject {
         return (try? context.fetch(request)) ?? []
     }
 
-    public func addToBooks(_ value: Book) { addRelatedObject(value, at: 2) }
-    public func removeFromBooks(_ value: Book) { removeRelatedObject(value, at: 2) }
-    public func addToBooks(_ values: Set<Book>) { addToRelationship(values, at: 2) }
-    public func removeFromBooks(_ values: Set<Book>) { removeFromRelationship(values, at: 2) }
+    public func addToBooks(_ value: Book) { self.addRelatedObject(value, at: 2) }
+    public func removeFromBooks(_ value: Book) { self.removeRelatedObject(value, at: 2) }
+    public func addToBooks(_ values: Set<Book>) { self.addToRelationship(values, at: 2) }
+    public func removeFromBooks(_ values: Set<Book>) { self.removeFromRelationship(values, at: 2) }
     /// A fetch request for `Author` objects.
     public class func fetchRequest() -> FetchRequest<Author> { FetchRequest<Author>(entityName: "Author") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Author.born: "born", \Author.name: "name", \Author.books: "books"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.born: "born", \.name: "name", \.books: "books"]) }
 }

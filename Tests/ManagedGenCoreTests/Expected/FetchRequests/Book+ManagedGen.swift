@@ -21,11 +21,11 @@ extension Book: FetchableManagedObject {
         public static let author = "author"
     }
 
-    public var pages: Int32 { get { int32Attribute(at: 0, default: 0) } set { setInt32Attribute(newValue, at: 0) } }
-    public var title: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var year: Int16 { get { int16Attribute(at: 2, default: 0) } set { setInt16Attribute(newValue, at: 2) } }
-    public var author: Author? { get { toOneRelationship(at: 3) } set { setToOneRelationship(newValue, at: 3) } }
+    public var pages: Int32 { get { self.int32Attribute(at: 0, default: 0) } set { self.setInt32Attribute(newValue, at: 0) } }
+    public var title: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var year: Int16 { get { self.int16Attribute(at: 2, default: 0) } set { self.setInt16Attribute(newValue, at: 2) } }
+    public var author: Author? { get { self.toOneRelationship(at: 3) } set { self.setToOneRelationship(newValue, at: 3) } }
     /// A fetch request for `Book` objects.
     public class func fetchRequest() -> FetchRequest<Book> { FetchRequest<Book>(entityName: "Book") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Book.pages: "pages", \Book.title: "title", \Book.year: "year", \Book.author: "author"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.pages: "pages", \.title: "title", \.year: "year", \.author: "author"]) }
 }

@@ -64,32 +64,23 @@ public enum FetchRequestsModel {
     private static let classes: [String: ManagedObject.Type] = ["Author": Author.self, "Book": Book.self]
 
     @_optimize(none) private static func authorEntity() -> Entity {
-        Entity(
-            name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
-                Attribute.compact(name: "name", type: .string, isOptional: true),
-            ],
-            relationships: [
-                Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true, isOptional: true),
-            ],
-            fetchedProperties: [
-                FetchedProperty(name: "recentBooks", fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entity: "Book", predicateString: "author == $FETCH_SOURCE AND year > 2000")),
-            ]
-        )
+        Entity(name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
+            Attribute.compact(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true, isOptional: true),
+        ], fetchedProperties: [
+            FetchedProperty(name: "recentBooks", fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entity: "Book", predicateString: "author == $FETCH_SOURCE AND year > 2000")),
+        ])
     }
 
     @_optimize(none) private static func bookEntity() -> Entity {
-        Entity(
-            name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
-                Attribute.compact(name: "title", type: .string, isOptional: true),
-                Attribute.compact(name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
-            ],
-            relationships: [
-                Relationship(name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author", isOptional: true, maxCount: 1),
-            ]
-        )
+        Entity(name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "title", type: .string, isOptional: true),
+            Attribute.compact(name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+        ], relationships: [
+            Relationship(name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author", isOptional: true, maxCount: 1),
+        ])
     }
 }

@@ -21,25 +21,25 @@ extension Airline: FetchableManagedObject {
         public static let flights_ = "flights_"
     }
 
-    public var code_: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var name_: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var shortname_: String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
-    public var flights_: Set<Flight> { get { relationship(at: 3) } set { setRelationship(newValue, at: 3) } }
+    public var code_: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var name_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var shortname_: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
+    public var flights_: Set<Flight> { get { self.relationship(at: 3) } set { self.setRelationship(newValue, at: 3) } }
     /// Non-optional `code_`.
-    public var code: String { get { stringAttribute(at: 0, default: "") } set { setStringAttribute(newValue, at: 0) } }
+    public var code: String { get { self.stringAttribute(at: 0, default: "") } set { self.setStringAttribute(newValue, at: 0) } }
     /// Non-optional `name_`.
-    public var name: String { get { stringAttribute(at: 1, default: "") } set { setStringAttribute(newValue, at: 1) } }
+    public var name: String { get { self.stringAttribute(at: 1, default: "") } set { self.setStringAttribute(newValue, at: 1) } }
     /// Non-optional `shortname_`.
-    public var shortname: String { get { stringAttribute(at: 2, default: "") } set { setStringAttribute(newValue, at: 2) } }
+    public var shortname: String { get { self.stringAttribute(at: 2, default: "") } set { self.setStringAttribute(newValue, at: 2) } }
     /// Non-optional `flights_`.
-    public var flights: Set<Flight> { get { relationship(at: 3) } set { setRelationship(newValue, at: 3) } }
-    public func addToFlights_(_ value: Flight) { addRelatedObject(value, at: 3) }
-    public func removeFromFlights_(_ value: Flight) { removeRelatedObject(value, at: 3) }
-    public func addToFlights_(_ values: Set<Flight>) { addToRelationship(values, at: 3) }
-    public func removeFromFlights_(_ values: Set<Flight>) { removeFromRelationship(values, at: 3) }
+    public var flights: Set<Flight> { get { self.relationship(at: 3) } set { self.setRelationship(newValue, at: 3) } }
+    public func addToFlights_(_ value: Flight) { self.addRelatedObject(value, at: 3) }
+    public func removeFromFlights_(_ value: Flight) { self.removeRelatedObject(value, at: 3) }
+    public func addToFlights_(_ values: Set<Flight>) { self.addToRelationship(values, at: 3) }
+    public func removeFromFlights_(_ values: Set<Flight>) { self.removeFromRelationship(values, at: 3) }
     /// A fetch request for `Airline` objects.
     public class func fetchRequest() -> FetchRequest<Airline> { FetchRequest<Airline>(entityName: "Airline") }
     /// The `Airline` whose `code_` is `code` (unique in the model), inserted if there is none.
     public static func withCode(_ code: String, in context: ManagedObjectContext) throws -> Airline { try Airline.findOrInsert(Keys.code_, code, at: 0, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Airline.code_: "code_", \Airline.name_: "name_", \Airline.shortname_: "shortname_", \Airline.flights_: "flights_", \Airline.code: "code_", \Airline.name: "name_", \Airline.shortname: "shortname_", \Airline.flights: "flights_"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.code_: "code_", \.name_: "name_", \.shortname_: "shortname_", \.flights_: "flights_", \.code: "code_", \.name: "name_", \.shortname: "shortname_", \.flights: "flights_"]) }
 }

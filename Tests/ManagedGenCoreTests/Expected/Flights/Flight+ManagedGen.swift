@@ -32,38 +32,38 @@ extension Flight: FetchableManagedObject {
         public static let origin_ = "origin_"
     }
 
-    public var actualOff: Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
-    public var actualOn: Date? { get { dateAttribute(at: 1) } set { setDateAttribute(newValue, at: 1) } }
-    public var aircraftType_: String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
-    public var arrival: Date? { get { dateAttribute(at: 3) } set { setDateAttribute(newValue, at: 3) } }
-    public var estimatedOff: Date? { get { dateAttribute(at: 4) } set { setDateAttribute(newValue, at: 4) } }
-    public var estimatedOn: Date? { get { dateAttribute(at: 5) } set { setDateAttribute(newValue, at: 5) } }
-    public var filedAirspeed: Int16 { get { int16Attribute(at: 6, default: 0) } set { setInt16Attribute(newValue, at: 6) } }
-    public var ident_: String? { get { stringAttribute(at: 7) } set { setStringAttribute(newValue, at: 7) } }
-    public var scheduledIn: Date? { get { dateAttribute(at: 8) } set { setDateAttribute(newValue, at: 8) } }
-    public var scheduledOff_: Date? { get { dateAttribute(at: 9) } set { setDateAttribute(newValue, at: 9) } }
-    public var scheduledOn_: Date? { get { dateAttribute(at: 10) } set { setDateAttribute(newValue, at: 10) } }
-    public var status_: String? { get { stringAttribute(at: 11) } set { setStringAttribute(newValue, at: 11) } }
-    public var airline_: Airline? { get { toOneRelationship(at: 12) } set { setToOneRelationship(newValue, at: 12) } }
-    public var destination_: Airport? { get { toOneRelationship(at: 13) } set { setToOneRelationship(newValue, at: 13) } }
-    public var origin_: Airport? { get { toOneRelationship(at: 14) } set { setToOneRelationship(newValue, at: 14) } }
+    public var actualOff: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
+    public var actualOn: Date? { get { self.dateAttribute(at: 1) } set { self.setDateAttribute(newValue, at: 1) } }
+    public var aircraftType_: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
+    public var arrival: Date? { get { self.dateAttribute(at: 3) } set { self.setDateAttribute(newValue, at: 3) } }
+    public var estimatedOff: Date? { get { self.dateAttribute(at: 4) } set { self.setDateAttribute(newValue, at: 4) } }
+    public var estimatedOn: Date? { get { self.dateAttribute(at: 5) } set { self.setDateAttribute(newValue, at: 5) } }
+    public var filedAirspeed: Int16 { get { self.int16Attribute(at: 6, default: 0) } set { self.setInt16Attribute(newValue, at: 6) } }
+    public var ident_: String? { get { self.stringAttribute(at: 7) } set { self.setStringAttribute(newValue, at: 7) } }
+    public var scheduledIn: Date? { get { self.dateAttribute(at: 8) } set { self.setDateAttribute(newValue, at: 8) } }
+    public var scheduledOff_: Date? { get { self.dateAttribute(at: 9) } set { self.setDateAttribute(newValue, at: 9) } }
+    public var scheduledOn_: Date? { get { self.dateAttribute(at: 10) } set { self.setDateAttribute(newValue, at: 10) } }
+    public var status_: String? { get { self.stringAttribute(at: 11) } set { self.setStringAttribute(newValue, at: 11) } }
+    public var airline_: Airline? { get { self.toOneRelationship(at: 12) } set { self.setToOneRelationship(newValue, at: 12) } }
+    public var destination_: Airport? { get { self.toOneRelationship(at: 13) } set { self.setToOneRelationship(newValue, at: 13) } }
+    public var origin_: Airport? { get { self.toOneRelationship(at: 14) } set { self.setToOneRelationship(newValue, at: 14) } }
     /// Non-optional `aircraftType_`.
-    public var aircraftType: String { get { stringAttribute(at: 2, default: "") } set { setStringAttribute(newValue, at: 2) } }
+    public var aircraftType: String { get { self.stringAttribute(at: 2, default: "") } set { self.setStringAttribute(newValue, at: 2) } }
     /// Non-optional `ident_`.
-    public var ident: String { get { stringAttribute(at: 7, default: "") } set { setStringAttribute(newValue, at: 7) } }
+    public var ident: String { get { self.stringAttribute(at: 7, default: "") } set { self.setStringAttribute(newValue, at: 7) } }
     /// Non-optional `scheduledOff_`.
-    public var scheduledOff: Date { get { requiredValue(dateAttribute(at: 9) as Date?, key: "Flight.scheduledOff_") } set { setDateAttribute(newValue, at: 9) } }
+    public var scheduledOff: Date { get { self.requiredValue(self.dateAttribute(at: 9) as Date?, key: "Flight.scheduledOff_") } set { self.setDateAttribute(newValue, at: 9) } }
     /// Non-optional `scheduledOn_`.
-    public var scheduledOn: Date { get { requiredValue(dateAttribute(at: 10) as Date?, key: "Flight.scheduledOn_") } set { setDateAttribute(newValue, at: 10) } }
+    public var scheduledOn: Date { get { self.requiredValue(self.dateAttribute(at: 10) as Date?, key: "Flight.scheduledOn_") } set { self.setDateAttribute(newValue, at: 10) } }
     /// Non-optional `status_`.
-    public var status: String { get { stringAttribute(at: 11, default: "Unknown") } set { setStringAttribute(newValue, at: 11) } }
+    public var status: String { get { self.stringAttribute(at: 11, default: "Unknown") } set { self.setStringAttribute(newValue, at: 11) } }
     /// Non-optional `airline_`.
-    public var airline: Airline { get { requiredValue(toOneRelationship(at: 12) as Airline?, key: "Flight.airline_") } set { setToOneRelationship(newValue, at: 12) } }
+    public var airline: Airline { get { self.requiredValue(self.toOneRelationship(at: 12) as Airline?, key: "Flight.airline_") } set { self.setToOneRelationship(newValue, at: 12) } }
     /// Non-optional `destination_`.
-    public var destination: Airport { get { requiredValue(toOneRelationship(at: 13) as Airport?, key: "Flight.destination_") } set { setToOneRelationship(newValue, at: 13) } }
+    public var destination: Airport { get { self.requiredValue(self.toOneRelationship(at: 13) as Airport?, key: "Flight.destination_") } set { self.setToOneRelationship(newValue, at: 13) } }
     /// Non-optional `origin_`.
-    public var origin: Airport { get { requiredValue(toOneRelationship(at: 14) as Airport?, key: "Flight.origin_") } set { setToOneRelationship(newValue, at: 14) } }
+    public var origin: Airport { get { self.requiredValue(self.toOneRelationship(at: 14) as Airport?, key: "Flight.origin_") } set { self.setToOneRelationship(newValue, at: 14) } }
     /// A fetch request for `Flight` objects.
     public class func fetchRequest() -> FetchRequest<Flight> { FetchRequest<Flight>(entityName: "Flight") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Flight.actualOff: "actualOff", \Flight.actualOn: "actualOn", \Flight.aircraftType_: "aircraftType_", \Flight.arrival: "arrival", \Flight.estimatedOff: "estimatedOff", \Flight.estimatedOn: "estimatedOn", \Flight.filedAirspeed: "filedAirspeed", \Flight.ident_: "ident_", \Flight.scheduledIn: "scheduledIn", \Flight.scheduledOff_: "scheduledOff_", \Flight.scheduledOn_: "scheduledOn_", \Flight.status_: "status_", \Flight.airline_: "airline_", \Flight.destination_: "destination_", \Flight.origin_: "origin_", \Flight.aircraftType: "aircraftType_", \Flight.ident: "ident_", \Flight.scheduledOff: "scheduledOff_", \Flight.scheduledOn: "scheduledOn_", \Flight.status: "status_", \Flight.airline: "airline_", \Flight.destination: "destination_", \Flight.origin: "origin_"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.actualOff: "actualOff", \.actualOn: "actualOn", \.aircraftType_: "aircraftType_", \.arrival: "arrival", \.estimatedOff: "estimatedOff", \.estimatedOn: "estimatedOn", \.filedAirspeed: "filedAirspeed", \.ident_: "ident_", \.scheduledIn: "scheduledIn", \.scheduledOff_: "scheduledOff_", \.scheduledOn_: "scheduledOn_", \.status_: "status_", \.airline_: "airline_", \.destination_: "destination_", \.origin_: "origin_", \.aircraftType: "aircraftType_", \.ident: "ident_", \.scheduledOff: "scheduledOff_", \.scheduledOn: "scheduledOn_", \.status: "status_", \.airline: "airline_", \.destination: "destination_", \.origin: "origin_"]) }
 }

@@ -21,11 +21,11 @@ extension Animal: AnimalFetching {
         public static let keeper = "keeper"
     }
 
-    public var ident: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var name_: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var keeper: Keeper? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
+    public var ident: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var name_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var keeper: Keeper? { get { self.toOneRelationship(at: 2) } set { self.setToOneRelationship(newValue, at: 2) } }
     /// Non-optional `name_`.
-    public var name: String { get { stringAttribute(at: 1, default: "") } set { setStringAttribute(newValue, at: 1) } }
+    public var name: String { get { self.stringAttribute(at: 1, default: "") } set { self.setStringAttribute(newValue, at: 1) } }
     /// A fetch request for `Animal` objects.
     public class func fetchRequest() -> FetchRequest<Animal> { FetchRequest<Animal>(entityName: "Animal") }
 }
@@ -34,5 +34,5 @@ extension Animal: AnimalFetching {
 public protocol AnimalFetching: Animal, FetchableManagedObject {}
 
 extension AnimalFetching {
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { propertyNames([\Self.ident: "ident", \Self.name_: "name_", \Self.keeper: "keeper", \Self.name: "name_"], subclasses: (self as? Bird.Type)?.propertyNamesOfBird, (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal, (self as? Dog.Type)?.propertyNamesOfDog) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.ident: "ident", \.name_: "name_", \.keeper: "keeper", \.name: "name_"], subclasses: (self as? Bird.Type)?.propertyNamesOfBird, (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal, (self as? Dog.Type)?.propertyNamesOfDog) }
 }

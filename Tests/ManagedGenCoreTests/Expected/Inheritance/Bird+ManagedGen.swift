@@ -21,10 +21,10 @@ extension Bird {
         public static let wingspan = "wingspan"
     }
 
-    public var wingspan: Double { get { doubleAttribute(at: 3, default: 0) } set { setDoubleAttribute(newValue, at: 3) } }
+    public var wingspan: Double { get { self.doubleAttribute(at: 3, default: 0) } set { self.setDoubleAttribute(newValue, at: 3) } }
     /// A fetch request for `Bird` objects.
     public class func fetchRequest() -> FetchRequest<Bird> { FetchRequest<Bird>(entityName: "Bird") }
     /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.
     public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Bird { try Bird.findOrInsert(Keys.ident, ident, at: 0, in: context) }
-    static var propertyNamesOfBird: [AnyKeyPath: String] { [\Bird.wingspan: "wingspan"] }
+    static var propertyNamesOfBird: [AnyKeyPath: String] { self.propertyNames([\.wingspan: "wingspan"]) }
 }

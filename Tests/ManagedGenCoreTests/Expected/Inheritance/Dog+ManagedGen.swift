@@ -22,8 +22,8 @@ extension Dog {
         public static let breed = "breed"
     }
 
-    public var breed: String? { get { stringAttribute(at: 4) } set { setStringAttribute(newValue, at: 4) } }
+    public var breed: String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
     /// A fetch request for `Dog` objects.
     public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
-    static var propertyNamesOfDog: [AnyKeyPath: String] { [\Dog.breed: "breed"] }
+    static var propertyNamesOfDog: [AnyKeyPath: String] { self.propertyNames([\.breed: "breed"]) }
 }

@@ -66,26 +66,20 @@ public enum InheritanceModel {
     }
 
     @_optimize(none) private static func keeperEntity() -> Entity {
-        Entity(
-            name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true,
-            attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
-            relationships: [
-                Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
-                Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
-            ]
-        )
+        Entity(name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true, attributes: [
+            Attribute.compact(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
+            Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
+        ])
     }
 
     @_optimize(none) private static func enclosureEntity() -> Entity {
-        Entity(
-            name: "Enclosure", representedClassName: "Enclosure", syncable: true,
-            attributes: [
-                Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
-            ],
-            relationships: [
-                Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
-            ]
-        )
+        Entity(name: "Enclosure", representedClassName: "Enclosure", syncable: true, attributes: [
+            Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
+        ], relationships: [
+            Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
+        ])
     }
 
     @_optimize(none) private static func visitorEntity() -> Entity { Entity(name: "Visitor", syncable: true, attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)]) }

@@ -14,14 +14,14 @@ extension Keeper: FetchableManagedObject {
         public static let enclosure = "enclosure"
     }
 
-    public var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var animals: Set<Animal> { get { relationship(at: 1) } set { setRelationship(newValue, at: 1) } }
-    public var enclosure: Enclosure? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
-    public func addToAnimals(_ value: Animal) { addRelatedObject(value, at: 1) }
-    public func removeFromAnimals(_ value: Animal) { removeRelatedObject(value, at: 1) }
-    public func addToAnimals(_ values: Set<Animal>) { addToRelationship(values, at: 1) }
-    public func removeFromAnimals(_ values: Set<Animal>) { removeFromRelationship(values, at: 1) }
+    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var animals: Set<Animal> { get { self.relationship(at: 1) } set { self.setRelationship(newValue, at: 1) } }
+    public var enclosure: Enclosure? { get { self.toOneRelationship(at: 2) } set { self.setToOneRelationship(newValue, at: 2) } }
+    public func addToAnimals(_ value: Animal) { self.addRelatedObject(value, at: 1) }
+    public func removeFromAnimals(_ value: Animal) { self.removeRelatedObject(value, at: 1) }
+    public func addToAnimals(_ values: Set<Animal>) { self.addToRelationship(values, at: 1) }
+    public func removeFromAnimals(_ values: Set<Animal>) { self.removeFromRelationship(values, at: 1) }
     /// A fetch request for `Keeper` objects.
     public class func fetchRequest() -> FetchRequest<Keeper> { FetchRequest<Keeper>(entityName: "Keeper") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Keeper.name: "name", \Keeper.animals: "animals", \Keeper.enclosure: "enclosure"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.animals: "animals", \.enclosure: "enclosure"]) }
 }

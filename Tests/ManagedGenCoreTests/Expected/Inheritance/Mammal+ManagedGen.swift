@@ -21,7 +21,7 @@ extension Mammal: MammalKeyPaths {
         public static let legs = "legs"
     }
 
-    public var legs: Int16 { get { int16Attribute(at: 3, default: 4) } set { setInt16Attribute(newValue, at: 3) } }
+    public var legs: Int16 { get { self.int16Attribute(at: 3, default: 4) } set { self.setInt16Attribute(newValue, at: 3) } }
     /// A fetch request for `Mammal` objects.
     public class func fetchRequest() -> FetchRequest<Mammal> { FetchRequest<Mammal>(entityName: "Mammal") }
     /// The `Mammal` whose `ident` is `ident` (unique in the model), inserted if there is none.
@@ -31,5 +31,5 @@ extension Mammal: MammalKeyPaths {
 protocol MammalKeyPaths: Mammal {}
 
 extension MammalKeyPaths {
-    static var propertyNamesOfMammal: [AnyKeyPath: String] { [\Self.legs: "legs"] }
+    static var propertyNamesOfMammal: [AnyKeyPath: String] { self.propertyNames([\.legs: "legs"]) }
 }

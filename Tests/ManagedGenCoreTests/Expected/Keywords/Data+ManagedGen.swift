@@ -20,10 +20,10 @@ extension Data: FetchableManagedObject {
         public static let uuid = "uuid"
     }
 
-    public var date: Foundation.Date? { get { dateAttribute(at: 0) } set { setDateAttribute(newValue, at: 0) } }
-    public var string: Swift.String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var uuid: UUID? { get { uuidAttribute(at: 2) } set { setUuidAttribute(newValue, at: 2) } }
+    public var date: Foundation.Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
+    public var string: Swift.String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var uuid: UUID? { get { self.uuidAttribute(at: 2) } set { self.setUuidAttribute(newValue, at: 2) } }
     /// A fetch request for `Data` objects.
     public class func fetchRequest() -> FetchRequest<Data> { FetchRequest<Data>(entityName: "Data") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Data.date: "date", \Data.string: "string", \Data.uuid: "uuid"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.date: "date", \.string: "string", \.uuid: "uuid"]) }
 }

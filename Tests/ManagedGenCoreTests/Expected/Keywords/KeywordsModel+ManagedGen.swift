@@ -27,85 +27,64 @@ public enum KeywordsModel {
     ]
 
     @_optimize(none) private static func setEntity() -> Entity {
-        Entity(
-            name: "Set", representedClassName: "Set", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "class", type: .string, isOptional: true),
-                Attribute.compact(name: "default", type: .integer16, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
-                Attribute.compact(name: "description", type: .string, isOptional: true),
-                Attribute.compact(name: "entity", type: .string, isOptional: true),
-                Attribute.compact(name: "hash", type: .string, isOptional: true),
-                Attribute.compact(name: "isDeleted", type: .boolean, usesScalarValueType: true),
-                Attribute.compact(name: "objectID", type: .string, isOptional: true),
-                Attribute.compact(name: "self", type: .string, isOptional: true),
-                Attribute.compact(name: "Type", type: .string, isOptional: true),
-                Attribute.compact(name: "Date", type: .date, isOptional: true),
-                Attribute.compact(name: "in", type: .string, isOptional: true),
-            ],
-            relationships: [
-                Relationship(name: "protocol", destinationEntity: "Task", inverseName: "set", inverseEntity: "Task", isToMany: true, isOptional: true),
-            ]
-        )
+        Entity(name: "Set", representedClassName: "Set", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "class", type: .string, isOptional: true),
+            Attribute.compact(name: "default", type: .integer16, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "description", type: .string, isOptional: true),
+            Attribute.compact(name: "entity", type: .string, isOptional: true),
+            Attribute.compact(name: "hash", type: .string, isOptional: true),
+            Attribute.compact(name: "isDeleted", type: .boolean, usesScalarValueType: true),
+            Attribute.compact(name: "objectID", type: .string, isOptional: true),
+            Attribute.compact(name: "self", type: .string, isOptional: true),
+            Attribute.compact(name: "Type", type: .string, isOptional: true),
+            Attribute.compact(name: "Date", type: .date, isOptional: true),
+            Attribute.compact(name: "in", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "protocol", destinationEntity: "Task", inverseName: "set", inverseEntity: "Task", isToMany: true, isOptional: true),
+        ])
     }
 
     @_optimize(none) private static func taskEntity() -> Entity {
-        Entity(
-            name: "Task", representedClassName: "Task", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "data", type: .binary, isOptional: true),
-                Attribute.compact(name: "description_", type: .string, isOptional: true),
-                Attribute.compact(name: "repeat_", type: .string, isOptional: true),
-                Attribute.compact(name: "return", type: .string, isOptional: true),
-            ],
-            relationships: [
-                Relationship(name: "set", destinationEntity: "Set", inverseName: "protocol", inverseEntity: "Set", isOptional: true, maxCount: 1),
-                Relationship(name: "error_", destinationEntity: "Error", isOptional: true, maxCount: 1),
-            ],
-            uniquenessConstraints: [["return"]]
-        )
+        Entity(name: "Task", representedClassName: "Task", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "data", type: .binary, isOptional: true),
+            Attribute.compact(name: "description_", type: .string, isOptional: true),
+            Attribute.compact(name: "repeat_", type: .string, isOptional: true),
+            Attribute.compact(name: "return", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "set", destinationEntity: "Set", inverseName: "protocol", inverseEntity: "Set", isOptional: true, maxCount: 1),
+            Relationship(name: "error_", destinationEntity: "Error", isOptional: true, maxCount: 1),
+        ], uniquenessConstraints: [["return"]])
     }
 
     @_optimize(none) private static func errorEntity() -> Entity {
-        Entity(
-            name: "Error", representedClassName: "Error", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
-                Attribute.compact(name: "data", type: .string, isOptional: true),
-            ],
-            relationships: [
-                Relationship(name: "objects", destinationEntity: "ManagedObject", inverseName: "owner", inverseEntity: "ManagedObject", isToMany: true, isOptional: true),
-            ]
-        )
+        Entity(name: "Error", representedClassName: "Error", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact(name: "data", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "objects", destinationEntity: "ManagedObject", inverseName: "owner", inverseEntity: "ManagedObject", isToMany: true, isOptional: true),
+        ])
     }
 
     @_optimize(none) private static func dataEntity() -> Entity {
-        Entity(
-            name: "Data", representedClassName: "Data", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "date", type: .date, isOptional: true),
-                Attribute.compact(name: "string", type: .string, isOptional: true),
-                Attribute.compact(name: "uuid", type: .uuid, isOptional: true),
-            ]
-        )
+        Entity(name: "Data", representedClassName: "Data", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "date", type: .date, isOptional: true),
+            Attribute.compact(name: "string", type: .string, isOptional: true),
+            Attribute.compact(name: "uuid", type: .uuid, isOptional: true),
+        ])
     }
 
     @_optimize(none) private static func stringEntity() -> Entity {
-        Entity(
-            name: "String", representedClassName: "String", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "value", type: .string, isOptional: true),
-                Attribute.compact(name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
-            ]
-        )
+        Entity(name: "String", representedClassName: "String", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "value", type: .string, isOptional: true),
+            Attribute.compact(name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
+        ])
     }
 
     @_optimize(none) private static func managedObjectEntity() -> Entity {
-        Entity(
-            name: "ManagedObject", representedClassName: "ManagedObject", syncable: true,
-            attributes: [Attribute.compact(name: "note", type: .string, isOptional: true)],
-            relationships: [
-                Relationship(name: "owner", destinationEntity: "Error", inverseName: "objects", inverseEntity: "Error", isOptional: true, maxCount: 1),
-            ]
-        )
+        Entity(name: "ManagedObject", representedClassName: "ManagedObject", syncable: true, attributes: [
+            Attribute.compact(name: "note", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "owner", destinationEntity: "Error", inverseName: "objects", inverseEntity: "Error", isOptional: true, maxCount: 1),
+        ])
     }
 }

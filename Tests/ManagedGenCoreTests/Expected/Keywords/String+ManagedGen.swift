@@ -19,9 +19,9 @@ extension String: FetchableManagedObject {
         public static let count_ = "count"
     }
 
-    public var value_: Swift.String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var count_: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
+    public var value_: Swift.String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var count_: Int64 { get { self.int64Attribute(at: 1, default: 0) } set { self.setInt64Attribute(newValue, at: 1) } }
     /// A fetch request for `String` objects.
     public class func fetchRequest() -> FetchRequest<String> { FetchRequest<String>(entityName: "String") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\String.value_: "value", \String.count_: "count"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.value_: "value", \.count_: "count"]) }
 }

@@ -23,19 +23,19 @@ extension Task: FetchableManagedObject {
         public static let error_ = "error_"
     }
 
-    public var data: Foundation.Data? { get { dataAttribute(at: 0) } set { setDataAttribute(newValue, at: 0) } }
-    public var description_: Swift.String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var repeat_: Swift.String? { get { stringAttribute(at: 2) } set { setStringAttribute(newValue, at: 2) } }
-    public var `return`: Swift.String? { get { stringAttribute(at: 3) } set { setStringAttribute(newValue, at: 3) } }
-    public var set: Set? { get { toOneRelationship(at: 4) } set { setToOneRelationship(newValue, at: 4) } }
-    public var error_: Error? { get { toOneRelationship(at: 5) } set { setToOneRelationship(newValue, at: 5) } }
+    public var data: Foundation.Data? { get { self.dataAttribute(at: 0) } set { self.setDataAttribute(newValue, at: 0) } }
+    public var description_: Swift.String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var repeat_: Swift.String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
+    public var `return`: Swift.String? { get { self.stringAttribute(at: 3) } set { self.setStringAttribute(newValue, at: 3) } }
+    public var set: Set? { get { self.toOneRelationship(at: 4) } set { self.setToOneRelationship(newValue, at: 4) } }
+    public var error_: Error? { get { self.toOneRelationship(at: 5) } set { self.setToOneRelationship(newValue, at: 5) } }
     /// Non-optional `repeat_`.
-    public var `repeat`: Swift.String { get { stringAttribute(at: 2, default: "") } set { setStringAttribute(newValue, at: 2) } }
+    public var `repeat`: Swift.String { get { self.stringAttribute(at: 2, default: "") } set { self.setStringAttribute(newValue, at: 2) } }
     /// Non-optional `error_`.
-    public var error: Error { get { requiredValue(toOneRelationship(at: 5) as Error?, key: "Task.error_") } set { setToOneRelationship(newValue, at: 5) } }
+    public var error: Error { get { self.requiredValue(self.toOneRelationship(at: 5) as Error?, key: "Task.error_") } set { self.setToOneRelationship(newValue, at: 5) } }
     /// A fetch request for `Task` objects.
     public class func fetchRequest() -> FetchRequest<Task> { FetchRequest<Task>(entityName: "Task") }
     /// The `Task` whose `return` is `return` (unique in the model), inserted if there is none.
     public static func withReturn(_ `return`: Swift.String, in context: ManagedObjectContext) throws -> Task { try Task.findOrInsert(Keys.`return`, `return`, at: 3, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { [\Task.data: "data", \Task.description_: "description_", \Task.repeat_: "repeat_", \Task.`return`: "return", \Task.set: "set", \Task.error_: "error_", \Task.`repeat`: "repeat_", \Task.error: "error_"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.data: "data", \.description_: "description_", \.repeat_: "repeat_", \.`return`: "return", \.set: "set", \.error_: "error_", \.`repeat`: "repeat_", \.error: "error_"]) }
 }

@@ -22,16 +22,16 @@ extension Note: FetchableManagedObject {
         public static let tags = "tags"
     }
 
-    public var title: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var text: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var created: Date? { get { dateAttribute(at: 2) } set { setDateAttribute(newValue, at: 2) } }
-    public var stars: Int16 { get { int16Attribute(at: 3, default: 0) } set { setInt16Attribute(newValue, at: 3) } }
-    public var tags: Set<Tag> { get { relationship(at: 4) } set { setRelationship(newValue, at: 4) } }
-    public func addToTags(_ value: Tag) { addRelatedObject(value, at: 4) }
-    public func removeFromTags(_ value: Tag) { removeRelatedObject(value, at: 4) }
-    public func addToTags(_ values: Set<Tag>) { addToRelationship(values, at: 4) }
-    public func removeFromTags(_ values: Set<Tag>) { removeFromRelationship(values, at: 4) }
+    public var title: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var text: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var created: Date? { get { self.dateAttribute(at: 2) } set { self.setDateAttribute(newValue, at: 2) } }
+    public var stars: Int16 { get { self.int16Attribute(at: 3, default: 0) } set { self.setInt16Attribute(newValue, at: 3) } }
+    public var tags: Set<Tag> { get { self.relationship(at: 4) } set { self.setRelationship(newValue, at: 4) } }
+    public func addToTags(_ value: Tag) { self.addRelatedObject(value, at: 4) }
+    public func removeFromTags(_ value: Tag) { self.removeRelatedObject(value, at: 4) }
+    public func addToTags(_ values: Set<Tag>) { self.addToRelationship(values, at: 4) }
+    public func removeFromTags(_ values: Set<Tag>) { self.removeFromRelationship(values, at: 4) }
     /// A fetch request for `Note` objects.
     public class func fetchRequest() -> FetchRequest<Note> { FetchRequest<Note>(entityName: "Note") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Note.title: "title", \Note.text: "text", \Note.created: "created", \Note.stars: "stars", \Note.tags: "tags"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.title: "title", \.text: "text", \.created: "created", \.stars: "stars", \.tags: "tags"]) }
 }

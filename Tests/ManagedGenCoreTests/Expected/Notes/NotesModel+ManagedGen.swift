@@ -23,13 +23,10 @@ public enum NotesModel {
 
     /// The bundle's versions, oldest first: give them to `PersistentStoreDescription.modelVersions`
     /// and a store written with any of them migrates to the current one, with no model file.
-    public static let versions = ManagedObjectModelVersions(
-        versions: [
-            ManagedObjectModelVersions.Version(name: "Notes", model: ManagedObjectModel(modelVersion1())),
-            ManagedObjectModelVersions.Version(name: "Notes 2", model: managedObjectModel),
-        ],
-        currentVersionName: "Notes 2"
-    )
+    public static let versions = ManagedObjectModelVersions(versions: [
+        ManagedObjectModelVersions.Version(name: "Notes", model: ManagedObjectModel(modelVersion1())),
+        ManagedObjectModelVersions.Version(name: "Notes 2", model: managedObjectModel),
+    ], currentVersionName: "Notes 2")
 
     /// Version `Notes` of the model.
     @_optimize(none) private static func modelVersion1() -> Model {
@@ -44,40 +41,31 @@ public enum NotesModel {
     }
 
     @_optimize(none) private static func noteEntityOfVersion1() -> Entity {
-        Entity(
-            name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "title", type: .string, isOptional: true),
-                Attribute.compact(name: "body", type: .string, isOptional: true),
-                Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
-            ]
-        )
+        Entity(name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "title", type: .string, isOptional: true),
+            Attribute.compact(name: "body", type: .string, isOptional: true),
+            Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
+        ])
     }
 
     private static let classes: [String: ManagedObject.Type] = ["Note": Note.self, "Tag": Tag.self]
 
     @_optimize(none) private static func noteEntity() -> Entity {
-        Entity(
-            name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "title", type: .string, isOptional: true),
-                Attribute(name: "text", type: .string, isOptional: true, renamingIdentifier: "body"),
-                Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
-                Attribute.compact(name: "stars", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
-            ],
-            relationships: [
-                Relationship(name: "tags", destinationEntity: "Tag", inverseName: "notes", inverseEntity: "Tag", isToMany: true, isOptional: true),
-            ]
-        )
+        Entity(name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "title", type: .string, isOptional: true),
+            Attribute(name: "text", type: .string, isOptional: true, renamingIdentifier: "body"),
+            Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
+            Attribute.compact(name: "stars", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+        ], relationships: [
+            Relationship(name: "tags", destinationEntity: "Tag", inverseName: "notes", inverseEntity: "Tag", isToMany: true, isOptional: true),
+        ])
     }
 
     @_optimize(none) private static func tagEntity() -> Entity {
-        Entity(
-            name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true,
-            attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)],
-            relationships: [
-                Relationship(name: "notes", destinationEntity: "Note", inverseName: "tags", inverseEntity: "Note", isToMany: true, isOptional: true),
-            ]
-        )
+        Entity(name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "name", type: .string, isOptional: true),
+        ], relationships: [
+            Relationship(name: "notes", destinationEntity: "Note", inverseName: "tags", inverseEntity: "Note", isToMany: true, isOptional: true),
+        ])
     }
 }

@@ -19,13 +19,13 @@ extension Tag: FetchableManagedObject {
         public static let notes = "notes"
     }
 
-    public var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var notes: Set<Note> { get { relationship(at: 1) } set { setRelationship(newValue, at: 1) } }
-    public func addToNotes(_ value: Note) { addRelatedObject(value, at: 1) }
-    public func removeFromNotes(_ value: Note) { removeRelatedObject(value, at: 1) }
-    public func addToNotes(_ values: Set<Note>) { addToRelationship(values, at: 1) }
-    public func removeFromNotes(_ values: Set<Note>) { removeFromRelationship(values, at: 1) }
+    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var notes: Set<Note> { get { self.relationship(at: 1) } set { self.setRelationship(newValue, at: 1) } }
+    public func addToNotes(_ value: Note) { self.addRelatedObject(value, at: 1) }
+    public func removeFromNotes(_ value: Note) { self.removeRelatedObject(value, at: 1) }
+    public func addToNotes(_ values: Set<Note>) { self.addToRelationship(values, at: 1) }
+    public func removeFromNotes(_ values: Set<Note>) { self.removeFromRelationship(values, at: 1) }
     /// A fetch request for `Tag` objects.
     public class func fetchRequest() -> FetchRequest<Tag> { FetchRequest<Tag>(entityName: "Tag") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Tag.name: "name", \Tag.notes: "notes"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.notes: "notes"]) }
 }

@@ -19,9 +19,9 @@ extension Item: FetchableManagedObject {
         public static let owner = "owner"
     }
 
-    public var title: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var owner: Reserved? { get { toOneRelationship(at: 1) } set { setToOneRelationship(newValue, at: 1) } }
+    public var title: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var owner: Reserved? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Item` objects.
     public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Item.title: "title", \Item.owner: "owner"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.title: "title", \.owner: "owner"]) }
 }

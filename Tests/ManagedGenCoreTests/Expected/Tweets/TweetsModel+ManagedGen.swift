@@ -23,30 +23,21 @@ public enum TweetsModel {
     private static let classes: [String: ManagedObject.Type] = ["Tweet": Tweet.self, "TwitterUser": TwitterUser.self]
 
     @_optimize(none) private static func tweetEntity() -> Entity {
-        Entity(
-            name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "created", type: .date, usesScalarValueType: false, syncable: true),
-                Attribute.compact(name: "text", type: .string, syncable: true),
-                Attribute.compact(name: "unique", type: .string, isOptional: true, syncable: true),
-            ],
-            relationships: [
-                Relationship(name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets", inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true),
-            ],
-            uniquenessConstraints: [["unique"]]
-        )
+        Entity(name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "created", type: .date, usesScalarValueType: false, syncable: true),
+            Attribute.compact(name: "text", type: .string, syncable: true),
+            Attribute.compact(name: "unique", type: .string, isOptional: true, syncable: true),
+        ], relationships: [
+            Relationship(name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets", inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true),
+        ], uniquenessConstraints: [["unique"]])
     }
 
     @_optimize(none) private static func twitterUserEntity() -> Entity {
-        Entity(
-            name: "TwitterUser", representedClassName: "TwitterUser", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                Attribute.compact(name: "name", type: .string, syncable: true),
-                Attribute.compact(name: "screenName", type: .string, syncable: true),
-            ],
-            relationships: [
-                Relationship(name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet", isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true),
-            ]
-        )
+        Entity(name: "TwitterUser", representedClassName: "TwitterUser", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact(name: "name", type: .string, syncable: true),
+            Attribute.compact(name: "screenName", type: .string, syncable: true),
+        ], relationships: [
+            Relationship(name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet", isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true),
+        ])
     }
 }

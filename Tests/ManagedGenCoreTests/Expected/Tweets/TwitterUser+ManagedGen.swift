@@ -20,14 +20,14 @@ extension TwitterUser: FetchableManagedObject {
         public static let tweets = "tweets"
     }
 
-    public var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    public var screenName: String? { get { stringAttribute(at: 1) } set { setStringAttribute(newValue, at: 1) } }
-    public var tweets: Set<Tweet> { get { relationship(at: 2) } set { setRelationship(newValue, at: 2) } }
-    public func addToTweets(_ value: Tweet) { addRelatedObject(value, at: 2) }
-    public func removeFromTweets(_ value: Tweet) { removeRelatedObject(value, at: 2) }
-    public func addToTweets(_ values: Set<Tweet>) { addToRelationship(values, at: 2) }
-    public func removeFromTweets(_ values: Set<Tweet>) { removeFromRelationship(values, at: 2) }
+    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var screenName: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var tweets: Set<Tweet> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
+    public func addToTweets(_ value: Tweet) { self.addRelatedObject(value, at: 2) }
+    public func removeFromTweets(_ value: Tweet) { self.removeRelatedObject(value, at: 2) }
+    public func addToTweets(_ values: Set<Tweet>) { self.addToRelationship(values, at: 2) }
+    public func removeFromTweets(_ values: Set<Tweet>) { self.removeFromRelationship(values, at: 2) }
     /// A fetch request for `TwitterUser` objects.
     public class func fetchRequest() -> FetchRequest<TwitterUser> { FetchRequest<TwitterUser>(entityName: "TwitterUser") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\TwitterUser.name: "name", \TwitterUser.screenName: "screenName", \TwitterUser.tweets: "tweets"] }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.screenName: "screenName", \.tweets: "tweets"]) }
 }
