@@ -5,28 +5,7 @@ extension Model {
     public func withoutSourceLocations() -> Model {
         var model = self
         model.location = nil
-        model.entities = entities.map { entity in
-            var entity = entity
-            entity.location = nil
-            entity.attributes = entity.attributes.map { $0.withoutSourceLocation() }
-            entity.relationships = entity.relationships.map { relationship in
-                var relationship = relationship
-                relationship.location = nil
-                return relationship
-            }
-            entity.fetchedProperties = entity.fetchedProperties.map { property in
-                var property = property
-                property.location = nil
-                property.fetchRequest.location = nil
-                return property
-            }
-            entity.fetchIndexes = entity.fetchIndexes.map { index in
-                var index = index
-                index.location = nil
-                return index
-            }
-            return entity
-        }
+        model.entities = entities.map { $0.withoutSourceLocations() }
         model.composites = composites.map { composite in
             var composite = composite
             composite.location = nil
@@ -44,6 +23,33 @@ extension Model {
             return configuration
         }
         return model
+    }
+}
+
+extension Entity {
+    /// The same entity with every `SourceLocation` removed: equal to the same entity read from
+    /// another file or another place in the file.
+    public func withoutSourceLocations() -> Entity {
+        var entity = self
+        entity.location = nil
+        entity.attributes = attributes.map { $0.withoutSourceLocation() }
+        entity.relationships = relationships.map { relationship in
+            var relationship = relationship
+            relationship.location = nil
+            return relationship
+        }
+        entity.fetchedProperties = fetchedProperties.map { property in
+            var property = property
+            property.location = nil
+            property.fetchRequest.location = nil
+            return property
+        }
+        entity.fetchIndexes = fetchIndexes.map { index in
+            var index = index
+            index.location = nil
+            return index
+        }
+        return entity
     }
 }
 

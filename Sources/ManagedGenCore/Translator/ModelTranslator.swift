@@ -58,7 +58,7 @@ struct ModelTranslator {
                             initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: classes)"),
                         documentation: ["The runtime model, with each entity bound to its generated class."]),
                 ] + versionDeclarations(literals, currentEntityFunctions: Dictionary(
-                    zip(index.model.entities.map { literals.literal($0).rendered() }, constantNames), uniquingKeysWith: { first, _ in first })
+                    zip(index.model.entities.map { $0.withoutSourceLocations() }, constantNames), uniquingKeysWith: { first, _ in first })
                 ) + FetchRequestTranslator(index: index).templateFunctions() + [
                     .variable(VariableDeclaration(
                         access: .private, modifiers: [.static], isLet: true, name: "classes", type: registryType,
@@ -80,8 +80,9 @@ struct ModelTranslator {
     /// a function per other version building its model, and one per entity those need: only the
     /// model values (migration reads entities and properties, never classes). Versions share most
     /// entities, so each distinct entity is written once; those equal to a current entity reuse
-    /// its function (`currentEntityFunctions`, by literal text).
-    private func versionDeclarations(_ literals: ModelLiteralTranslator, currentEntityFunctions: [String: String]) -> [Declaration] {
+    /// its function (`currentEntityFunctions`, by value without source locations: comparing
+    /// values costs a fraction of writing each entity of each version out to compare texts).
+    private func versionDeclarations(_ literals: ModelLiteralTranslator, currentEntityFunctions: [Entity: String]) -> [Declaration] {
         guard let versions, versions.versions.count > 1 else { return [] }
         let versionsType = types.runtime("ManagedObjectModelVersions")
         var entityFunctions = currentEntityFunctions
@@ -95,14 +96,14 @@ struct ModelTranslator {
                 model = "managedObjectModel"
             } else {
                 let references = version.model.entities.map { entity -> String in
-                    let text = literals.literal(entity).rendered()
-                    if let name = entityFunctions[text] { return "\(SwiftNames.escaped(name))()" }
+                    let key = entity.withoutSourceLocations()
+                    if let name = entityFunctions[key] { return "\(SwiftNames.escaped(name))()" }
                     var name = SwiftNames.lowercasingFirst(SwiftNames.sanitized(entity.name)) + "EntityOfVersion\(position + 1)"
                     while !usedNames.insert(name).inserted { name += "_" }
-                    entityFunctions[text] = name
+                    entityFunctions[key] = name
                     entityDeclarations.append(.function(FunctionDeclaration(
                         attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: SwiftNames.escaped(name),
-                        returnType: types.dataModel("Entity"), body: [text])))
+                        returnType: types.dataModel("Entity"), body: [literals.literal(entity).rendered()])))
                     return "\(SwiftNames.escaped(name))()"
                 }
                 let function = "modelVersion\(position + 1)"

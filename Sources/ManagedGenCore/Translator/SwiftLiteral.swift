@@ -76,12 +76,11 @@ indirect enum SwiftLiteral {
             if case .unbroken = argument.value { return nil }
             let label = argument.label.map { "\($0): " } ?? ""
             let separator = startsArguments ? "" : ", "
-            var flat = label
-            argument.value.appendFlat(to: &flat)
-            let isLast = position == arguments.count - 1
-            let closing = isLast ? ")" + suffix : ","
-            if line.utf8.count + separator.utf8.count + flat.utf8.count + closing.utf8.count <= maximumLength, !flat.utf8.contains(10) {
-                line += separator + flat
+            let closing = position == arguments.count - 1 ? ")" + suffix : ","
+            let room = maximumLength - line.utf8.count - separator.utf8.count - label.utf8.count - closing.utf8.count
+            if argument.value.fitsOnOneLine(within: room) {
+                line += separator + label
+                argument.value.appendFlat(to: &line)
                 startsArguments = false
                 continue
             }
