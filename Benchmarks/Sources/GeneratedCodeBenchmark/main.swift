@@ -3,8 +3,10 @@
 // version), the generated lines per entity, and the time of `swiftc -typecheck -wmo` and of an
 // optimised whole-module build (`-O -wmo -c`) of the generated code against a stored-property
 // baseline: the same classes (same names and superclasses) with each generated property as a
-// plain stored `var` of the same type and nothing else. The ratios are what matters; each
-// figure is the median of `--runs` runs, generated and baseline alternating.
+// plain stored `var` of the same type and nothing else; and the typecheck against the same
+// generated code without its key-path tables (what typed queries cost). The ratios are what
+// matters; each figure is the median of `--runs` runs, the two sides alternating, in wall time
+// and in the compiler's CPU time.
 //
 //   swift run -c release GeneratedCodeBenchmark [--entities 1000] [--runs 3] [--corpus-model <path>]
 //       [--no-build] [--keep <dir>]
@@ -165,24 +167,37 @@ func swiftcArguments(moduleName: String) -> [String] {
     ]
 }
 
-/// Median seconds of `runs` runs of each command, alternating, so drift hits both alike.
-func compare(_ label: String, generated: [String], baseline: [String]) throws {
-    var generatedTimes: [Double] = []
-    var baselineTimes: [Double] = []
+/// Median seconds of `runs` runs of each command, alternating, so drift hits both alike: wall
+/// time, and the compiler's CPU time (user + system), which a loaded machine moves much less.
+func compare(_ label: String, generated: [String], baseline: [String], baselineName: String = "baseline") throws {
+    var generatedTimes: [(wall: Double, cpu: Double)] = []
+    var baselineTimes: [(wall: Double, cpu: Double)] = []
     for _ in 0..<runs {
         for (arguments, isGenerated) in [(generated, true), (baseline, false)] {
-            let (result, seconds) = try measure { try run(swiftc, arguments) }
+            let ((result, wall), cpu) = try measureChildCPU { try measure { try run(swiftc, arguments) } }
             if result.status != 0 {
                 print(result.output.split(separator: "\n").prefix(20).joined(separator: "\n"))
-                print("\(label): FAILED (\(isGenerated ? "generated" : "baseline"))")
+                print("\(label): FAILED (\(isGenerated ? "generated" : baselineName))")
                 exit(1)
             }
-            if isGenerated { generatedTimes.append(seconds) } else { baselineTimes.append(seconds) }
+            if isGenerated { generatedTimes.append((wall, cpu)) } else { baselineTimes.append((wall, cpu)) }
         }
     }
     let median = { (times: [Double]) in times.sorted()[times.count / 2] }
-    let (g, b) = (median(generatedTimes), median(baselineTimes))
-    print(String(format: "  %@ %7.2f s   baseline %7.2f s   ratio %5.2f×", label.padding(toLength: 22, withPad: " ", startingAt: 0), g, b, g / b))
+    let (g, b) = (median(generatedTimes.map(\.wall)), median(baselineTimes.map(\.wall)))
+    let (gc, bc) = (median(generatedTimes.map(\.cpu)), median(baselineTimes.map(\.cpu)))
+    print(String(
+        format: "  %@ %7.2f s   %@ %7.2f s   ratio %5.2f×   (cpu %6.2f s / %6.2f s = %5.2f×)",
+        label.padding(toLength: 22, withPad: " ", startingAt: 0), g, baselineName, b, g / b, gc, bc, gc / bc))
+}
+
+/// The generated files without the key-path tables typed queries read (every line declaring or
+/// building `propertyNames…`): what typed queries add to generated code is the difference.
+func withoutKeyPathTables(_ files: [GeneratedFile]) -> [GeneratedFile] {
+    files.map { file in
+        GeneratedFile(name: file.name, contents: file.contents.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("propertyNames") }.joined(separator: "\n"))
+    }
 }
 
 func benchmark(title: String, model: Model, modelFileName: String, moduleName: String) throws {
@@ -199,6 +214,9 @@ func benchmark(title: String, model: Model, modelFileName: String, moduleName: S
     let baselinePaths = try write(storedPropertyBaseline(of: output.files), to: work.appendingPathComponent("\(moduleName)/Baseline"))
     try compare("typecheck -wmo", generated: ["-typecheck"] + swiftcArguments(moduleName: moduleName) + generatedPaths,
                 baseline: ["-typecheck"] + swiftcArguments(moduleName: moduleName) + baselinePaths)
+    let untypedPaths = try write(withoutKeyPathTables(output.files), to: work.appendingPathComponent("\(moduleName)/WithoutKeyPathTables"))
+    try compare("typecheck, key paths", generated: ["-typecheck"] + swiftcArguments(moduleName: moduleName) + generatedPaths,
+                baseline: ["-typecheck"] + swiftcArguments(moduleName: moduleName) + untypedPaths, baselineName: "without")
     if optimisedBuild {
         let objects = work.appendingPathComponent(moduleName)
         try compare("build -O -wmo", generated: ["-O", "-c", "-o", objects.appendingPathComponent("generated.o").path] + swiftcArguments(moduleName: moduleName) + generatedPaths,
