@@ -12,16 +12,23 @@ import PostgresNIO
 /// cooperative pool, so a caller blocking on it (even from a task) cannot starve the thread
 /// the answer needs. A call from an event-loop thread would wait on itself: it throws instead.
 ///
-/// Idle connections are kept for the next call (up to `maximumIdle`); a transaction keeps its
-/// connection until it commits or rolls back.
+/// At most `maximumConnections` connections are in use at once: a call beyond waits for one to
+/// come back, up to `connectionWaitTimeout`, then throws (a server has a limit for all its
+/// clients). Idle connections are kept for the next call (up to `maximumIdle`); a transaction
+/// keeps its connection until it commits or rolls back.
 final class PostgreSQLConnectionPool: Sendable {
     let configuration: PostgresConnection.Configuration
     /// Where the URL points, for messages (never the password).
     let location: String
+    let maximumConnections: Int
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     private let state = LockedValue(State())
-    private let maximumIdle = 8
+    private let maximumIdle: Int
+    /// One permit per connection that may be in use.
+    private let permits: DispatchSemaphore
+    /// How long a call waits for a connection when all are in use.
+    let connectionWaitTimeout: TimeInterval
 
     private struct State {
         var idle: [PostgresConnection] = []
@@ -29,9 +36,13 @@ final class PostgreSQLConnectionPool: Sendable {
         var closed = false
     }
 
-    init(configuration: PostgresConnection.Configuration, location: String) {
-        self.configuration = configuration
-        self.location = location
+    init(_ settings: PostgreSQLStore.ConnectionSettings, connectionWaitTimeout: TimeInterval = 30) {
+        self.connectionWaitTimeout = connectionWaitTimeout
+        configuration = settings.configuration
+        location = settings.location
+        maximumConnections = settings.maximumConnections
+        maximumIdle = min(8, settings.maximumConnections)
+        permits = DispatchSemaphore(value: settings.maximumConnections)
         eventLoopGroup = MultiThreadedEventLoopGroup.singleton
         var logger = Logger(label: "ManagedObjects.PostgreSQLStore")
         logger.logLevel = .critical
@@ -129,16 +140,27 @@ final class PostgreSQLConnectionPool: Sendable {
         })
     }
 
+    /// A connection and its permit: an idle one, else a new one.
     private func take() throws -> PostgresConnection {
-        let (closed, connection, id) = state.withLock { state -> (Bool, PostgresConnection?, Int) in
-            guard !state.closed else { return (true, nil, 0) }
-            if let connection = state.idle.popLast() { return (false, connection, 0) }
-            state.nextID += 1
-            return (false, nil, state.nextID)
+        guard permits.wait(timeout: .now() + connectionWaitTimeout) == .success else {
+            throw ManagedObjectError(
+                .persistentStoreOperation,
+                "all \(maximumConnections) connections of the PostgreSQL store \(location) stayed in use for \(connectionWaitTimeout) s (raise max_connections in the store URL)")
         }
-        guard !closed else { throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL store \(location) is closed") }
-        if let connection, !connection.isClosed { return connection }
-        return try connect(id: id)
+        do {
+            let (closed, connection, id) = state.withLock { state -> (Bool, PostgresConnection?, Int) in
+                guard !state.closed else { return (true, nil, 0) }
+                if let connection = state.idle.popLast() { return (false, connection, 0) }
+                state.nextID += 1
+                return (false, nil, state.nextID)
+            }
+            guard !closed else { throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL store \(location) is closed") }
+            if let connection, !connection.isClosed { return connection }
+            return try connect(id: id)
+        } catch {
+            permits.signal()
+            throw error
+        }
     }
 
     private func connect(id: Int) throws -> PostgresConnection {
@@ -152,6 +174,7 @@ final class PostgreSQLConnectionPool: Sendable {
         }
     }
 
+    /// Keeps `connection` for the next call (or closes it) and returns its permit.
     private func giveBack(_ connection: PostgresConnection) {
         let surplus = state.withLock { state -> PostgresConnection? in
             guard !state.closed, !connection.isClosed, state.idle.count < maximumIdle else { return connection }
@@ -159,6 +182,7 @@ final class PostgreSQLConnectionPool: Sendable {
             return nil
         }
         if let surplus { Self.close(surplus) }
+        permits.signal()
     }
 
     /// Closes every idle connection; later calls throw.

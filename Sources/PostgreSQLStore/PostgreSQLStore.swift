@@ -54,8 +54,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     /// Opens the store in the database `url` names, creating Core Data's tables for `model`
     /// when the database has none. `url`: `postgres://user[:password]@host[:port]/database`,
-    /// with `?sslmode=require` (or `prefer`) for TLS and `schema=name` for tables in a schema
-    /// of their own (made when missing; the default is the user's search path). Throws `ManagedObjectError` naming the
+    /// with `?sslmode=require` (or `prefer`) for TLS, `schema=name` for tables in a schema
+    /// of their own (made when missing; the default is the user's search path) and
+    /// `max_connections=N` for the most connections the store uses at once (10 by default). Throws `ManagedObjectError` naming the
     /// database: `persistentStoreOpen` (134080) for a bad URL or a server that cannot be
     /// reached, `persistentStoreIncompatibleVersionHash` (134100) for tables of another model.
     ///
@@ -64,8 +65,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// is off, 134140 when a mapping cannot be inferred, 134110 when the data does not fit the
     /// new version; the database is left as it was then.
     public init(model: ManagedObjectModel, url: URL, migration: StoreMigrationOptions? = nil) throws {
-        let (configuration, location, databaseSchema) = try Self.configuration(from: url)
-        pool = PostgreSQLConnectionPool(configuration: configuration, location: location)
+        let settings = try Self.connectionSettings(from: url)
+        let databaseSchema = settings.schema
+        pool = PostgreSQLConnectionPool(settings)
         self.url = Self.withoutPassword(url)
         let pool = pool
         let opened = try pool.inTransaction { connection -> (identifier: String, numbers: [String: Int64]?) in
@@ -76,7 +78,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             if let migration {
                 try PostgreSQLStoreMigration.migrateIfNeeded(to: model, options: migration, pool: pool, connection: connection)
             }
-            if let existing = try Self.inspectExistingStore(model: model, pool: pool, connection: connection, location: location) {
+            if let existing = try Self.inspectExistingStore(model: model, pool: pool, connection: connection, location: settings.location) {
                 return existing
             }
             let identifier = UUID().uuidString
@@ -154,7 +156,22 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// An arbitrary constant: the advisory lock key of store creation.
     private static let creationLockKey: Int64 = 0x4D47_5047_5354_4F52
 
-    static func configuration(from url: URL) throws -> (PostgresConnection.Configuration, location: String, schema: String?) {
+    /// What a store URL says: how to connect, where (for messages), the schema, and how many
+    /// connections the store may hold at once.
+    struct ConnectionSettings {
+        var configuration: PostgresConnection.Configuration
+        /// `host:port/database` (and `?schema=`), never the password.
+        var location: String
+        var schema: String?
+        /// `max_connections=N`: at most N connections in use at once (a call beyond waits for
+        /// one to come back, 30 s at most). The listener of remote changes and each context
+        /// pinned to a query generation have one more of their own.
+        var maximumConnections: Int
+    }
+
+    static let defaultMaximumConnections = 10
+
+    static func connectionSettings(from url: URL) throws -> ConnectionSettings {
         guard let scheme = url.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql",
               let host = url.host, !host.isEmpty, let user = url.user, !user.isEmpty else {
             throw ManagedObjectError(
@@ -191,7 +208,16 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             }
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
-        return (configuration, location + (schema.map { "?schema=\($0)" } ?? ""), schema)
+        var maximumConnections = defaultMaximumConnections
+        if let text = query.first(where: { $0.name == "max_connections" })?.value {
+            guard let number = Int(text), number > 0 else {
+                throw ManagedObjectError(.persistentStoreOpen, "\(location): max_connections \(text) is not a positive whole number")
+            }
+            maximumConnections = number
+        }
+        return ConnectionSettings(
+            configuration: configuration, location: location + (schema.map { "?schema=\($0)" } ?? ""), schema: schema,
+            maximumConnections: maximumConnections)
     }
 
     private static func withoutPassword(_ url: URL) -> URL? {

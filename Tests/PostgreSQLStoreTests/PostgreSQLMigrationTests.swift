@@ -67,8 +67,7 @@ struct PostgreSQLMigrationTests {
 
         /// Rows of `sql` in the store's schema, each column as text (`nil` for NULL).
         func rows(_ sql: String) throws -> [[String?]] {
-            let (configuration, location, _) = try PostgreSQLStore.configuration(from: database.url)
-            let pool = PostgreSQLConnectionPool(configuration: configuration, location: location)
+            let pool = PostgreSQLConnectionPool(try PostgreSQLStore.connectionSettings(from: database.url))
             defer { pool.close() }
             return try pool.withConnection { connection in
                 try pool.query(sql, on: connection).map { row in

@@ -293,10 +293,58 @@ struct PostgreSQLStoreTests {
     @Test("bad URLs and unreachable servers are errors naming the database, not traps", arguments: [
         "mysql://user@127.0.0.1/db", "postgres://127.0.0.1:5432/db", "postgres://user@127.0.0.1:1/nothing",
         "postgres://user@127.0.0.1/db?sslmode=sometimes", "postgres://user@127.0.0.1/db?schema=a;drop",
+        "postgres://user@127.0.0.1/db?max_connections=0", "postgres://user@127.0.0.1/db?max_connections=many",
     ])
     func badConfiguration(url: String) throws {
         let error = #expect(throws: ManagedObjectError.self) { try PostgreSQLStore(model: ShelterModel.model, url: URL(string: url)!) }
         #expect(error?.code == .persistentStoreOpen)
+    }
+
+    @Test func atMostMaxConnectionsAreInUseAtOnceAndTheOthersWait() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        let url = URL(string: database.url.absoluteString + "&max_connections=2")!
+        let pool = PostgreSQLConnectionPool(try PostgreSQLStore.connectionSettings(from: url))
+        defer { pool.close() }
+        #expect(pool.maximumConnections == 2)
+        let inUse = LockedValue((now: 0, most: 0, done: 0))
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let done: Bool? = try? pool.withConnection { connection in
+                inUse.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                defer { inUse.withLock { $0.now -= 1 } }
+                try pool.execute("SELECT pg_sleep(0.2)", on: connection)
+                return true
+            }
+            if done == true { inUse.withLock { $0.done += 1 } }
+        }
+        let counts = inUse.withLock { $0 }
+        #expect(counts.done == 6, "every call got a connection in turn")
+        #expect(counts.most == 2)
+    }
+
+    @Test func aCallThatWaitsTooLongForAConnectionThrowsNamingTheStore() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        let url = URL(string: database.url.absoluteString + "&max_connections=1")!
+        let pool = PostgreSQLConnectionPool(try PostgreSQLStore.connectionSettings(from: url), connectionWaitTimeout: 0.2)
+        defer { pool.close() }
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            try? pool.withConnection { _ in
+                holding.signal()
+                release.wait()
+            }
+            finished.signal()
+        }
+        holder.start()
+        holding.wait()
+        let error = #expect(throws: ManagedObjectError.self) { try pool.withConnection { _ in } }
+        #expect(error?.code == .persistentStoreOperation)
+        #expect(error?.message.contains("max_connections") == true)
+        release.signal()
+        finished.wait()
+        // The permit came back: the next call gets the connection.
+        try pool.withConnection { try pool.execute("SELECT 1", on: $0) }
     }
 }
 

@@ -42,8 +42,7 @@ final class ScratchDatabase: Sendable {
 
     /// Runs SQL of the test's own on the server (outside the schema).
     func execute(_ sql: String) throws {
-        let (configuration, location, _) = try PostgreSQLStore.configuration(from: server)
-        let pool = PostgreSQLConnectionPool(configuration: configuration, location: location)
+        let pool = PostgreSQLConnectionPool(try PostgreSQLStore.connectionSettings(from: server))
         defer { pool.close() }
         try pool.withConnection { try pool.execute(sql, on: $0) }
     }
