@@ -50,9 +50,10 @@ public struct Generator: Sendable {
         guard options.modelVersions == .all, bundle.versions.count > 1 else { return (nil, []) }
         var carried: [(name: String, model: Model)] = []
         var warnings: [Diagnostic] = []
-        for version in bundle.versions {
-            let errors = version.name == bundle.currentVersionName
-                ? 0 : ModelValidator().validate(version.model).filter { $0.severity == .error }.count
+        let errorCounts = concurrentMap(bundle.versions) { version in
+            version.name == bundle.currentVersionName ? 0 : ModelValidator().validate(version.model).filter { $0.severity == .error }.count
+        }
+        for (version, errors) in zip(bundle.versions, errorCounts) {
             if errors > 0 {
                 warnings.append(.warning(
                     "version '\(version.name)' is not carried for migration: it has \(errors) error(s) (`managedgen validate` lists them)",

@@ -172,11 +172,20 @@ public struct ModelReader: Sendable {
             requested: requestedVersion, diagnostics: &diagnostics)
         else { return nil }
 
+        // The versions are independent files: read at once, on as many cores as there are
+        // (a bundle can hold a hundred versions), their results and diagnostics kept in order.
+        let names = versionNames.filter { selection == .all || $0 == currentName }
+        let reads = concurrentMap(names) { name -> (read: VersionRead, diagnostics: [Diagnostic]) in
+            var diagnostics: [Diagnostic] = []
+            let read = readVersion(contentsPath: path + "/" + name + ".xcdatamodel/contents", diagnostics: &diagnostics)
+            return (read, diagnostics)
+        }
         var versions: [ModelVersion] = []
         var currentIsReadable = false
-        for name in versionNames where selection == .all || name == currentName {
+        for (name, result) in zip(names, reads) {
             let contentsPath = path + "/" + name + ".xcdatamodel/contents"
-            switch readVersion(contentsPath: contentsPath, diagnostics: &diagnostics) {
+            diagnostics += result.diagnostics
+            switch result.read {
             case .model(let model):
                 versions.append(ModelVersion(name: name, path: contentsPath, model: model))
                 if name == currentName { currentIsReadable = true }
@@ -402,3 +411,4 @@ enum FileSystem {
         return bytes
     }
 }
+
