@@ -9,10 +9,13 @@ enum Validation {
         var errors: [ManagedObjectError] = []
         for property in object.entity.properties {
             switch property {
+            // Appended only when there are any: most properties of most objects have none.
             case .attribute(let attribute):
-                errors += self.errors(of: attribute, value: object.values[attribute.index], in: object)
+                let found = self.errors(of: attribute, value: object.attributeStorageValue(at: attribute.index), in: object)
+                if !found.isEmpty { errors += found }
             case .relationship(let relationship):
-                errors += self.errors(of: relationship, in: object)
+                let found = self.errors(of: relationship, in: object)
+                if !found.isEmpty { errors += found }
             }
         }
         return errors
@@ -45,6 +48,8 @@ enum Validation {
             return [error(.validation, "\(attribute.name) holds a \(type(of: value)), not a \(attribute.type.rawValue)",
                           object, attribute.name, value: value, location: attribute.attribute.location)]
         }
+        // No bound or pattern to check: the value's type was all (most attributes of a model).
+        guard attribute.hasValueBounds else { return [] }
         func failure(_ code: ManagedObjectError.Code, _ message: String) -> [ManagedObjectError] {
             [error(code, "\(attribute.name) \(message)", object, attribute.name, value: value, location: attribute.attribute.location)]
         }

@@ -207,11 +207,26 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// The model's default value in the storage type, or `nil` when there is none or it
     /// cannot be read as the attribute's type.
     public let defaultValue: (any Sendable)?
+    /// Whether the model bounds the attribute's values (a maximum or minimum of a number, a
+    /// date or a string's length, a string pattern): only then does validation look further
+    /// than a value's type, for each value of every saved object.
+    let hasValueBounds: Bool
 
     init(_ attribute: Attribute, index: Int) {
         self.attribute = attribute
         self.index = index
         self.defaultValue = AttributeValues.defaultValue(of: attribute)
+        switch attribute.type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float:
+            hasValueBounds = attribute.maxValueString != nil || attribute.minValueString != nil
+        case .date:
+            hasValueBounds = attribute.maxDateTimeInterval != nil || attribute.minDateTimeInterval != nil
+        case .string:
+            hasValueBounds = attribute.maxValueString != nil || attribute.minValueString != nil
+                || !(attribute.regularExpressionString ?? "").isEmpty
+        default:
+            hasValueBounds = false
+        }
     }
 
     public var name: String { attribute.name }

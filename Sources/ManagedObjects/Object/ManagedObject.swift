@@ -249,6 +249,17 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         return _openExistential(value, do: open)
     }
 
+    /// `value` when it is stored as exactly `Value`: a metadata comparison only. For a type only
+    /// ever stored as itself (`PendingRelationship`), where a failed dynamic cast of a related
+    /// object cost more than the rest of a save's work on the relationship.
+    @inline(__always)
+    static func exactly<Value>(_ value: Any, _: Value.Type) -> Value? {
+        func open<Stored>(_ stored: Stored) -> Value? {
+            Stored.self == Value.self ? unsafeBitCast(stored, to: Value.self) : nil
+        }
+        return _openExistential(value, do: open)
+    }
+
     /// Sets the attribute at `index`, marking the object updated when the value changes: the
     /// generated accessors' case, compared without boxing when the value is stored as `Value`.
     public func setAttributeValue<Value: Equatable>(_ value: Value?, at index: Int) {
@@ -478,7 +489,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         if relationship.isToMany, let objects: OrderedSet<ManagedObject> = cast(value) {
             return .toMany(objects.map(id))
         }
-        if let pending: PendingRelationship = cast(value) {
+        if let pending = exactly(value, PendingRelationship.self) {
             if pending.isFault { return .toManyFault }
             return pending.isToMany ? .toMany(pending.ids) : .toOne(pending.ids.first)
         }

@@ -347,7 +347,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             for object in changes.inserted {
                 try write(object, version: object.version, inserting: true, db: db, statements: &statements)
             }
-            try writeToManys(of: changes.updated + changes.inserted, db: db)
+            // Chained, not concatenated: a copy of a large save's rows would raise its peak memory.
+            try writeToManys(of: [changes.updated, changes.inserted].joined(), db: db)
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
             var highest: [Int64: Int64] = [:]
@@ -481,7 +482,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// inverse's foreign key, and join-table rows. A join table's rows of an object are all
     /// removed before any are written, so the two sides of a many-to-many agree whichever
     /// comes first.
-    private func writeToManys(of objects: [StoredObject], db: Database) throws {
+    private func writeToManys(of objects: some Sequence<StoredObject>, db: Database) throws {
         var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
         for object in objects {
             // By the entity's layout, not its name: most entities have nothing to write here.
