@@ -20,6 +20,10 @@ struct ObjectRegistry {
         guard let index = entries.index(forKey: objectID),
               entries.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
         entries.remove(at: index)
+        // An emptied table lets go of its storage: a dictionary keeps its largest capacity, and
+        // a context that once held many objects (a large insert, saved and released) would keep
+        // 40 bytes a slot for each of them.
+        if entries.isEmpty { entries = [:] }
     }
 
     /// The registered objects.

@@ -203,6 +203,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// Records that a stored value is about to change.
     func willChangeValue(at index: Int) {
+        // A new object whose insert is still to be announced has nothing more to record: the
+        // common case of filling in new objects, without reaching the context (a weak reference).
+        if isInserted && hasUnannouncedChange { return }
         managedObjectContext?.objectWillChange(self)
     }
 

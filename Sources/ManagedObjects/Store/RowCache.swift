@@ -64,6 +64,8 @@ final class RowCache: @unchecked Sendable {
             guard var row = rows[objectID] else { return }
             row.users -= 1
             rows[objectID] = row.users > 0 ? row : nil
+            // Emptied, the table lets go of its storage (a dictionary keeps its largest capacity).
+            if rows.isEmpty { rows = [:] }
         }
     }
 
