@@ -10,6 +10,15 @@ package enum SQLiteValues {
     /// The column value of an attribute value of the attribute's storage type.
     package static func databaseValue(_ value: Any?, type: AttributeType, attribute: String) throws -> DatabaseValue {
         guard let value else { return .null }
+        // A number stored as the attribute's own storage type (every value the typed accessors
+        // set) by a metadata comparison, before the conversions any numeric value goes through.
+        switch type {
+        case .integer64: if let integer = ManagedObject.exactly(value, Int64.self) { return integer.databaseValue }
+        case .integer32: if let integer = ManagedObject.exactly(value, Int32.self) { return Int64(integer).databaseValue }
+        case .integer16: if let integer = ManagedObject.exactly(value, Int16.self) { return Int64(integer).databaseValue }
+        case .double: if let double = ManagedObject.exactly(value, Double.self) { return double.databaseValue }
+        default: break
+        }
         switch type {
         case .integer16, .integer32, .integer64, .boolean:
             if let integer = AttributeValues.integerValue(value) { return integer.databaseValue }
