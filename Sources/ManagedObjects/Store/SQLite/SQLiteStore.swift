@@ -39,7 +39,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public init(model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil) throws {
         self.url = url
         let path = url.path
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let size = Self.fileSize(atPath: path)
         let existing: (identifier: String, numbers: [String: Int64])?
         if let size, size > 0 {
             // Migration hook: a store of another model version becomes one of this model first.
@@ -72,6 +72,15 @@ public final class SQLiteStore: PersistentStore, Sendable {
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
             schema: schema, storeIdentifier: identifier)
         reader = pool
+    }
+
+    /// The size of the file at `path` (not following a symbolic link, as `attributesOfItem`
+    /// does not), `nil` when there is none. `lstat` alone: `attributesOfItem` also looks up the
+    /// owner and group by name, and `resourceValues` costs more still, each as much as a failed
+    /// open's SQL.
+    static func fileSize(atPath path: String) -> Int? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     // MARK: Query generations (pinned reads)
