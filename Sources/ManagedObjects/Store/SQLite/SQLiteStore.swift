@@ -45,6 +45,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             // Migration hook: a store of another model version becomes one of this model first.
             if let migration { try SQLiteStoreMigration.migrateIfNeeded(storeAt: url, to: model, options: migration) }
             existing = try Self.inspectExistingStore(at: path, model: model)
+            if !Self.isInWALMode(path) { try Self.rehearseOpeningWrite(at: path) }
         } else {
             existing = nil
         }
@@ -144,6 +145,36 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
             }
             return (identifier, numbers)
+        }
+    }
+
+    /// Whether the file's header says WAL (read and write versions 2, bytes 18 and 19), as
+    /// opening the pool leaves it; a rollback-journal file is turned into a WAL one by the open.
+    private static func isInWALMode(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        guard let header = try? file.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
+    }
+
+    /// Opening the pool turns a rollback-journal file into a WAL one (a change to its header),
+    /// then writes to it (GRDB's `setUpWALMode` creates and drops a table). A damaged page that
+    /// only a write reaches (the schema's b-tree, the free list) fails that write, and the open
+    /// with it, after the header changed. So such a file first gets the same write in a
+    /// transaction that is rolled back, which leaves it byte for byte as it was; only its
+    /// first open pays for it, since the open leaves the file in WAL mode.
+    private static func rehearseOpeningWrite(at path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.inTransaction(.immediate) { db in
+                try db.execute(sql: "CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102")
+                return .rollback
+            }
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
         }
     }
 
