@@ -4,13 +4,17 @@
 #   Scripts/sanitize.sh thread  [TEST FILTER]    Thread Sanitizer (default filter: ManagedObjectsTests)
 #   Scripts/sanitize.sh address [TEST FILTER]    Address Sanitizer
 #
+# SANITIZE_SCRATCH_PATH names the build folder (default .build-thread or .build-address).
+# With MANAGEDGEN_POSTGRES_URL set (Scripts/postgres.sh start), the PostgreSQL store's tests
+# run against that server, and skipping them counts as a failure.
+#
 # Fails when a test fails or the sanitizer reports anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitizer=${1:?usage: Scripts/sanitize.sh thread|address [test filter]}
 filter=${2:-ManagedObjectsTests}
 case "$sanitizer" in thread | address) ;; *) echo "no sanitizer '$sanitizer' (thread or address)" >&2; exit 2 ;; esac
-scratch=".build-$sanitizer"
+scratch=${SANITIZE_SCRATCH_PATH:-.build-$sanitizer}
 log="$scratch/test-output.txt"
 # The build runs the sanitized managedgen (the build plugin generates the seeds' classes): leak
 # detection is off there too, since LeakSanitizer cannot see references Swift keeps with tag
@@ -27,6 +31,11 @@ grep -E "Test run with [0-9]+ tests?" "$log" | tail -1 || true
 if [ $status -ne 0 ] || grep -q "WARNING: ThreadSanitizer\|ERROR: AddressSanitizer" "$log"; then
     grep -E -A40 "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|✘" "$log" | head -120
     echo "$sanitizer sanitizer: FAILED (the whole output is in $log)"
+    exit 1
+fi
+# A server was given, so its tests must have run (they skip only where none was asked for).
+if [ -n "${MANAGEDGEN_POSTGRES_URL:-}" ] && grep -q "skipped: \"set MANAGEDGEN_POSTGRES_URL" "$log"; then
+    echo "$sanitizer sanitizer: PostgreSQL store tests were skipped with a server given (the whole output is in $log)"
     exit 1
 fi
 echo "$sanitizer sanitizer: clean"

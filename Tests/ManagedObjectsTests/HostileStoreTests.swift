@@ -77,6 +77,16 @@ struct HostileStoreTests {
         Case(name: "a page of garbage", spoil: .bytes { bytes in
             for index in 8192..<min(12288, bytes.count) { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
         }, expected: "read: 134180"),
+        // A libFuzzer find (Fuzz/FailCases/FuzzStoreOpener): reads see nothing wrong, but the
+        // first write needs a page the pointer map does not know (the header's page count is
+        // not trusted, so the file's size counts). The open's WAL set-up wrote, failed, and left
+        // the file turned to WAL mode.
+        Case(name: "rollback journal, a page the pointer map does not know", spoil: .bytes { bytes in
+            bytes[18] = 1 // write and read versions 1: a rollback journal, not WAL
+            bytes[19] = 1
+            bytes.replaceSubrange(92..<96, with: [0, 0, 0, 0]) // "version valid for" no longer the change counter
+            bytes.append(Data(count: 4096))
+        }, expected: "open: 134080"),
         Case(name: "not SQLite", spoil: .bytes { bytes in bytes = Data(repeating: 0x42, count: 4096) }, expected: "open: 134080"),
     ]
 

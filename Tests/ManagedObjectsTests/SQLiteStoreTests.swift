@@ -149,6 +149,30 @@ struct SQLiteStoreTests {
         #expect(try rawSQL(url.path, "SELECT Z_UUID FROM Z_METADATA") == store.identifier)
     }
 
+    @Test("no file or an empty one becomes a new store; a file with bytes is inspected, a link by its own size")
+    func storeFileSize() throws {
+        let directory = try TemporaryDirectory()
+        let missing = directory.file("Missing.sqlite")
+        #expect(SQLiteStore.fileSize(atPath: missing.path) == nil)
+        let empty = directory.file("Empty.sqlite")
+        try Data().write(to: empty)
+        #expect(SQLiteStore.fileSize(atPath: empty.path) == 0)
+        _ = try SQLiteStore(model: model, url: empty)
+        #expect(try rawSQL(empty.path, "SELECT COUNT(*) FROM Z_PRIMARYKEY") == "6", "the empty file became a store")
+        let bytes = directory.file("Bytes.sqlite")
+        try Data("not a store".utf8).write(to: bytes)
+        #expect(SQLiteStore.fileSize(atPath: bytes.path) == 11)
+        #expect(throws: ManagedObjectError.self) { try SQLiteStore(model: model, url: bytes) }
+        #expect(try Data(contentsOf: bytes) == Data("not a store".utf8), "refused untouched")
+        // A link is not followed (as `attributesOfItem` did not): a dangling one is a file with
+        // bytes, refused, not a place to create a store.
+        let link = directory.file("Link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: missing.path)
+        #expect(SQLiteStore.fileSize(atPath: link.path) == missing.path.utf8.count)
+        #expect(throws: ManagedObjectError.self) { try SQLiteStore(model: model, url: link) }
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+
     @Test("every attribute type, to-one, to-many, ordered to-many and many-to-many survive reopening")
     func roundTrip() throws {
         let directory = try TemporaryDirectory()

@@ -8,23 +8,33 @@ import ModelFileLoading
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStoreOpener(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: start, count: count))
+    let url = Models.shared.storeURL
+    // The file is written once per input and kept while opens fail: each failed open is
+    // checked to leave it byte for byte as it was, so the next model opens the input itself.
+    // An open that succeeds may change it (WAL mode), so the next model gets it written anew.
+    var fileHoldsInput = false
+    defer { Models.shared.removeStoreFiles() }
     for model in Models.shared.models {
-        let directory = Models.shared.scratch.appendingPathComponent(UUID().uuidString)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("Fuzz.sqlite")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try bytes.write(to: url)
-        } catch {
-            fatalError("could not write the input: \(error)")
+        if !fileHoldsInput {
+            Models.shared.removeStoreFiles()
+            do {
+                try bytes.write(to: url)
+            } catch {
+                fatalError("could not write the input: \(error)")
+            }
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         do {
             try coordinator.addPersistentStore(type: .sqlite, at: url)
         } catch {
-            guard (try? Data(contentsOf: url)) == bytes else { fatalError("a failed open (\(error)) changed the file") }
+            guard Models.shared.storeFileHolds(bytes) else { fatalError("a failed open (\(error)) changed the file") }
+            // What a read-only look at a WAL-mode file may leave beside it goes, so each model
+            // opens the file alone, as a fresh directory would have it.
+            Models.shared.removeSidecarFiles()
+            fileHoldsInput = true
             continue
         }
+        fileHoldsInput = false
         // Opened: every object reads whole, or a read throws (a corrupt page found late).
         _ = try? readEverything(through: coordinator)
     }
@@ -55,7 +65,9 @@ func readEverything(through coordinator: PersistentStoreCoordinator) throws -> I
 final class Models: Sendable {
     static let shared = Models()
     let models: [ManagedObjectModel]
-    let scratch: URL
+    /// Where each input is written: `Fuzz.sqlite` in a directory of this process's own.
+    let storeURL: URL
+    private let sidecarPaths: [String]
 
     static let versions = [
         ("alemar11__CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", "SampleModel"),
@@ -76,8 +88,45 @@ final class Models: Sendable {
         } catch {
             fatalError("could not read the models: \(error)")
         }
-        // Scratch files in memory where the system offers it: each input is written once per model.
+        // Scratch files in memory where the system offers it: one directory for the process,
+        // made once, holding one store file at a time.
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
-        scratch = base.appendingPathComponent("FuzzStoreOpener-\(ProcessInfo.processInfo.processIdentifier)")
+        let scratch = base.appendingPathComponent("FuzzStoreOpener-\(ProcessInfo.processInfo.processIdentifier)")
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            fatalError("could not make the scratch directory \(scratch.path): \(error)")
+        }
+        let storeURL = scratch.appendingPathComponent("Fuzz.sqlite")
+        self.storeURL = storeURL
+        sidecarPaths = ["-wal", "-shm", "-journal"].map { storeURL.path + $0 }
+    }
+
+    /// Whether the store file holds exactly `bytes`: read with one `read` call into a buffer one
+    /// byte longer, so a file that grew shows (`Data(contentsOf:)` cost more than the open).
+    func storeFileHolds(_ bytes: Data) -> Bool {
+        let descriptor = open(storeURL.path, O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: bytes.count + 1)
+        var filled = 0
+        while filled < buffer.count {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            guard count > 0 else { break }
+            filled += count
+        }
+        guard filled == bytes.count else { return false }
+        return filled == 0 || bytes.withUnsafeBytes { input in memcmp(input.baseAddress!, buffer, filled) == 0 }
+    }
+
+    /// Removes the files SQLite keeps beside a store (absent ones are no error).
+    func removeSidecarFiles() {
+        for path in sidecarPaths { unlink(path) }
+    }
+
+    /// Removes the store file and the files beside it.
+    func removeStoreFiles() {
+        unlink(storeURL.path)
+        removeSidecarFiles()
     }
 }

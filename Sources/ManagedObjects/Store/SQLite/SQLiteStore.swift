@@ -39,12 +39,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public init(model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil) throws {
         self.url = url
         let path = url.path
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let size = Self.fileSize(atPath: path)
         let existing: (identifier: String, numbers: [String: Int64])?
         if let size, size > 0 {
             // Migration hook: a store of another model version becomes one of this model first.
             if let migration { try SQLiteStoreMigration.migrateIfNeeded(storeAt: url, to: model, options: migration) }
             existing = try Self.inspectExistingStore(at: path, model: model)
+            if !Self.isInWALMode(path) { try Self.rehearseOpeningWrite(at: path) }
         } else {
             existing = nil
         }
@@ -72,6 +73,15 @@ public final class SQLiteStore: PersistentStore, Sendable {
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
             schema: schema, storeIdentifier: identifier)
         reader = pool
+    }
+
+    /// The size of the file at `path` (not following a symbolic link, as `attributesOfItem`
+    /// does not), `nil` when there is none. `lstat` alone: `attributesOfItem` also looks up the
+    /// owner and group by name, and `resourceValues` costs more still, each as much as a failed
+    /// open's SQL.
+    static func fileSize(atPath path: String) -> Int? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     // MARK: Query generations (pinned reads)
@@ -135,6 +145,36 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
             }
             return (identifier, numbers)
+        }
+    }
+
+    /// Whether the file's header says WAL (read and write versions 2, bytes 18 and 19), as
+    /// opening the pool leaves it; a rollback-journal file is turned into a WAL one by the open.
+    private static func isInWALMode(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        guard let header = try? file.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
+    }
+
+    /// Opening the pool turns a rollback-journal file into a WAL one (a change to its header),
+    /// then writes to it (GRDB's `setUpWALMode` creates and drops a table). A damaged page that
+    /// only a write reaches (the schema's b-tree, the free list) fails that write, and the open
+    /// with it, after the header changed. So such a file first gets the same write in a
+    /// transaction that is rolled back, which leaves it byte for byte as it was; only its
+    /// first open pays for it, since the open leaves the file in WAL mode.
+    private static func rehearseOpeningWrite(at path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.inTransaction(.immediate) { db in
+                try db.execute(sql: "CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102")
+                return .rollback
+            }
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
         }
     }
 

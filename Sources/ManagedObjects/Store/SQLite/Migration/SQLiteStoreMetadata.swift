@@ -47,6 +47,8 @@ package enum SQLiteStoreMetadata {
         }
         var configuration = Configuration()
         configuration.readonly = true
+        // Only reads here: turning foreign keys on would cost a statement per open and guard nothing.
+        configuration.foreignKeysEnabled = false
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
