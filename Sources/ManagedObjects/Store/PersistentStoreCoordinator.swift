@@ -51,10 +51,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
     /// when there is no file; see ``SQLiteStore/init(model:url:migration:)`` for the errors a file that
     /// cannot be opened throws), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
-    /// and the URL.
+    /// and the URL. `migration`: how a store written with another model version is migrated
+    /// (`nil`: it is not; see ``StoreMigrationOptions``).
     @discardableResult
-    /// `migration`: how a store written with another model version is migrated (`nil`: it is
-    /// not; see ``SQLiteStoreMigration``).
     public func addPersistentStore(
         type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil, migration: StoreMigrationOptions? = nil
     ) throws -> any PersistentStore {
