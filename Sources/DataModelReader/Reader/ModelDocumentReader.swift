@@ -427,6 +427,9 @@ struct ModelDocumentReader {
 
     /// Xcode writes `YES`; `NO`, `true`, `false`, `1` and `0` occur in hand-written files.
     private mutating func bool(_ value: String, _ name: String, _ element: XMLTree.Element) -> Bool {
+        // What Xcode writes, before folding case (which makes a new string).
+        if value == "YES" { return true }
+        if value == "NO" { return false }
         switch value.lowercased() {
         case "yes", "true", "1": return true
         case "no", "false", "0", "": return false

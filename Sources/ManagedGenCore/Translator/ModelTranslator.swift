@@ -58,8 +58,8 @@ struct ModelTranslator {
                             initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: classes)"),
                         documentation: ["The runtime model, with each entity bound to its generated class."]),
                 ] + versionDeclarations(literals, currentEntityFunctions: Dictionary(
-                    zip(index.model.entities.map { $0.withoutSourceLocations() }, constantNames), uniquingKeysWith: { first, _ in first })
-                ) + FetchRequestTranslator(index: index).templateFunctions() + [
+                    grouping: zip(index.model.entities.map { $0.withoutSourceLocations() }, constantNames).map { (entity: $0, function: $1) },
+                    by: \.entity.name)) + FetchRequestTranslator(index: index).templateFunctions() + [
                     .variable(VariableDeclaration(
                         access: .private, modifiers: [.static], isLet: true, name: "classes", type: registryType,
                         initializer: registry)),
@@ -82,14 +82,16 @@ struct ModelTranslator {
     /// entities, so each distinct entity is written once; those equal to a current entity reuse
     /// its function (`currentEntityFunctions`, by value without source locations: comparing
     /// values costs a fraction of writing each entity of each version out to compare texts).
-    private func versionDeclarations(_ literals: ModelLiteralTranslator, currentEntityFunctions: [Entity: String]) -> [Declaration] {
+    private func versionDeclarations(_ literals: ModelLiteralTranslator, currentEntityFunctions: [String: [(entity: Entity, function: String)]]) -> [Declaration] {
         guard let versions, versions.versions.count > 1 else { return [] }
         let versionsType = types.runtime("ManagedObjectModelVersions")
+        // Entities by name, then by value: comparing the few entities of one name costs a
+        // fraction of hashing every entity of every version whole.
         var entityFunctions = currentEntityFunctions
-        var usedNames = Set(currentEntityFunctions.values)
+        var usedNames = Set(currentEntityFunctions.values.lazy.flatMap { $0.map(\.function) })
+        var newEntities: [(function: String, entity: Entity)] = []
+        var earlierVersions: [(position: Int, name: String, model: Model, references: [String])] = []
         var elements: [SwiftLiteral] = []
-        var functions: [Declaration] = []
-        var entityDeclarations: [Declaration] = []
         for (position, version) in versions.versions.enumerated() {
             let model: String
             if version.name == versions.currentVersionName {
@@ -97,27 +99,36 @@ struct ModelTranslator {
             } else {
                 let references = version.model.entities.map { entity -> String in
                     let key = entity.withoutSourceLocations()
-                    if let name = entityFunctions[key] { return "\(SwiftNames.escaped(name))()" }
+                    if let known = entityFunctions[key.name]?.first(where: { $0.entity == key }) {
+                        return "\(SwiftNames.escaped(known.function))()"
+                    }
                     var name = SwiftNames.lowercasingFirst(SwiftNames.sanitized(entity.name)) + "EntityOfVersion\(position + 1)"
                     while !usedNames.insert(name).inserted { name += "_" }
-                    entityFunctions[key] = name
-                    entityDeclarations.append(.function(FunctionDeclaration(
-                        attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: SwiftNames.escaped(name),
-                        returnType: types.dataModel("Entity"), body: [literals.literal(entity).rendered()])))
+                    entityFunctions[key.name, default: []].append((key, name))
+                    newEntities.append((name, entity))
                     return "\(SwiftNames.escaped(name))()"
                 }
-                let function = "modelVersion\(position + 1)"
-                model = "\(types.runtime("ManagedObjectModel"))(\(function)())"
-                functions.append(.function(
-                    FunctionDeclaration(
-                        attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: function,
-                        returnType: types.dataModel("Model"),
-                        body: [literals.literal(version.model, entityReferences: references).rendered()]),
-                    documentation: ["Version `\(version.name)` of the model."]))
+                earlierVersions.append((position, version.name, version.model, references))
+                model = "\(types.runtime("ManagedObjectModel"))(modelVersion\(position + 1)())"
             }
             elements.append(.call("\(versionsType).Version", [
                 LiteralArgument(label: "name", value: .string(version.name)), LiteralArgument(label: "model", value: .atom(model)),
             ]))
+        }
+        // Writing the literals out is most of the work, and each is independent of the others.
+        let modelBodies = concurrentMap(earlierVersions) { literals.literal($0.model, entityReferences: $0.references).rendered() }
+        let entityBodies = concurrentMap(newEntities) { literals.literal($0.entity).rendered() }
+        let functions = zip(earlierVersions, modelBodies).map { earlier, body in
+            Declaration.function(
+                FunctionDeclaration(
+                    attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: "modelVersion\(earlier.position + 1)",
+                    returnType: types.dataModel("Model"), body: [body]),
+                documentation: ["Version `\(earlier.name)` of the model."])
+        }
+        let entityDeclarations = zip(newEntities, entityBodies).map { new, body in
+            Declaration.function(FunctionDeclaration(
+                attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: SwiftNames.escaped(new.function),
+                returnType: types.dataModel("Entity"), body: [body]))
         }
         let literal = SwiftLiteral.call(versionsType, [
             LiteralArgument(label: "versions", value: .array(elements)),
