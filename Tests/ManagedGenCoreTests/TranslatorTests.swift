@@ -16,6 +16,11 @@ import Testing
                attributes: attributes, relationships: relationships, uniquenessConstraints: unique)
     }
 
+    @Test func modelLiteralsSpellEachCaseAsSwiftDoes() {
+        for type in AttributeType.allCases { #expect(ModelLiteralTranslator.spelling(type) == ".\(type)") }
+        for rule in DeleteRule.allCases { #expect(ModelLiteralTranslator.spelling(rule) == ".\(rule)") }
+    }
+
     @Test func generationIsDeterministic() {
         let first = Generator().generate(SeedModels.flights, modelFileName: "Flights.xcdatamodeld").files
         let second = Generator().generate(SeedModels.flights, modelFileName: "Flights.xcdatamodeld").files
