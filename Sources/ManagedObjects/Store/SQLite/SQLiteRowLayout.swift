@@ -99,8 +99,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
 }
 
 /// Reading rows of ``SQLiteSchema/selectClause(_:dialect:)`` into stored objects: the one
-/// reading both SQL stores use, each giving its own way to a row's cells.
-package struct SQLRowReader {
+/// reading both SQL stores use, each giving its own way to a row's cells. A class: a store
+/// calls it for every row, and calling a struct kept in a class's property copies it each time.
+package final class SQLRowReader: Sendable {
     package let layoutsByNumber: [Int64: SQLiteRowLayout]
     package let schema: SQLiteSchema
     package let storeIdentifier: String
