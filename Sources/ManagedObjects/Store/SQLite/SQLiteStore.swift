@@ -40,19 +40,27 @@ public final class SQLiteStore: PersistentStore, Sendable {
         self.url = url
         let path = url.path
         let size = Self.fileSize(atPath: path)
-        let existing: (identifier: String, numbers: [String: Int64])?
+        var existing: (identifier: String, numbers: [String: Int64])?
         if let size, size > 0 {
-            // Migration hook: a store of another model version becomes one of this model first.
-            if let migration { try SQLiteStoreMigration.migrateIfNeeded(storeAt: url, to: model, options: migration) }
-            existing = try Self.inspectExistingStore(at: path, model: model)
-            if !Self.isInWALMode(path) { try Self.rehearseOpeningWrite(at: path) }
-        } else {
-            existing = nil
+            do {
+                // Migration hook: a store of another model version becomes one of this model first.
+                if let migration { try SQLiteStoreMigration.migrateIfNeeded(storeAt: url, to: model, options: migration) }
+                existing = try Self.inspectExistingStore(at: path, model: model)
+                if !Self.isInWALMode(path) { try Self.rehearseOpeningWrite(at: path) }
+            } catch let error as ManagedObjectError
+                where error.code == .persistentStoreIncompatibleSchema && SQLiteStoreMetadata.holdsNoSchema(at: path) {
+                // A database without a table: what a creation leaves when its process dies
+                // after the file is made and before the one transaction that makes the tables
+                // commits. It holds nothing, so the store is created in it.
+            }
         }
         schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
-        configuration.prepareDatabase { db in SQLPredicateTranslator.register(in: db) }
+        configuration.prepareDatabase { db in
+            SQLPredicateTranslator.register(in: db)
+            SQLDebugLog.install(on: db)
+        }
         configuration.busyMode = .timeout(10) // another coordinator's save: wait, as Core Data does
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

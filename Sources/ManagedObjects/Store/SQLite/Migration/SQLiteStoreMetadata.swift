@@ -68,6 +68,17 @@ package enum SQLiteStoreMetadata {
         }
     }
 
+    /// Whether the file at `path` is an SQLite database whose schema is empty: no table, no
+    /// index, nothing. `false` for anything else, a file that is not SQLite included.
+    static func holdsNoSchema(at path: String) -> Bool {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.foreignKeysEnabled = false
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
+        defer { try? queue.close() }
+        return (try? queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }) == 0
+    }
+
     /// `Z_PRIMARYKEY`'s entity numbers and `Z_MAX` by stored entity name.
     static func primaryKeys(_ db: Database) throws -> [String: (number: Int64, max: Int64)] {
         var result: [String: (number: Int64, max: Int64)] = [:]
