@@ -22,7 +22,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The PostgreSQL store's client; SwiftPM builds it only for the PostgreSQLStore product.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation`: builds the DocC catalogs (CI runs it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -58,6 +58,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API under GRDB: a batch insert binds its rows straight to a GRDB statement.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // SQL debug logging (`SQLDebugLog`).
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Opt-in: reading model files at run time (`ManagedObjectModel(contentsOf:)`), for apps
@@ -108,6 +110,7 @@ let package = Package(
             dependencies: [
                 "ManagedObjects", "ModelFileLoading", "StoreTestSupport", "PostgreSQLStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Run against a server: `Scripts/postgres.sh start` prints the URL for MANAGEDGEN_POSTGRES_URL.

@@ -3,13 +3,19 @@
 // are kept in the container's SQLite store, so the next run finds Fido and his walks.
 //
 //     DogWalk [store directory]    (default: PersistentContainer.defaultDirectoryURL())
+//     DogWalk -com.apple.CoreData.SQLDebug 1 [store directory]    (and log the SQL it runs)
 import Foundation
 import ManagedObjects
 
 let container = PersistentContainer(name: "DogWalk", managedObjectModel: DogWalkModel.managedObjectModel)
-if CommandLine.arguments.count > 1 {
+// Launch arguments (`-com.apple.CoreData.SQLDebug 1`) are a name and a value; the rest is the directory.
+var arguments = Array(CommandLine.arguments.dropFirst())
+while let name = arguments.firstIndex(where: { $0.hasPrefix("-") }) {
+    arguments.removeSubrange(name..<min(name + 2, arguments.count))
+}
+if let directoryPath = arguments.first {
     // Elsewhere than the default directory, e.g. a temporary one, as CI runs it.
-    let directory = URL(fileURLWithPath: CommandLine.arguments[1], isDirectory: true)
+    let directory = URL(fileURLWithPath: directoryPath, isDirectory: true)
     container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory.appendingPathComponent("DogWalk.sqlite"))]
 }
 try container.loadPersistentStores()
