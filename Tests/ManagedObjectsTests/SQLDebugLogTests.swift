@@ -52,7 +52,7 @@ struct SQLDebugLogTests {
     func statementsAreLogged() throws {
         // A number no other statement of the test run holds.
         let writer: Int64 = 7_364_019_283
-        let statement = #/^sql: .+ \(\d+\.\d{4} s\)$/#
+        let statement = #/^sql: .+ \(\d+\.\d{6} s\)$/#
 
         let levelOne = try messages(atLevel: 1, writer: writer)
         let insert = try #require(levelOne.first { $0.contains("INSERT INTO ZENTRY") })

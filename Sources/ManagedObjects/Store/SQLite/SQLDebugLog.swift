@@ -11,7 +11,7 @@ import Logging
 /// - or in code: ``level``, and ``logger`` for where the lines go (any swift-log logger).
 ///
 /// Each statement a store's connection runs is logged at the `debug` level with the time it
-/// took, as `sql: SELECT … (0.0012 s)`. Levels 1 and 2 show the statement with its `?`
+/// took, as `sql: SELECT … (0.000412 s)`. Levels 1 and 2 show the statement with its `?`
 /// placeholders; from level 3 on the values are written in, as Core Data's level 3 adds the
 /// bindings (so level 3 can put data in the log). A store reads the setting when it opens a
 /// connection: set it before adding the store. Off, it costs nothing: no trace is installed.
@@ -57,10 +57,28 @@ public enum SQLDebugLog {
     static func install(on db: Database) {
         let (level, logger) = settings.withLock { ($0.level, $0.logger) }
         guard level > 0, logger.logLevel <= .debug else { return }
-        db.trace(options: .profile) { event in
-            guard case let .profile(statement, duration) = event else { return }
-            let sql = level >= 3 ? statement.expandedSQL : statement.sql
-            logger.debug("sql: \(sql) (\(String(format: "%.4f", duration)) s)")
+        // SQLite's own profile time counts whole milliseconds here, and most statements take
+        // less: each statement's time is measured from its start event to its profile event
+        // (a statement can start while another one's rows are read, hence a stack per text).
+        let clock = ContinuousClock()
+        let running = RunningStatements()
+        db.trace(options: [.statement, .profile]) { event in
+            switch event {
+            case .statement(let statement):
+                let sql = statement.sql
+                if !sql.hasPrefix("--") { running.starts[sql, default: []].append(clock.now) }
+            case .profile(let statement, _):
+                let sql = statement.sql
+                guard let start = running.starts[sql]?.popLast() else { return }
+                let seconds = (clock.now - start) / .seconds(1)
+                logger.debug("sql: \(level >= 3 ? statement.expandedSQL : sql) (\(String(format: "%.6f", seconds)) s)")
+            }
         }
+    }
+
+    /// When each statement of one connection that has started and not finished started, by
+    /// text; used only on the connection's own queue.
+    private final class RunningStatements {
+        var starts: [String: [ContinuousClock.Instant]] = [:]
     }
 }
