@@ -173,7 +173,7 @@ struct SQLiteStoreTests {
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
-    @Test("a database without a table (a creation killed before its transaction committed) becomes a new store")
+    @Test("a WAL database without a table (a creation killed before its transaction committed) becomes a new store")
     func creationKilledMidway() throws {
         let directory = try TemporaryDirectory()
         // What the process left: the pool made the file and set WAL mode, the tables never came.
@@ -183,19 +183,19 @@ struct SQLiteStoreTests {
         _ = try SQLiteStore(model: model, url: unfinished)
         #expect(try rawSQL(unfinished.path, "SELECT COUNT(*) FROM Z_PRIMARYKEY") == "6")
         #expect(try rawSQL(unfinished.path, "SELECT COUNT(*) FROM Z_METADATA") == "1")
-        // The same in rollback-journal mode (an empty database someone made with sqlite3).
+        // Not ours, so still refused untouched as not a Core Data store: an empty database in
+        // rollback-journal mode (one someone made with sqlite3), and one with any table.
         let rollback = directory.file("Rollback.sqlite")
         try DatabaseQueue(path: rollback.path).write { db in try db.execute(sql: "PRAGMA user_version = 1") }
-        _ = try SQLiteStore(model: model, url: rollback)
-        #expect(try rawSQL(rollback.path, "SELECT COUNT(*) FROM Z_PRIMARYKEY") == "6")
-        // A database with any table is still refused, untouched, as not a Core Data store.
         let foreign = directory.file("Foreign.sqlite")
-        try DatabaseQueue(path: foreign.path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
-        let before = try Data(contentsOf: foreign)
-        #expect { try SQLiteStore(model: model, url: foreign) } throws: { error in
-            (error as? ManagedObjectError)?.code == .persistentStoreIncompatibleSchema
+        try DatabasePool(path: foreign.path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        for refused in [rollback, foreign] {
+            let before = try Data(contentsOf: refused)
+            #expect { try SQLiteStore(model: model, url: refused) } throws: { error in
+                (error as? ManagedObjectError)?.code == .persistentStoreIncompatibleSchema
+            }
+            #expect(try Data(contentsOf: refused) == before, "\(refused.lastPathComponent) changed")
         }
-        #expect(try Data(contentsOf: foreign) == before)
     }
 
     @Test("every attribute type, to-one, to-many, ordered to-many and many-to-many survive reopening")

@@ -48,10 +48,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 existing = try Self.inspectExistingStore(at: path, model: model)
                 if !Self.isInWALMode(path) { try Self.rehearseOpeningWrite(at: path) }
             } catch let error as ManagedObjectError
-                where error.code == .persistentStoreIncompatibleSchema && SQLiteStoreMetadata.holdsNoSchema(at: path) {
-                // A database without a table: what a creation leaves when its process dies
-                // after the file is made and before the one transaction that makes the tables
-                // commits. It holds nothing, so the store is created in it.
+                where error.code == .persistentStoreIncompatibleSchema && Self.isInWALMode(path)
+                && SQLiteStoreMetadata.holdsNoSchema(at: path) {
+                // A WAL-mode database without a table: what a creation leaves when its process
+                // dies after the pool made the file and before the one transaction that makes
+                // the tables commits. It holds nothing, so the store is created in it (in WAL
+                // mode, a creation that fails in turn leaves the file as it was).
             }
         }
         schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
