@@ -90,7 +90,7 @@ struct ModelTranslator {
         var entityFunctions = currentEntityFunctions
         var usedNames = Set(currentEntityFunctions.values.lazy.flatMap { $0.map(\.function) })
         var newEntities: [(function: String, entity: Entity)] = []
-        var earlierVersions: [(position: Int, name: String, model: Model, references: [String])] = []
+        var earlierVersions: [(function: String, name: String, model: Model, references: [String])] = []
         var elements: [SwiftLiteral] = []
         for (position, version) in versions.versions.enumerated() {
             let model: String
@@ -108,8 +108,9 @@ struct ModelTranslator {
                     newEntities.append((name, entity))
                     return "\(SwiftNames.escaped(name))()"
                 }
-                earlierVersions.append((position, version.name, version.model, references))
-                model = "\(types.runtime("ManagedObjectModel"))(modelVersion\(position + 1)())"
+                let function = "modelVersion\(position + 1)"
+                earlierVersions.append((function, version.name, version.model, references))
+                model = "\(types.runtime("ManagedObjectModel"))(\(function)())"
             }
             elements.append(.call("\(versionsType).Version", [
                 LiteralArgument(label: "name", value: .string(version.name)), LiteralArgument(label: "model", value: .atom(model)),
@@ -121,7 +122,7 @@ struct ModelTranslator {
         let functions = zip(earlierVersions, modelBodies).map { earlier, body in
             Declaration.function(
                 FunctionDeclaration(
-                    attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: "modelVersion\(earlier.position + 1)",
+                    attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: earlier.function,
                     returnType: types.dataModel("Model"), body: [body]),
                 documentation: ["Version `\(earlier.name)` of the model."])
         }
