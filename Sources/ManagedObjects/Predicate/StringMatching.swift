@@ -59,31 +59,43 @@ enum StringMatching {
         var string = string
         var part = part
         return string.withUTF8 { haystack in
-            part.withUTF8 { needle -> Bool? in
-                guard needle.allSatisfy({ $0 < 0x80 }) else { return nil }
-                // As NSString's contains: nothing is contained in anything.
-                guard !needle.isEmpty else { return false }
-                guard haystack.count >= needle.count else {
-                    return haystack.allSatisfy { $0 < 0x80 } ? false : nil
-                }
-                var sawNonASCII = false
-                let last = haystack.count - needle.count
-                var start = 0
-                while start <= last {
-                    var matched = true
-                    for offset in 0..<needle.count {
-                        var byte = haystack[start + offset]
-                        if byte >= 0x80 { sawNonASCII = true; matched = false; break }
-                        if lowering && (byte &- 65) < 26 { byte &+= 32 }
-                        if byte != needle[offset] { matched = false; break }
-                    }
-                    if matched { return true }
-                    if sawNonASCII { return nil }
-                    start += 1
-                }
-                return haystack.allSatisfy { $0 < 0x80 } ? false : nil
-            }
+            part.withUTF8 { needle in asciiSearch(haystack, needle, lowering: lowering) }
         }
+    }
+
+    /// `contains(_:foldedPart:_:)`'s byte search in UTF-8 bytes (SQL stores search their own
+    /// buffers with it): whether `haystack` contains `needle`, both lowered with `lowering`;
+    /// `nil` when the answer needs more than ASCII (a non-ASCII byte in `needle`, or in
+    /// `haystack` before a match).
+    static func asciiSearch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowering: Bool) -> Bool? {
+        guard needle.allSatisfy({ $0 < 0x80 }) else { return nil }
+        // As NSString's contains: nothing is contained in anything.
+        guard !needle.isEmpty else { return false }
+        guard haystack.count >= needle.count else {
+            return haystack.allSatisfy { $0 < 0x80 } ? false : nil
+        }
+        @inline(__always) func lowered(_ byte: UInt8) -> UInt8 {
+            lowering && (byte &- 65) < 26 ? byte &+ 32 : byte
+        }
+        let first = lowered(needle[0])
+        let last = haystack.count - needle.count
+        var start = 0
+        while start <= last {
+            let byte = haystack[start]
+            if byte >= 0x80 { return nil }
+            if lowered(byte) == first {
+                var offset = 1
+                while offset < needle.count {
+                    let candidate = haystack[start + offset]
+                    if candidate >= 0x80 { return nil }
+                    if lowered(candidate) != lowered(needle[offset]) { break }
+                    offset += 1
+                }
+                if offset == needle.count { return true }
+            }
+            start += 1
+        }
+        return haystack[(last + 1)...].allSatisfy { $0 < 0x80 } ? false : nil
     }
 
     // MARK: LIKE

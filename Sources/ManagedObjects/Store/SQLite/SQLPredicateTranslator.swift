@@ -1,6 +1,7 @@
 import DataModel
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Predicates and sort descriptors as SQL over an entity's table, answering exactly as the
 /// in-memory evaluator does, or not at all (`nil`: the store reads the rows, narrowed by what
@@ -200,7 +201,6 @@ package struct SQLPredicateTranslator {
             guard type == .string, let pattern = value as? String, Self.textParameter(pattern) != nil else { return nil }
             if operatorType == .matches, (try? StringMatching.RegularExpression(pattern, options: options)) == nil { return nil }
             if dialect == .postgreSQL { return postgreSQLMatch(expression, operatorType, pattern, options) }
-            if let fragment = asciiCaseInsensitiveMatch(expression, operatorType, pattern, options) { return fragment }
             return Fragment(
                 sql: "\(Self.stringMatchFunction)(\(Self.stringOperatorCodes[operatorType]!), \(options.rawValue), \(expression), ?)",
                 arguments: [pattern.databaseValue])
@@ -218,25 +218,6 @@ package struct SQLPredicateTranslator {
         default:
             return nil
         }
-    }
-
-    /// `[c]` CONTAINS of an ASCII pattern in a column as SQLite's own LIKE (which folds ASCII
-    /// case alone) for ASCII values, where it answers as the evaluator's byte search does, at
-    /// SQLite's speed; other values go through the evaluator's function (Unicode folding).
-    /// A value is ASCII without NUL when its length in characters (which stops at a NUL) is
-    /// its length in bytes.
-    private func asciiCaseInsensitiveMatch(
-        _ expression: String, _ operatorType: PredicateOperator, _ pattern: String, _ options: PredicateComparisonOptions
-    ) -> Fragment? {
-        guard dialect == .sqlite, operatorType == .contains, options.contains(.caseInsensitive), !options.contains(.diacriticInsensitive),
-              !expression.hasPrefix("("), !pattern.isEmpty, pattern.utf8.allSatisfy({ $0 < 0x80 && $0 != 0 }) else { return nil }
-        let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-        return Fragment(
-            sql: "(\(expression) IS NOT NULL AND CASE WHEN length(\(expression)) = length(CAST(\(expression) AS BLOB)) "
-                + "THEN \(expression) LIKE ? ESCAPE '\\' "
-                + "ELSE \(Self.stringMatchFunction)(\(Self.stringOperatorCodes[operatorType]!), \(options.rawValue), \(expression), ?) END)",
-            arguments: [("%" + escaped + "%").databaseValue, pattern.databaseValue])
     }
 
     /// BEGINSWITH, ENDSWITH, CONTAINS and LIKE as PostgreSQL's `LIKE` (the pattern's own `%`,
@@ -434,6 +415,7 @@ package struct SQLPredicateTranslator {
 
     private static let stringMatchFunction = "MO_STRING_MATCH"
     private static let stringOperatorCodes: [PredicateOperator: Int] = [.beginsWith: 1, .endsWith: 2, .contains: 3, .like: 4, .matches: 5]
+    private static let stringOperators = Dictionary(uniqueKeysWithValues: stringOperatorCodes.map { ($1, $0) })
 
     /// The `[c]`/`[d]` options that change how strings compare: the others are hints.
     private static let foldingOptions: [PredicateComparisonOptions] = [
@@ -453,19 +435,59 @@ package struct SQLPredicateTranslator {
     ]
 
     /// Adds the collations and the function translated SQL uses to a connection.
-    package static func register(in db: Database) {
+    package static func register(in db: Database) throws {
         for options in foldingOptions {
             db.add(collation: DatabaseCollation(predicateCollationName(options)) { StringMatching.compare($0, $1, options) })
         }
         for (comparison, name) in sortCollationNames {
             db.add(collation: DatabaseCollation(name) { comparison.compare($0, $1) })
         }
-        db.add(function: DatabaseFunction(stringMatchFunction, argumentCount: 4, pure: true) { values in
-            guard let code = Int.fromDatabaseValue(values[0]), let rawOptions = Int.fromDatabaseValue(values[1]),
-                  let operatorType = stringOperatorCodes.first(where: { $0.value == code })?.key,
-                  let string = String.fromDatabaseValue(values[2]), let pattern = String.fromDatabaseValue(values[3]) else { return false }
-            return matches(string, operatorType, pattern, PredicateComparisonOptions(rawValue: rawOptions))
-        })
+        // Through SQLite's C API, not GRDB's `DatabaseFunction`: the function runs for every
+        // row a string operator filters, and GRDB makes an array of `DatabaseValue`s and a
+        // String of each argument per call, which cost several times the match (a CONTAINS
+        // of ASCII text is searched in SQLite's own buffer here).
+        let code = sqlite3_create_function_v2(
+            db.sqliteConnection, stringMatchFunction, 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, count, arguments in sqlite3_result_int(context, SQLPredicateTranslator.stringMatch(count == 4 ? arguments : nil) ? 1 : 0) },
+            nil, nil, nil)
+        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot add the function \(stringMatchFunction)") }
+    }
+
+    /// `MO_STRING_MATCH(operator code, options, string, pattern)`: whether the evaluator's
+    /// string operator matches; false for NULL or a number (as a String made of the value
+    /// would be nil), a blob read as UTF-8 text as GRDB reads one into a String.
+    private static func stringMatch(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> Bool {
+        guard let arguments, let operatorType = stringOperators[Int(sqlite3_value_int64(arguments[0]))] else { return false }
+        let options = PredicateComparisonOptions(rawValue: Int(sqlite3_value_int64(arguments[1])))
+        if operatorType == .contains, !options.contains(.diacriticInsensitive),
+           let string = textBytes(arguments[2]), let pattern = textBytes(arguments[3]),
+           let found = StringMatching.asciiSearch(string, pattern, lowering: options.contains(.caseInsensitive)) {
+            return found
+        }
+        guard let string = text(arguments[2]), let pattern = text(arguments[3]) else { return false }
+        return matches(string, operatorType, pattern, options)
+    }
+
+    /// A text value's bytes up to its first NUL, where a String made of it ends; `nil` for
+    /// another type. Valid until the value is next converted.
+    private static func textBytes(_ value: OpaquePointer?) -> UnsafeBufferPointer<UInt8>? {
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let start = sqlite3_value_text(value) else { return nil }
+        let count = Int(sqlite3_value_bytes(value))
+        let end = memchr(start, 0, count).map { UnsafeRawPointer(start).distance(to: $0) } ?? count
+        return UnsafeBufferPointer(start: start, count: end)
+    }
+
+    /// A value as GRDB reads it into a String: text up to its first NUL, a blob as UTF-8.
+    private static func text(_ value: OpaquePointer?) -> String? {
+        switch sqlite3_value_type(value) {
+        case SQLITE_TEXT:
+            return sqlite3_value_text(value).map { String(cString: $0) }
+        case SQLITE_BLOB:
+            guard let bytes = sqlite3_value_blob(value) else { return "" }
+            return String(data: Data(bytes: bytes, count: Int(sqlite3_value_bytes(value))), encoding: .utf8)
+        default:
+            return nil
+        }
     }
 
     /// The evaluator's string operators (`CompiledComparison`), for a string and a pattern.

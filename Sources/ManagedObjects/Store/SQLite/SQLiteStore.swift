@@ -60,7 +60,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
         configuration.prepareDatabase { db in
-            SQLPredicateTranslator.register(in: db)
+            try SQLPredicateTranslator.register(in: db)
             SQLDebugLog.install(on: db)
         }
         configuration.busyMode = .timeout(10) // another coordinator's save: wait, as Core Data does
