@@ -387,6 +387,12 @@ struct SQLPredicateTranslatorTests {
                 entityName: "Tweet", predicate: ObjectPredicate("text CONTAINS[c] %@", "swift")))
                 .compactMap { $0.value(forKey: "text") as? String }
             #expect(swift.contains("SWIFT") && swift.contains("100% swift") && !swift.contains("swi"))
+            // Whole characters, as NSString searches: an accent on the last letter makes it another.
+            #expect(!swift.contains("swift\u{301}"))
+            let prefixed = try context.fetch(FetchRequest<ManagedObject>(
+                entityName: "Tweet", predicate: ObjectPredicate("text BEGINSWITH[c] %@", "swift")))
+                .compactMap { $0.value(forKey: "text") as? String }
+            #expect(Set(prefixed) == ["Swift on Linux", "SWIFT", "\u{17F}wift"])
             let percent = try context.fetch(FetchRequest<ManagedObject>(
                 entityName: "Tweet", predicate: ObjectPredicate("text CONTAINS[c] %@", "%")))
             #expect(percent.count == 1)

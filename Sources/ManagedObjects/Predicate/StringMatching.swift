@@ -25,7 +25,8 @@ enum StringMatching {
     }
 
     /// Whether `string` begins with `prefix`, which is already folded. ASCII with `[c]` is
-    /// compared byte by byte without building a folded copy.
+    /// compared byte by byte without building a folded copy, unless a non-ASCII byte follows
+    /// the prefix (a combining mark there makes the last character another one).
     static func hasPrefix(_ string: String, foldedPrefix prefix: String, _ options: PredicateComparisonOptions) -> Bool {
         if options.contains(.caseInsensitive) && !options.contains(.diacriticInsensitive) {
             var bytes = string.utf8.makeIterator()
@@ -38,14 +39,14 @@ enum StringMatching {
                 let lowered = (byte &- 65) < 26 ? byte &+ 32 : byte
                 if lowered != expected { return false }
             }
-            if allASCII { return true }
+            if allASCII, (bytes.next() ?? 0) < 0x80 { return true }
         }
         return fold(string, options).hasPrefix(prefix)
     }
 
     /// Whether `string` contains `part`, which is already folded. ASCII text (with or without
     /// `[c]`) is searched byte by byte, lowering as it goes, without a folded copy or a
-    /// Foundation call; other text is folded and searched by Unicode rules.
+    /// Foundation call; other text is folded and searched by Unicode rules, whole characters.
     static func contains(_ string: String, foldedPart part: String, _ options: PredicateComparisonOptions) -> Bool {
         let lowers = options.contains(.caseInsensitive)
         if !options.contains(.diacriticInsensitive), let found = asciiSearch(string, part, lowering: lowers) {
@@ -63,39 +64,36 @@ enum StringMatching {
         }
     }
 
-    /// `contains(_:foldedPart:_:)`'s byte search in UTF-8 bytes (SQL stores search their own
-    /// buffers with it): whether `haystack` contains `needle`, both lowered with `lowering`;
-    /// `nil` when the answer needs more than ASCII (a non-ASCII byte in `needle`, or in
-    /// `haystack` before a match).
+    /// `contains(_:foldedPart:_:)`'s byte search in UTF-8 bytes (the SQLite store searches its
+    /// own buffers with it): whether `haystack` contains `needle`, both lowered with
+    /// `lowering`; `nil` when either is not ASCII, whose characters may span several bytes.
     static func asciiSearch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowering: Bool) -> Bool? {
-        guard needle.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard isASCII(haystack), isASCII(needle) else { return nil }
         // As NSString's contains: nothing is contained in anything.
-        guard !needle.isEmpty else { return false }
-        guard haystack.count >= needle.count else {
-            return haystack.allSatisfy { $0 < 0x80 } ? false : nil
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        return lowering ? firstMatch(haystack, needle, lowering: true) : firstMatch(haystack, needle, lowering: false)
+    }
+
+    /// Whether every byte is below 0x80 (one pass the compiler vectorizes).
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var bits: UInt8 = 0
+        for byte in bytes { bits |= byte }
+        return bits < 0x80
+    }
+
+    /// The search itself, `lowering` a constant in each of the two copies the compiler makes.
+    @inline(__always)
+    private static func firstMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowering: Bool) -> Bool {
+        @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
+            lowering && (byte &- 65) < 26 ? byte | 0x20 : byte
         }
-        @inline(__always) func lowered(_ byte: UInt8) -> UInt8 {
-            lowering && (byte &- 65) < 26 ? byte &+ 32 : byte
+        let first = folded(needle[0])
+        for start in 0...(haystack.count - needle.count) where folded(haystack[start]) == first {
+            var offset = 1
+            while offset < needle.count, folded(haystack[start + offset]) == folded(needle[offset]) { offset += 1 }
+            if offset == needle.count { return true }
         }
-        let first = lowered(needle[0])
-        let last = haystack.count - needle.count
-        var start = 0
-        while start <= last {
-            let byte = haystack[start]
-            if byte >= 0x80 { return nil }
-            if lowered(byte) == first {
-                var offset = 1
-                while offset < needle.count {
-                    let candidate = haystack[start + offset]
-                    if candidate >= 0x80 { return nil }
-                    if lowered(candidate) != lowered(needle[offset]) { break }
-                    offset += 1
-                }
-                if offset == needle.count { return true }
-            }
-            start += 1
-        }
-        return haystack[(last + 1)...].allSatisfy { $0 < 0x80 } ? false : nil
+        return false
     }
 
     // MARK: LIKE

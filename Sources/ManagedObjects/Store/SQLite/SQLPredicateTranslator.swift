@@ -415,7 +415,10 @@ package struct SQLPredicateTranslator {
 
     private static let stringMatchFunction = "MO_STRING_MATCH"
     private static let stringOperatorCodes: [PredicateOperator: Int] = [.beginsWith: 1, .endsWith: 2, .contains: 3, .like: 4, .matches: 5]
-    private static let stringOperators = Dictionary(uniqueKeysWithValues: stringOperatorCodes.map { ($1, $0) })
+    /// By code: looked up for every row the function runs on.
+    private static let stringOperators: [PredicateOperator?] = (0...stringOperatorCodes.values.max()!).map { code in
+        stringOperatorCodes.first { $0.value == code }?.key
+    }
 
     /// The `[c]`/`[d]` options that change how strings compare: the others are hints.
     private static let foldingOptions: [PredicateComparisonOptions] = [
@@ -457,7 +460,9 @@ package struct SQLPredicateTranslator {
     /// string operator matches; false for NULL or a number (as a String made of the value
     /// would be nil), a blob read as UTF-8 text as GRDB reads one into a String.
     private static func stringMatch(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> Bool {
-        guard let arguments, let operatorType = stringOperators[Int(sqlite3_value_int64(arguments[0]))] else { return false }
+        guard let arguments else { return false }
+        let code = Int(sqlite3_value_int64(arguments[0]))
+        guard stringOperators.indices.contains(code), let operatorType = stringOperators[code] else { return false }
         let options = PredicateComparisonOptions(rawValue: Int(sqlite3_value_int64(arguments[1])))
         if operatorType == .contains, !options.contains(.diacriticInsensitive),
            let string = textBytes(arguments[2]), let pattern = textBytes(arguments[3]),
