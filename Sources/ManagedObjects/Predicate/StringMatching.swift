@@ -81,17 +81,39 @@ enum StringMatching {
         return bits < 0x80
     }
 
-    /// The search itself, `lowering` a constant in each of the two copies the compiler makes.
+    /// The search itself, `lowering` a constant in each of the two copies the compiler makes:
+    /// 16 bytes at a time for the needle's first letter in either case, then byte by byte
+    /// from each place it is found.
     @inline(__always)
     private static func firstMatch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowering: Bool) -> Bool {
         @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
             lowering && (byte &- 65) < 26 ? byte | 0x20 : byte
         }
-        let first = folded(needle[0])
-        for start in 0...(haystack.count - needle.count) where folded(haystack[start]) == first {
+        @inline(__always) func matches(at start: Int) -> Bool {
             var offset = 1
             while offset < needle.count, folded(haystack[start + offset]) == folded(needle[offset]) { offset += 1 }
-            if offset == needle.count { return true }
+            return offset == needle.count
+        }
+        let first = folded(needle[0])
+        // The other case of a letter (or the byte itself): either one starts a match.
+        let other = lowering && (first &- 97) < 26 ? first & ~0x20 : first
+        let starts = haystack.count - needle.count + 1
+        var start = 0
+        if let base = haystack.baseAddress {
+            let firsts = SIMD16<UInt8>(repeating: first)
+            let others = SIMD16<UInt8>(repeating: other)
+            while start + 16 <= starts {
+                let chunk = UnsafeRawPointer(base + start).loadUnaligned(as: SIMD16<UInt8>.self)
+                let found = (chunk .== firsts) .| (chunk .== others)
+                if any(found) {
+                    for lane in 0..<16 where found[lane] && matches(at: start + lane) { return true }
+                }
+                start += 16
+            }
+        }
+        while start < starts {
+            if folded(haystack[start]) == first && matches(at: start) { return true }
+            start += 1
         }
         return false
     }
