@@ -48,25 +48,24 @@ enum StringMatching {
     /// `[c]`) is searched byte by byte, lowering as it goes, without a folded copy or a
     /// Foundation call; other text is folded and searched by Unicode rules, whole characters.
     static func contains(_ string: String, foldedPart part: String, _ options: PredicateComparisonOptions) -> Bool {
-        let lowers = options.contains(.caseInsensitive)
-        if !options.contains(.diacriticInsensitive), let found = asciiSearch(string, part, lowering: lowers) {
-            return found
-        }
-        return fold(string, options).contains(part)
-    }
-
-    /// A byte search of ASCII `part` in ASCII `string`; `nil` when either is not ASCII.
-    private static func asciiSearch(_ string: String, _ part: String, lowering: Bool) -> Bool? {
         var string = string
         var part = part
-        return string.withUTF8 { haystack in
-            part.withUTF8 { needle in asciiSearch(haystack, needle, lowering: lowering) }
-        }
+        let found = string.withUTF8 { haystack in part.withUTF8 { needle in asciiContains(haystack, needle, options) } }
+        return found ?? fold(string, options).contains(part)
     }
 
-    /// `contains(_:foldedPart:_:)`'s byte search in UTF-8 bytes (the SQLite store searches its
-    /// own buffers with it): whether `haystack` contains `needle`, both lowered with
-    /// `lowering`; `nil` when either is not ASCII, whose characters may span several bytes.
+    /// CONTAINS answered from UTF-8 bytes (the SQLite store answers from its own buffers with
+    /// it), where the bytes are the whole answer: both ASCII and no `[d]`; `nil` otherwise.
+    /// `needle` need not be folded: `[c]` lowers both sides.
+    static func asciiContains(
+        _ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ options: PredicateComparisonOptions
+    ) -> Bool? {
+        guard !options.contains(.diacriticInsensitive) else { return nil }
+        return asciiSearch(haystack, needle, lowering: options.contains(.caseInsensitive))
+    }
+
+    /// Whether `haystack` contains `needle`, both lowered with `lowering`; `nil` when either is
+    /// not ASCII, whose characters may span several bytes.
     static func asciiSearch(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, lowering: Bool) -> Bool? {
         guard isASCII(haystack), isASCII(needle) else { return nil }
         // As NSString's contains: nothing is contained in anything.

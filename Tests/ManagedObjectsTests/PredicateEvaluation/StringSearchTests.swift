@@ -38,6 +38,7 @@ struct StringSearchTests {
             #expect(found == nil, "\(text)")
         }
         #expect(StringMatching.contains("swift\u{301}", foldedPart: "swift", [.caseInsensitive]) == false)
-        #expect(StringMatching.contains("\u{212A}ELVIN", foldedPart: "kelvin", [.caseInsensitive]) == "\u{212A}ELVIN".folding(options: .caseInsensitive, locale: nil).contains("kelvin"))
+        // The Kelvin sign folds to a k.
+        #expect(StringMatching.contains("\u{212A}ELVIN", foldedPart: "kelvin", [.caseInsensitive]))
     }
 }

@@ -464,9 +464,8 @@ package struct SQLPredicateTranslator {
         let code = Int(sqlite3_value_int64(arguments[0]))
         guard stringOperators.indices.contains(code), let operatorType = stringOperators[code] else { return false }
         let options = PredicateComparisonOptions(rawValue: Int(sqlite3_value_int64(arguments[1])))
-        if operatorType == .contains, !options.contains(.diacriticInsensitive),
-           let string = textBytes(arguments[2]), let pattern = textBytes(arguments[3]),
-           let found = StringMatching.asciiSearch(string, pattern, lowering: options.contains(.caseInsensitive)) {
+        if operatorType == .contains, let string = textBytes(arguments[2]), let pattern = textBytes(arguments[3]),
+           let found = StringMatching.asciiContains(string, pattern, options) {
             return found
         }
         guard let string = text(arguments[2]), let pattern = text(arguments[3]) else { return false }
