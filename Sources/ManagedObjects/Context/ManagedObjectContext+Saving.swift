@@ -203,16 +203,23 @@ extension ManagedObjectContext {
     }
 
     /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.
+    /// Each object is marked once called (a flag, not a set: a hash per object cost more than
+    /// the call), and the marks are cleared at the end.
     private func callWillSave() {
-        var called = Set<ObjectIdentifier>()
-        while true {
-            let pending = (inserted.elements + updated.elements + deleted.elements)
-                .filter { !called.contains(ObjectIdentifier($0)) }
-            if pending.isEmpty { return }
-            for object in pending {
-                called.insert(ObjectIdentifier(object))
-                object.willSave()
+        var called: [ManagedObject] = []
+        var foundMore = true
+        while foundMore {
+            foundMore = false
+            // The lists as they are at the start of each pass: `willSave()` may change them.
+            for objects in [inserted.elements, updated.elements, deleted.elements] {
+                for object in objects where !object.hasSeenWillSave {
+                    object.hasSeenWillSave = true
+                    called.append(object)
+                    object.willSave()
+                    foundMore = true
+                }
             }
         }
+        for object in called { object.hasSeenWillSave = false }
     }
 }

@@ -46,14 +46,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
+    // The object tables below are used on the context's queue only, never in overlapping
+    // accesses: no dynamic exclusivity checks (as for `ManagedObject`'s state).
     /// Every object of the context by ID, not retained: an unchanged object the app no longer
     /// uses is released (changed ones are held by the three sets below until saved).
-    var registered = ObjectRegistry()
-    var inserted: OrderedSet<ManagedObject> = []
-    var updated: OrderedSet<ManagedObject> = []
-    var deleted: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var registered = ObjectRegistry()
+    @exclusivity(unchecked) var inserted: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var updated: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var deleted: OrderedSet<ManagedObject> = []
     /// Changes since the last objects-did-change notification.
-    var unannounced = PendingAnnouncement()
+    @exclusivity(unchecked) var unannounced = PendingAnnouncement()
 
     let observers = ObserverList()
     /// Child contexts, told about this context's saves (`automaticallyMergesChangesFromParent`).

@@ -7,13 +7,25 @@ enum Validation {
     /// The problems of an inserted or updated object.
     static func errors(forSaving object: ManagedObject) -> [ManagedObjectError] {
         var errors: [ManagedObjectError] = []
-        for property in object.entity.properties {
-            switch property {
-            // Appended only when there are any: most properties of most objects have none.
-            case .attribute(let attribute):
-                let found = self.errors(of: attribute, value: object.attributeStorageValue(at: attribute.index), in: object)
+        let entity = object.entity
+        let slots = entity.slots
+        for index in slots.indices where slots[index].isValidated {
+            let slot = slots[index]
+            if slot.shape == .attribute {
+                let value = object.attributeStorageValue(at: index)
+                // The common case, settled by the slot alone: a value of exactly the storage
+                // type with nothing more to check, or an optional attribute without a value.
+                if let value {
+                    if let plain = slot.plainStorageType, type(of: value) == plain { continue }
+                } else if slot.isOptional {
+                    continue
+                }
+                guard case .attribute(let attribute) = entity.properties[index] else { continue }
+                // Appended only when there are any: most properties of most objects have none.
+                let found = self.errors(of: attribute, value: value, in: object)
                 if !found.isEmpty { errors += found }
-            case .relationship(let relationship):
+            } else {
+                guard case .relationship(let relationship) = entity.properties[index] else { continue }
                 let found = self.errors(of: relationship, in: object)
                 if !found.isEmpty { errors += found }
             }

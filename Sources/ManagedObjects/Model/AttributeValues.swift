@@ -55,26 +55,46 @@ enum AttributeValues {
         }
     }
 
+    /// The exact storage type of `type`; `Any.self` for the types that hold whatever is set.
+    static func storageType(of type: AttributeType) -> Any.Type {
+        switch type {
+        case .integer16: Int16.self
+        case .integer32: Int32.self
+        case .integer64: Int64.self
+        case .decimal: Decimal.self
+        case .double: Double.self
+        case .float: Float.self
+        case .string: String.self
+        case .boolean: Bool.self
+        case .date: Date.self
+        case .binary: Data.self
+        case .uuid: UUID.self
+        case .uri: URL.self
+        case .objectID: ManagedObjectID.self
+        case .transformable, .composite, .undefined: Any.self
+        }
+    }
+
     /// Whether `value` already has the storage type of `type`.
     static func hasStorageType(_ value: Any, _ type: AttributeType) -> Bool {
         // A value stored as exactly the storage type (every value the typed accessors set) is
         // a metadata comparison; `is` from `Any` is a dynamic cast, paid for each value of
         // every saved object, and only the other values need it.
-        let stored = Swift.type(of: value)
+        if Swift.type(of: value) == storageType(of: type) { return true }
         switch type {
-        case .integer16: return stored == Int16.self || value is Int16
-        case .integer32: return stored == Int32.self || value is Int32
-        case .integer64: return stored == Int64.self || value is Int64
-        case .decimal: return stored == Decimal.self || value is Decimal
-        case .double: return stored == Double.self || value is Double
-        case .float: return stored == Float.self || value is Float
-        case .string: return stored == String.self || value is String
-        case .boolean: return stored == Bool.self || value is Bool
-        case .date: return stored == Date.self || value is Date
-        case .binary: return stored == Data.self || value is Data
-        case .uuid: return stored == UUID.self || value is UUID
-        case .uri: return stored == URL.self || value is URL
-        case .objectID: return stored == ManagedObjectID.self || value is ManagedObjectID
+        case .integer16: return value is Int16
+        case .integer32: return value is Int32
+        case .integer64: return value is Int64
+        case .decimal: return value is Decimal
+        case .double: return value is Double
+        case .float: return value is Float
+        case .string: return value is String
+        case .boolean: return value is Bool
+        case .date: return value is Date
+        case .binary: return value is Data
+        case .uuid: return value is UUID
+        case .uri: return value is URL
+        case .objectID: return value is ManagedObjectID
         case .transformable, .composite, .undefined: return true
         }
     }

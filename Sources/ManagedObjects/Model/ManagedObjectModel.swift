@@ -15,6 +15,10 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// Every entity, in model order.
     public private(set) var entities: [EntityDescription] = []
     public private(set) var entitiesByName: [String: EntityDescription] = [:]
+    /// Entities by the class bound to them, for classes whose `entityName` names that entity:
+    /// `entity(for:)` runs for every object made with `init(context:)`, and an identity look-up
+    /// costs a fraction of hashing the name.
+    private var entitiesByClass: [ObjectIdentifier: EntityDescription] = [:]
     /// Classes in `classes` generated for another layout of their entity (another version of
     /// the model): reading their properties by index would read the wrong values, so adding a
     /// store with this model throws, naming them. Empty when every class fits.
@@ -34,6 +38,9 @@ public final class ManagedObjectModel: @unchecked Sendable {
         }
         for entity in entities {
             entity.resolveInverses()
+        }
+        for entity in entities where entity.managedObjectClass.entityName == entity.name {
+            entitiesByClass[ObjectIdentifier(entity.managedObjectClass)] = entity
         }
     }
 
@@ -55,7 +62,7 @@ public final class ManagedObjectModel: @unchecked Sendable {
 
     /// The entity a class stands for: the one whose name is the class's `entityName`.
     public func entity(for objectClass: ManagedObject.Type) -> EntityDescription? {
-        entitiesByName[objectClass.entityName]
+        entitiesByClass[ObjectIdentifier(objectClass)] ?? entitiesByName[objectClass.entityName]
     }
 }
 
@@ -75,6 +82,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The values a new object starts with, by property index: attribute defaults, empty
     /// to-manys. Worked out once: every insert copies it.
     let initialValues: [Any?]
+    /// Each property's slot by property index, as plain values: the per-value work of a save
+    /// (snapshots, validation) reads these rather than the descriptions, which it would retain
+    /// and release for every value of every saved object.
+    let slots: [PropertySlot]
+    /// The indexes of the transient properties, which the store does not keep.
+    let transientIndexes: [Int]
     public private(set) var superentity: EntityDescription?
     /// Direct sub-entities, in model order.
     public private(set) var subentities: [EntityDescription] = []
@@ -101,6 +114,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
             }
         }
+        slots = properties.map(PropertySlot.init)
+        transientIndexes = properties.filter(\.isTransient).map(\.index)
         // A sub-entity may redeclare an inherited name (validation reports it); the first wins.
         self.propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -195,6 +210,36 @@ public enum PropertyDescription: Sendable {
         switch self {
         case .attribute(let attribute): attribute.isOptional
         case .relationship(let relationship): relationship.isOptional
+        }
+    }
+}
+
+/// What a save needs to know of a property, for each value of each object, without the
+/// property's description: its shape, whether it is transient, and what validation checks.
+struct PropertySlot {
+    enum Shape { case attribute, toOne, toMany }
+
+    let shape: Shape
+    let isTransient: Bool
+    /// Validation has something to check: a derived attribute has not, nor has an optional
+    /// relationship without count bounds.
+    let isValidated: Bool
+    /// An attribute's value needs no more than its presence and this exact storage type to be
+    /// valid (no bounds, no pattern); `nil` when validation looks further.
+    let plainStorageType: Any.Type?
+    let isOptional: Bool
+
+    init(_ property: PropertyDescription) {
+        shape = property.slotShape
+        isTransient = property.isTransient
+        isOptional = property.isOptional
+        switch property {
+        case .attribute(let attribute):
+            isValidated = !attribute.attribute.isDerived
+            plainStorageType = attribute.hasValueBounds ? nil : AttributeValues.storageType(of: attribute.type)
+        case .relationship(let relationship):
+            isValidated = !relationship.isOptional || relationship.minCount != nil || relationship.maxCount != nil
+            plainStorageType = nil
         }
     }
 }

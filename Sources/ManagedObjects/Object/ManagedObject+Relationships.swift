@@ -211,9 +211,11 @@ extension ManagedObject {
     private func attach(_ object: ManagedObject, via relationship: RelationshipDescription) {
         let index = relationship.index
         if relationship.isToMany {
-            guard !resolvedToMany(at: index).contains(object) else { return }
-            willChangeValue(at: index)
-            modifyToMany(at: index) { $0.append(object) }
+            // One look-up: the append tells whether the object was there. The change is
+            // recorded after it, which nothing between the two can observe.
+            var added = false
+            modifyToMany(at: index) { added = $0.append(object).inserted }
+            if added { willChangeValue(at: index) }
         } else {
             let current = resolvedToOne(at: index)
             guard current !== object else { return }
@@ -234,9 +236,9 @@ extension ManagedObject {
     private func detach(_ object: ManagedObject, via relationship: RelationshipDescription) {
         let index = relationship.index
         if relationship.isToMany {
-            guard resolvedToMany(at: index).contains(object) else { return }
-            willChangeValue(at: index)
-            modifyToMany(at: index) { _ = $0.remove(object) }
+            var removed = false
+            modifyToMany(at: index) { removed = $0.remove(object) != nil }
+            if removed { willChangeValue(at: index) }
         } else {
             guard resolvedToOne(at: index) === object else { return }
             willChangeValue(at: index)

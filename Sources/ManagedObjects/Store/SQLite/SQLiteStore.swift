@@ -389,8 +389,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             for deleted in changes.deleted {
                 try delete(deleted.objectID, db: db)
             }
-            // One statement per entity and kind of write, looked up once per save.
-            var statements: [RowStatementKey: Statement] = [:]
+            // One statement per entity and kind of write, prepared once per save.
+            var statements = RowStatements()
             for object in changes.updated {
                 try write(object, version: object.version + 1, inserting: false, db: db, statements: &statements)
             }
@@ -401,11 +401,19 @@ public final class SQLiteStore: PersistentStore, Sendable {
             try writeToManys(of: [changes.updated, changes.inserted].joined(), db: db)
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
-            var highest: [Int64: Int64] = [:]
+            // Found by entity identity, then by root entity number: a name look-up per object
+            // cost more than the rest of this bookkeeping.
+            var highestByEntity: [ObjectIdentifier: (entity: EntityDescription, key: Int64)] = [:]
             for object in changes.inserted {
-                guard let root = schema.entityNumbers[object.objectID.entity.rootEntity.name],
-                      let number = object.objectID.storeNumber else { continue }
-                highest[root] = max(highest[root] ?? number, number)
+                guard let key = object.objectID.storeNumber else { continue }
+                let entity = object.objectID.entity
+                let highest = highestByEntity[ObjectIdentifier(entity)]?.key ?? key
+                highestByEntity[ObjectIdentifier(entity)] = (entity, max(highest, key))
+            }
+            var highest: [Int64: Int64] = [:]
+            for (entity, key) in highestByEntity.values {
+                guard let root = schema.entityNumbers[entity.rootEntity.name] else { continue }
+                highest[root] = max(highest[root] ?? key, key)
             }
             for (root, number) in highest {
                 try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?")
@@ -448,24 +456,38 @@ public final class SQLiteStore: PersistentStore, Sendable {
         var inserting: Bool
     }
 
+    /// The row statements of one save, by entity and kind of write, with the last one used at
+    /// hand: a save's objects come grouped by entity, so most rows need no look-up.
+    private struct RowStatements {
+        var byKey: [RowStatementKey: (layout: SQLiteRowLayout, statement: Statement)] = [:]
+        var last: (key: RowStatementKey, layout: SQLiteRowLayout, statement: Statement)?
+    }
+
     /// Inserts or updates an object's row: its attributes and to-one keys.
     private func write(
-        _ object: StoredObject, version: Int, inserting: Bool, db: Database, statements: inout [RowStatementKey: Statement]
+        _ object: StoredObject, version: Int, inserting: Bool, db: Database, statements: inout RowStatements
     ) throws {
         let entity = object.objectID.entity
-        guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let key = object.objectID.storeNumber else { return }
+        guard let key = object.objectID.storeNumber else { return }
         let statementKey = RowStatementKey(entity: ObjectIdentifier(entity), inserting: inserting)
+        let layout: SQLiteRowLayout
         let statement: Statement
-        if let known = statements[statementKey] {
-            statement = known
+        if let last = statements.last, last.key == statementKey {
+            (layout, statement) = (last.layout, last.statement)
+        } else if let known = statements.byKey[statementKey] {
+            (layout, statement) = known
+            statements.last = (statementKey, layout, statement)
         } else {
+            guard let entityLayout = layoutsByEntity[ObjectIdentifier(entity)] else { return }
+            layout = entityLayout
             // The same statement serves every object of the entity: prepared once per connection.
             statement = try db.cachedStatement(sql: inserting ? layout.insertSQL : layout.updateSQL)
             // GRDB is told the arguments are bound, as a batch insert does: each row is bound
             // below with SQLite's C API, since building a `StatementArguments` per row cost
             // more than the insert itself.
             statement.setUncheckedArguments(StatementArguments())
-            statements[statementKey] = statement
+            statements.byKey[statementKey] = (layout, statement)
+            statements.last = (statementKey, layout, statement)
         }
         let binder = RowBinder(statement.sqliteStatement)
         binder.start()
