@@ -29,8 +29,9 @@ extension ManagedObjectContext {
         if wasInserted {
             // Never saved: nothing to delete from the store. An insert not yet announced is
             // simply not announced; one already announced is announced as deleted.
+            let insertWasAnnounced = !inserted.isAfterMark(object)
             forget(object)
-            if unannounced.inserted.remove(object) == nil {
+            if insertWasAnnounced {
                 unannounced.deleted.append(object)
             }
         }
@@ -111,30 +112,30 @@ extension ManagedObjectContext {
     /// A save to the store, conflicts resolved by the merge policy.
     private func saveToStore() throws -> ContextNotification {
         let store = try persistentStoreCoordinator.store()
-        // The store's number for each new object, by the number of its temporary ID (unique in
-        // the process; not by object: resolving conflicts may release objects, whose identity
-        // another could take). Numbers, not IDs: 16 bytes an entry rather than 64, for every
-        // object of a large insert, and a cheaper hash.
-        var permanentNumbers: [Int64: Int64] = [:]
         let storeIdentifier = store.identifier
         // Per entity, in order of insertion, so numbers follow the order objects were made.
         var groups: OrderedDictionary<ObjectIdentifier, [ManagedObject]> = [:]
         for object in inserted where object.objectID.isTemporaryID {
             groups[ObjectIdentifier(object.entity), default: []].append(object)
         }
-        permanentNumbers.reserveCapacity(groups.values.reduce(0) { $0 + $1.count })
+        // The store's number for each new object is kept on the object for the length of the
+        // save: a field read, where a table by temporary ID cost a hash for each object and
+        // each reference to one.
+        defer {
+            for object in groups.values.joined() { object.permanentNumberBeingSaved = nil }
+        }
         for group in groups.values {
             let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
             for (object, id) in zip(group, ids) {
                 guard let number = id.storeNumber, id.storeIdentifier == storeIdentifier else {
                     preconditionFailure("\(store) handed out \(id), not a permanent ID of its own")
                 }
-                permanentNumbers[object.objectID.key.number] = number
+                object.permanentNumberBeingSaved = number
             }
         }
         let idOf = { (object: ManagedObject) -> ManagedObjectID in
             let id = object.objectID
-            guard id.isTemporaryID, let number = permanentNumbers[id.key.number] else { return id }
+            guard id.isTemporaryID, let number = object.permanentNumberBeingSaved else { return id }
             return .permanent(entity: id.entity, storeIdentifier: storeIdentifier, number: number)
         }
         // Transient properties live in the context only: the store gets nil for them.

@@ -51,10 +51,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Every object of the context by ID, not retained: an unchanged object the app no longer
     /// uses is released (changed ones are held by the three sets below until saved).
     @exclusivity(unchecked) var registered = ObjectRegistry()
-    @exclusivity(unchecked) var inserted: OrderedSet<ManagedObject> = []
-    @exclusivity(unchecked) var updated: OrderedSet<ManagedObject> = []
-    @exclusivity(unchecked) var deleted: OrderedSet<ManagedObject> = []
-    /// Changes since the last objects-did-change notification.
+    @exclusivity(unchecked) var inserted: ChangeList = []
+    @exclusivity(unchecked) var updated: ChangeList = []
+    @exclusivity(unchecked) var deleted: ChangeList = []
+    /// Changes since the last objects-did-change notification, but for inserts: those are the
+    /// objects `inserted` has after its mark.
     @exclusivity(unchecked) var unannounced = PendingAnnouncement()
 
     let observers = ObserverList()
@@ -319,7 +320,6 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.isInserted = true
         registered[object.objectID] = object
         inserted.append(object)
-        unannounced.inserted.append(object)
         // Changes before the insert is announced are part of the insert.
         object.hasUnannouncedChange = true
         if awakening { object.awakeFromInsert() }
@@ -354,10 +354,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func processPendingChanges() {
         let changes = takeUnannounced()
         guard !changes.isEmpty else { return }
+        let inserts = changes.updated.isEmpty ? [] : Set(changes.inserted.map(ObjectIdentifier.init))
         post(ContextNotification(
             name: .objectsDidChange, context: self,
             inserted: changes.inserted.map(\.objectID),
-            updated: changes.updated.filter { !changes.inserted.contains($0) && !changes.deleted.contains($0) }
+            updated: changes.updated.filter { !inserts.contains(ObjectIdentifier($0)) && !changes.deleted.contains($0) }
                 .map(\.objectID),
             deleted: changes.deleted.map(\.objectID)))
     }
@@ -365,7 +366,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The changes not announced yet, which are announced (or dropped) now.
     @discardableResult
     func takeUnannounced() -> PendingAnnouncement {
-        let changes = unannounced
+        var changes = unannounced
+        changes.inserted = inserted.takeAfterMark()
         unannounced = PendingAnnouncement()
         for object in changes.inserted { object.hasUnannouncedChange = false }
         for object in changes.updated { object.hasUnannouncedChange = false }
@@ -373,7 +375,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     struct PendingAnnouncement {
-        var inserted: OrderedSet<ManagedObject> = []
+        var inserted: [ManagedObject] = []
         var updated: OrderedSet<ManagedObject> = []
         var deleted: OrderedSet<ManagedObject> = []
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }

@@ -78,6 +78,10 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     @exclusivity(unchecked) var hasUnannouncedChange = false
     /// Whether the save under way has called `willSave()` on the object (see `callWillSave()`).
     @exclusivity(unchecked) var hasSeenWillSave = false
+    /// The object's slot in the context's change list that holds it (`ChangeList`).
+    @exclusivity(unchecked) var changeListSlot = Int.max
+    /// The store's number for the object during a save that gives it its permanent ID.
+    @exclusivity(unchecked) var permanentNumberBeingSaved: Int64?
 
     /// Makes an object of `entity` and, given a context, inserts it there (then
     /// `awakeFromInsert()` runs). Attributes start at the model's defaults.
