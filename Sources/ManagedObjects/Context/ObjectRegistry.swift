@@ -6,31 +6,93 @@ import Foundation
 /// to one goes on that queue and the removal cannot race a look-up. Weak references would do
 /// the same at a price on every retain and release of every object (Swift keeps a side table
 /// for a weakly referenced object).
+///
+/// Every object comes in, moves (its temporary ID replaced at its first save) and goes out, and
+/// a dictionary by `ManagedObjectID` hashed the whole ID for each, and again for its neighbours
+/// on each removal. So IDs are packed into one word where they fit, as an object's number with
+/// its entity's place in the model and the place of its store among the few the registry has
+/// seen (none for a temporary ID), and are looked up by that word; an ID that does not fit (a
+/// number of 2⁴⁰ or more, another model's entity, a 255th store) is kept by itself.
 struct ObjectRegistry {
-    private var entries: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    private var byPackedID: [UInt64: Unmanaged<ManagedObject>] = [:]
+    private var byID: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    /// The model whose entities' IDs are packed: the first one seen.
+    private var model: ObjectIdentifier?
+    /// The stores of the packed permanent IDs; an ID's place here, plus one, is in its packed form.
+    private var storeIdentifiers: [String] = []
+
+    private static let numberBits = 40
+    private static let entityBits = 16
+
+    /// `objectID` as one word, or `nil` when it does not fit.
+    private func packed(_ objectID: ManagedObjectID) -> UInt64? {
+        let entity = objectID.entity
+        guard ObjectIdentifier(entity.managedObjectModel) == model,
+              entity.indexInModel < 1 << Self.entityBits,
+              objectID.key.number >= 0, objectID.key.number < 1 << Self.numberBits else { return nil }
+        var store = 0
+        if let identifier = objectID.key.storeIdentifier {
+            guard let place = storeIdentifiers.firstIndex(of: identifier) else { return nil }
+            store = place + 1
+        }
+        return UInt64(objectID.key.number)
+            | UInt64(entity.indexInModel) << Self.numberBits
+            | UInt64(store) << (Self.numberBits + Self.entityBits)
+    }
+
+    /// `packed(_:)`, first taking in the ID's model and store when there is room.
+    private mutating func packedAdding(_ objectID: ManagedObjectID) -> UInt64? {
+        if model == nil { model = ObjectIdentifier(objectID.entity.managedObjectModel) }
+        if let identifier = objectID.key.storeIdentifier, storeIdentifiers.count < 254,
+           !storeIdentifiers.contains(identifier) {
+            storeIdentifiers.append(identifier)
+        }
+        return packed(objectID)
+    }
 
     subscript(objectID: ManagedObjectID) -> ManagedObject? {
-        get { entries[objectID]?.takeUnretainedValue() }
-        set { entries[objectID] = newValue.map(Unmanaged.passUnretained) }
+        get {
+            let entry = packed(objectID).map { byPackedID[$0] } ?? byID[objectID]
+            guard let object = entry?.takeUnretainedValue() else { return nil }
+            // A packed ID names one object of this registry's model; this checks the rest.
+            return object.objectID == objectID ? object : nil
+        }
+        set {
+            let entry = newValue.map(Unmanaged.passUnretained)
+            if let key = newValue == nil ? packed(objectID) : packedAdding(objectID) {
+                byPackedID[key] = entry
+            } else {
+                byID[objectID] = entry
+            }
+        }
     }
 
     /// Takes out a released object's entry (if it is still that object's).
     mutating func remove(_ objectID: ManagedObjectID, ifItIs object: ManagedObject) {
+        let address = Unmanaged.passUnretained(object).toOpaque()
         // One look-up: every released object comes here.
-        guard let index = entries.index(forKey: objectID),
-              entries.values[index].toOpaque() == Unmanaged.passUnretained(object).toOpaque() else { return }
-        entries.remove(at: index)
-        // An emptied table lets go of its storage: a dictionary keeps its largest capacity, and
-        // a context that once held many objects (a large insert, saved and released) would keep
-        // 40 bytes a slot for each of them.
-        if entries.isEmpty { entries = [:] }
+        if let key = packed(objectID) {
+            guard let index = byPackedID.index(forKey: key), byPackedID.values[index].toOpaque() == address else { return }
+            byPackedID.remove(at: index)
+            // An emptied table lets go of its storage: a dictionary keeps its largest capacity,
+            // and a context that once held many objects (a large insert, saved and released)
+            // would keep 16 bytes a slot for each of them.
+            if byPackedID.isEmpty { byPackedID = [:] }
+        } else {
+            guard let index = byID.index(forKey: objectID), byID.values[index].toOpaque() == address else { return }
+            byID.remove(at: index)
+            if byID.isEmpty { byID = [:] }
+        }
     }
 
     /// The registered objects.
-    var objects: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
+    var objects: [ManagedObject] {
+        (Array(byPackedID.values) + Array(byID.values)).map { $0.takeUnretainedValue() }
+    }
 
     mutating func removeAll() {
-        entries = [:]
+        byPackedID = [:]
+        byID = [:]
     }
 }
 

@@ -33,8 +33,8 @@ public final class ManagedObjectModel: @unchecked Sendable {
         let entities = model.entities.map { EntityDescription(entity: $0, model: model) }
         self.entities = entities
         self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for entity in entities {
-            entity.resolve(in: self, classes: classes)
+        for (index, entity) in entities.enumerated() {
+            entity.resolve(in: self, index: index, classes: classes)
         }
         for entity in entities {
             entity.resolveInverses()
@@ -95,6 +95,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public private(set) var managedObjectClass: ManagedObject.Type = ManagedObject.self
     /// The model this entity belongs to.
     public private(set) var managedObjectModel: ManagedObjectModel!
+    /// The entity's position in its model's `entities`.
+    private(set) var indexInModel = 0
 
     init(entity: Entity, model: Model) {
         self.entity = entity
@@ -120,8 +122,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    fileprivate func resolve(in model: ManagedObjectModel, classes: [String: ManagedObject.Type]) {
+    fileprivate func resolve(in model: ManagedObjectModel, index: Int, classes: [String: ManagedObject.Type]) {
         managedObjectModel = model
+        indexInModel = index
         superentity = entity.parentEntity.flatMap { model[$0] }
         subentities = model.model.subentities(of: entity).compactMap { model[$0.name] }
         // The nearest class registered for this entity or an ancestor.

@@ -496,8 +496,14 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         stored.reserveCapacity(slots.count)
         for index in slots.indices {
             let slot = slots[index]
-            stored.append(emptyingTransients && slot.isTransient
-                ? slot.shape.emptyStoredValue : Self.storedValue(storage[index], shape: slot.shape, id: id))
+            if emptyingTransients && slot.isTransient {
+                stored.append(slot.shape.emptyStoredValue)
+            } else if slot.shape == .attribute {
+                // Straight from the slot: one copy of the value, not two.
+                stored.append(.attribute(storage[index]))
+            } else {
+                stored.append(Self.storedValue(storage[index], shape: slot.shape, id: id))
+            }
         }
         return stored
     }
