@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+@testable import ManagedObjects
+
+/// The tables a context keeps its objects in: the registry by ID and the change lists, each
+/// with its own fast path (packed IDs, object-held slots) and the cases that path does not take.
+@Suite("Context bookkeeping")
+struct ContextBookkeepingTests {
+    private let model = TwitterModel.managedObjectModel
+    private var user: EntityDescription { model["TwitterUser"]! }
+    private var tweet: EntityDescription { model["Tweet"]! }
+
+    // MARK: Change lists
+
+    @Test("a change list keeps order, each object once, through removals that close it up")
+    func changeListOrder() {
+        let objects = (0..<100).map { _ in ManagedObject(entity: user, insertInto: nil) }
+        var list: ChangeList = []
+        for object in objects + objects.prefix(10) { list.append(object) }
+        #expect(list.count == 100)
+        // 60 removals empty more than half the slots, which closes the list up.
+        let removed = Set(objects.indices.filter { $0 % 5 != 0 && $0 < 75 }.map { ObjectIdentifier(objects[$0]) })
+        #expect(removed.count == 60)
+        for object in objects where removed.contains(ObjectIdentifier(object)) {
+            let wasThere = list.remove(object)
+            #expect(wasThere)
+        }
+        let removedTwice = list.remove(objects[1])
+        #expect(!removedTwice, "already removed")
+        let kept = objects.filter { !removed.contains(ObjectIdentifier($0)) }
+        #expect(list.elements.map(ObjectIdentifier.init) == kept.map(ObjectIdentifier.init))
+        #expect(Array(list).count == 40)
+        for object in objects {
+            #expect(list.contains(object) == !removed.contains(ObjectIdentifier(object)))
+        }
+        // Slots found again after the close-up: removing and adding still work.
+        let removedAgain = list.remove(kept[3])
+        #expect(removedAgain)
+        list.append(kept[3])
+        #expect(list.elements.last === kept[3])
+    }
+
+    @Test("the mark of a change list survives a close-up: objects after it stay after it")
+    func changeListMark() {
+        let objects = (0..<64).map { _ in ManagedObject(entity: user, insertInto: nil) }
+        var list: ChangeList = []
+        for object in objects.prefix(40) { list.append(object) }
+        let first = list.takeAfterMark()
+        #expect(first.count == 40)
+        for object in objects.suffix(24) { list.append(object) }
+        // Remove 35 of the 40 before the mark: fewer than half the slots are taken, and the
+        // list closes up.
+        for object in objects.prefix(35) { list.remove(object) }
+        #expect(!list.isAfterMark(objects[37]))
+        #expect(list.isAfterMark(objects[50]))
+        let second = list.takeAfterMark()
+        #expect(second.map(ObjectIdentifier.init) == objects.suffix(24).map(ObjectIdentifier.init))
+        let third = list.takeAfterMark()
+        #expect(third.isEmpty)
+        #expect(list.count == 29)
+    }
+
+    @Test("an object in one context's list is not in another's, whatever slot it remembers")
+    func changeListIdentity() {
+        let first = ManagedObject(entity: user, insertInto: nil)
+        let second = ManagedObject(entity: user, insertInto: nil)
+        var one: ChangeList = [first]
+        var other: ChangeList = [second]
+        // `first` remembers slot 0, which `other` holds for `second`.
+        #expect(!other.contains(first))
+        let removed = other.remove(first)
+        #expect(!removed)
+        #expect(other.count == 1)
+        one = []
+        #expect(!one.contains(first))
+    }
+
+    @Test("inserts deleted before they are announced are never announced, after it as deletes", arguments: StoreKind.allCases)
+    func insertsDeletedAroundAnnouncement(kind: StoreKind) throws {
+        try withContext(model, kind: kind) { (context) throws in
+            var received: [ContextNotification] = []
+            let observation = context.addObserver(for: [.objectsDidChange]) { received.append($0) }
+            defer { observation.cancel() }
+            let announced = (0..<50).map { _ in TwitterUser(context: context) }
+            context.processPendingChanges()
+            #expect(received.last?.insertedObjectIDs.count == 50)
+
+            let unannounced = (0..<20).map { _ in TwitterUser(context: context) }
+            // 40 of the announced inserts leave: the inserted list closes up before the next
+            // announcement, which must still name only the 20 new ones, in order, less those
+            // deleted before it.
+            for user in announced.prefix(40) { context.delete(user) }
+            for user in unannounced.prefix(5) { context.delete(user) }
+            context.processPendingChanges()
+            #expect(received.last?.insertedObjectIDs == unannounced.dropFirst(5).map(\.objectID))
+            #expect(Set(received.last?.deletedObjectIDs ?? []) == Set(announced.prefix(40).map(\.objectID)))
+            #expect(context.insertedObjects.count == 25)
+
+            try context.save()
+            #expect(context.insertedObjects.isEmpty)
+            let request = FetchRequest<TwitterUser>(entityName: "TwitterUser")
+            #expect(try context.count(for: request) == 25)
+        }
+    }
+
+    // MARK: Registry
+
+    @Test("the registry finds IDs that do not pack into a word: large numbers, other models, many stores")
+    func registryFallbacks() {
+        var registry = ObjectRegistry()
+        let small = ManagedObject(entity: user, insertInto: nil)
+        small.objectID = .permanent(entity: user, storeIdentifier: "store-a", number: 7)
+        let large = ManagedObject(entity: tweet, insertInto: nil)
+        large.objectID = .permanent(entity: tweet, storeIdentifier: "store-a", number: 1 << 41)
+        let otherModel = ManagedObjectModel(TwitterModel.model)
+        let foreign = ManagedObject(entity: otherModel["TwitterUser"]!, insertInto: nil)
+        foreign.objectID = .permanent(entity: otherModel["TwitterUser"]!, storeIdentifier: "store-a", number: 7)
+        for object in [small, large, foreign] { registry[object.objectID] = object }
+
+        #expect(registry[small.objectID] === small)
+        #expect(registry[large.objectID] === large)
+        #expect(registry[foreign.objectID] === foreign, "same number, same entity name, another model")
+        #expect(registry[.permanent(entity: user, storeIdentifier: "store-b", number: 7)] == nil)
+        #expect(registry[.permanent(entity: tweet, storeIdentifier: "store-a", number: 7)] == nil)
+
+        // More stores than a packed ID can name.
+        let many = (0..<300).map { index -> ManagedObject in
+            let object = ManagedObject(entity: user, insertInto: nil)
+            object.objectID = .permanent(entity: user, storeIdentifier: "store-\(index)", number: 1)
+            registry[object.objectID] = object
+            return object
+        }
+        for object in many { #expect(registry[object.objectID] === object) }
+        #expect(registry.objects.count == 303)
+
+        // Removal takes out an entry only for the object it names.
+        registry.remove(large.objectID, ifItIs: small)
+        #expect(registry[large.objectID] === large)
+        for object in [small, large, foreign] + many { registry.remove(object.objectID, ifItIs: object) }
+        #expect(registry.objects.isEmpty)
+    }
+
+    @Test("an object keeps being found as its temporary ID turns permanent", arguments: StoreKind.allCases)
+    func registryAcrossSave(kind: StoreKind) throws {
+        try withContext(model, kind: kind) { (context) throws in
+            let joe = TwitterUser(context: context)
+            let temporary = joe.objectID
+            #expect(context.registeredObject(for: temporary) === joe)
+            try context.save()
+            #expect(!joe.objectID.isTemporaryID)
+            #expect(context.registeredObject(for: joe.objectID) === joe)
+            #expect(context.registeredObject(for: temporary) == nil)
+        }
+    }
+}
