@@ -73,8 +73,8 @@ extension ManagedObjectContext {
         callWillSave()
         processPendingChanges()
 
-        let saving = inserted.elements + updated.elements
-        let errors = saving.flatMap(Validation.errors(forSaving:)) + deleted.flatMap(Validation.errors(forDeleting:))
+        let errors = inserted.flatMap(Validation.errors(forSaving:)) + updated.flatMap(Validation.errors(forSaving:))
+            + deleted.flatMap(Validation.errors(forDeleting:))
         if let error = ManagedObjectError.combining(errors) { throw error }
 
         let notification = if let parent { saveIntoParent(parent) } else { try saveToStore() }
@@ -212,7 +212,7 @@ extension ManagedObjectContext {
         while foundMore {
             foundMore = false
             // The lists as they are at the start of each pass: `willSave()` may change them.
-            for objects in [inserted.elements, updated.elements, deleted.elements] {
+            for objects in [inserted, updated, deleted] {
                 for object in objects where !object.hasSeenWillSave {
                     object.hasSeenWillSave = true
                     called.append(object)

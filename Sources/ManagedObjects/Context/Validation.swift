@@ -12,17 +12,16 @@ enum Validation {
         for index in slots.indices where slots[index].isValidated {
             let slot = slots[index]
             if slot.shape == .attribute {
-                let value = object.attributeStorageValue(at: index)
-                // The common case, settled by the slot alone: a value of exactly the storage
-                // type with nothing more to check, or an optional attribute without a value.
-                if let value {
-                    if let plain = slot.plainStorageType, type(of: value) == plain { continue }
-                } else if slot.isOptional {
-                    continue
+                // The common case, settled by the slot and the value's type alone: a value of
+                // exactly the storage type with nothing more to check, or an optional attribute
+                // without a value.
+                switch object.attributeStorageType(at: index) {
+                case nil: if slot.isOptional { continue }
+                case let valueType?: if let plain = slot.plainStorageType, valueType == plain { continue }
                 }
                 guard case .attribute(let attribute) = entity.properties[index] else { continue }
                 // Appended only when there are any: most properties of most objects have none.
-                let found = self.errors(of: attribute, value: value, in: object)
+                let found = self.errors(of: attribute, value: object.attributeStorageValue(at: index), in: object)
                 if !found.isEmpty { errors += found }
             } else {
                 guard case .relationship(let relationship) = entity.properties[index] else { continue }

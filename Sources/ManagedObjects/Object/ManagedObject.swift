@@ -247,12 +247,26 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// The attribute at `index` as stored, read from the committed snapshot while the object
     /// has not been written to (see `State.committed`).
     func attributeStorageValue(at index: Int) -> Any? {
+        readingAttribute(at: index) { copy $0 }
+    }
+
+    /// The dynamic type of the attribute at `index`, `nil` when it has no value: what
+    /// validation looks at first, read in place (the value handed out and dropped again
+    /// cost validation a second copy of every value).
+    func attributeStorageType(at index: Int) -> Any.Type? {
+        readingAttribute(at: index) { value in value.map { type(of: $0) } }
+    }
+
+    /// Passes `body` the attribute at `index` where it is: in the committed snapshot while the
+    /// object has not been written to, in `storage` otherwise (a fault fires first).
+    @inline(__always)
+    private func readingAttribute<Result>(at index: Int, _ body: (borrowing Any?) -> Result) -> Result {
         if state == .fault { fireFault() }
         if state == .committed, case .attribute(let value)? = committedSnapshot?.values[index] {
-            return value
+            return body(value)
         }
         if state != .loaded { prepareValues() }
-        return storage[index]
+        return body(storage[index])
     }
 
     /// A stored value as `Value`: a comparison of type metadata when it is stored as exactly
