@@ -164,17 +164,18 @@ extension ManagedObjectContext {
         persistentStoreCoordinator.rowCache.apply(saved: savedUpdates, deleted: changes.deleted.map(\.objectID))
         let childrenNameTemporaryIDs = !children.all.isEmpty
         if !childrenNameTemporaryIDs { formerTemporaryIDs = [:] }
-        for (object, stored) in zip(inserted, changes.inserted) {
-            registered[object.objectID] = nil
+        let savedInserts = inserted.elements
+        let formerIDs = savedInserts.map(\.objectID)
+        for (object, stored) in zip(savedInserts, changes.inserted) {
             if childrenNameTemporaryIDs, object.objectID != stored.objectID {
                 formerTemporaryIDs[object.objectID] = stored.objectID
             }
             object.objectID = stored.objectID
-            registered[stored.objectID] = object
             object.committedSnapshot = object.keepingTransientValues(stored)
             object.keepOnlyCommittedValues()
             object.isInserted = false
         }
+        registered.replace(formerIDs: formerIDs, of: savedInserts)
         for (object, var stored) in zip(updated, changes.updated) {
             stored.version += 1
             object.committedSnapshot = object.keepingTransientValues(stored)

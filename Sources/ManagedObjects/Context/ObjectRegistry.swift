@@ -12,9 +12,11 @@ import Foundation
 /// on each removal. So IDs are packed into one word where they fit, as an object's number with
 /// its entity's place in the model and the place of its store among the few the registry has
 /// seen (none for a temporary ID), and are looked up by that word; an ID that does not fit (a
-/// number of 2⁴⁰ or more, another model's entity, a 255th store) is kept by itself.
+/// number of 2⁴⁰ or more, another model's entity, a 255th store) is kept by itself. New objects
+/// (temporary IDs) have a table of their own, which their first save drops whole.
 struct ObjectRegistry {
     private var byPackedID: [UInt64: Unmanaged<ManagedObject>] = [:]
+    private var byPackedTemporaryID: [UInt64: Unmanaged<ManagedObject>] = [:]
     private var byID: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
     /// The model whose entities' IDs are packed: the first one seen.
     private var model: ObjectIdentifier?
@@ -52,7 +54,11 @@ struct ObjectRegistry {
 
     subscript(objectID: ManagedObjectID) -> ManagedObject? {
         get {
-            let entry = packed(objectID).map { byPackedID[$0] } ?? byID[objectID]
+            let entry = if let key = packed(objectID) {
+                objectID.isTemporaryID ? byPackedTemporaryID[key] : byPackedID[key]
+            } else {
+                byID[objectID]
+            }
             guard let object = entry?.takeUnretainedValue() else { return nil }
             // A packed ID names one object of this registry's model; this checks the rest.
             return object.objectID == objectID ? object : nil
@@ -60,11 +66,40 @@ struct ObjectRegistry {
         set {
             let entry = newValue.map(Unmanaged.passUnretained)
             if let key = newValue == nil ? packed(objectID) : packedAdding(objectID) {
-                byPackedID[key] = entry
+                if objectID.isTemporaryID {
+                    byPackedTemporaryID[key] = entry
+                } else {
+                    byPackedID[key] = entry
+                }
             } else {
                 byID[objectID] = entry
             }
         }
+    }
+
+    /// Registers saved objects under the permanent IDs they now have, in place of the
+    /// temporary IDs they had (`formerIDs`, in the same order). When those were every new
+    /// object registered (a save of all of them, the common case), their table goes whole,
+    /// which costs a fraction of taking each out.
+    mutating func replace(formerIDs: [ManagedObjectID], of objects: [ManagedObject]) {
+        var packedFormerKeys: [UInt64] = []
+        packedFormerKeys.reserveCapacity(formerIDs.count)
+        for (formerID, object) in zip(formerIDs, objects) {
+            if let key = packed(formerID), formerID.isTemporaryID {
+                if byPackedTemporaryID[key]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
+                    packedFormerKeys.append(key)
+                }
+            } else {
+                self[formerID] = nil
+            }
+        }
+        if packedFormerKeys.count == byPackedTemporaryID.count {
+            byPackedTemporaryID = [:]
+        } else {
+            for key in packedFormerKeys { byPackedTemporaryID[key] = nil }
+        }
+        byPackedID.reserveCapacity(byPackedID.count + objects.count)
+        for object in objects { self[object.objectID] = object }
     }
 
     /// Takes out a released object's entry (if it is still that object's).
@@ -72,26 +107,33 @@ struct ObjectRegistry {
         let address = Unmanaged.passUnretained(object).toOpaque()
         // One look-up: every released object comes here.
         if let key = packed(objectID) {
-            guard let index = byPackedID.index(forKey: key), byPackedID.values[index].toOpaque() == address else { return }
-            byPackedID.remove(at: index)
-            // An emptied table lets go of its storage: a dictionary keeps its largest capacity,
-            // and a context that once held many objects (a large insert, saved and released)
-            // would keep 16 bytes a slot for each of them.
-            if byPackedID.isEmpty { byPackedID = [:] }
+            if objectID.isTemporaryID {
+                Self.remove(key, ifItIs: address, from: &byPackedTemporaryID)
+            } else {
+                Self.remove(key, ifItIs: address, from: &byPackedID)
+            }
         } else {
-            guard let index = byID.index(forKey: objectID), byID.values[index].toOpaque() == address else { return }
-            byID.remove(at: index)
-            if byID.isEmpty { byID = [:] }
+            Self.remove(objectID, ifItIs: address, from: &byID)
         }
+    }
+
+    private static func remove<Key>(_ key: Key, ifItIs address: UnsafeMutableRawPointer, from table: inout [Key: Unmanaged<ManagedObject>]) {
+        guard let index = table.index(forKey: key), table.values[index].toOpaque() == address else { return }
+        table.remove(at: index)
+        // An emptied table lets go of its storage: a dictionary keeps its largest capacity, and
+        // a context that once held many objects (a large insert, saved and released) would keep
+        // a slot for each of them.
+        if table.isEmpty { table = [:] }
     }
 
     /// The registered objects.
     var objects: [ManagedObject] {
-        (Array(byPackedID.values) + Array(byID.values)).map { $0.takeUnretainedValue() }
+        (Array(byPackedID.values) + Array(byPackedTemporaryID.values) + Array(byID.values)).map { $0.takeUnretainedValue() }
     }
 
     mutating func removeAll() {
         byPackedID = [:]
+        byPackedTemporaryID = [:]
         byID = [:]
     }
 }

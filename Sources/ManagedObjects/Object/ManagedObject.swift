@@ -27,7 +27,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context the object is registered in; `nil` once deleted and saved, after `reset()`,
     /// or for an object created with `insertInto: nil`.
-    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    // Not `@exclusivity(unchecked)` like the object's other state: on a weak reference the
+    // attribute broke the context's weak references (Swift 6.x; a crash in a later weak load).
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// One slot per property index: an attribute's value in its storage type, a to-one's
     /// object, a to-many's `OrderedSet<ManagedObject>`, or a `PendingRelationship` (IDs read
