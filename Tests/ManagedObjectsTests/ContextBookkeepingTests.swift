@@ -140,6 +140,30 @@ struct ContextBookkeepingTests {
         #expect(registry.objects.isEmpty)
     }
 
+    @Test("objects moved to permanent IDs leave their temporary entries, the others stay")
+    func registryMovesToPermanentIDs() {
+        for movedCount in [2, 3] {
+            var registry = ObjectRegistry()
+            let objects = (0..<3).map { _ in ManagedObject(entity: user, insertInto: nil) }
+            for object in objects { registry[object.objectID] = object }
+            let temporaryIDs = objects.map(\.objectID)
+            registry.reserveCapacity(forPermanentIDs: movedCount)
+            for (number, object) in objects.prefix(movedCount).enumerated() {
+                object.objectID = .permanent(entity: user, storeIdentifier: "store", number: Int64(number + 1))
+                registry.moveToPermanentID(object, from: temporaryIDs[number])
+                #expect(registry[temporaryIDs[number]] == nil, "a stale entry finds nothing")
+            }
+            registry.finishMovingToPermanentIDs()
+            for (number, object) in objects.enumerated() {
+                #expect(registry[object.objectID] === object)
+                #expect(registry[temporaryIDs[number]] === (number < movedCount ? nil : object))
+            }
+            #expect(registry.objects.count == 3)
+            for object in objects { registry.remove(object.objectID, ifItIs: object) }
+            #expect(registry.objects.isEmpty)
+        }
+    }
+
     @Test("an object keeps being found as its temporary ID turns permanent", arguments: StoreKind.allCases)
     func registryAcrossSave(kind: StoreKind) throws {
         try withContext(model, kind: kind) { (context) throws in

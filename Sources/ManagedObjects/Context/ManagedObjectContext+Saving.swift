@@ -164,18 +164,19 @@ extension ManagedObjectContext {
         persistentStoreCoordinator.rowCache.apply(saved: savedUpdates, deleted: changes.deleted.map(\.objectID))
         let childrenNameTemporaryIDs = !children.all.isEmpty
         if !childrenNameTemporaryIDs { formerTemporaryIDs = [:] }
-        let savedInserts = inserted.elements
-        let formerIDs = savedInserts.map(\.objectID)
-        for (object, stored) in zip(savedInserts, changes.inserted) {
-            if childrenNameTemporaryIDs, object.objectID != stored.objectID {
-                formerTemporaryIDs[object.objectID] = stored.objectID
+        registered.reserveCapacity(forPermanentIDs: inserted.count)
+        for (object, stored) in zip(inserted, changes.inserted) {
+            let formerID = object.objectID
+            if childrenNameTemporaryIDs, formerID != stored.objectID {
+                formerTemporaryIDs[formerID] = stored.objectID
             }
             object.objectID = stored.objectID
+            registered.moveToPermanentID(object, from: formerID)
             object.committedSnapshot = object.keepingTransientValues(stored)
             object.keepOnlyCommittedValues()
             object.isInserted = false
         }
-        registered.replace(formerIDs: formerIDs, of: savedInserts)
+        registered.finishMovingToPermanentIDs()
         for (object, var stored) in zip(updated, changes.updated) {
             stored.version += 1
             object.committedSnapshot = object.keepingTransientValues(stored)

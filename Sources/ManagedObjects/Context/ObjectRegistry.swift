@@ -18,6 +18,8 @@ struct ObjectRegistry {
     private var byPackedID: [UInt64: Unmanaged<ManagedObject>] = [:]
     private var byPackedTemporaryID: [UInt64: Unmanaged<ManagedObject>] = [:]
     private var byID: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    /// Temporary entries of objects moved to their permanent IDs, until they are dropped.
+    private var movedTemporaryEntries = 0
     /// The model whose entities' IDs are packed: the first one seen.
     private var model: ObjectIdentifier?
     /// The stores of the packed permanent IDs; an ID's place here, plus one, is in its packed form.
@@ -77,29 +79,36 @@ struct ObjectRegistry {
         }
     }
 
-    /// Registers saved objects under the permanent IDs they now have, in place of the
-    /// temporary IDs they had (`formerIDs`, in the same order). When those were every new
-    /// object registered (a save of all of them, the common case), their table goes whole,
-    /// which costs a fraction of taking each out.
-    mutating func replace(formerIDs: [ManagedObjectID], of objects: [ManagedObject]) {
-        var packedFormerKeys: [UInt64] = []
-        packedFormerKeys.reserveCapacity(formerIDs.count)
-        for (formerID, object) in zip(formerIDs, objects) {
-            if let key = packed(formerID), formerID.isTemporaryID {
-                if byPackedTemporaryID[key]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
-                    packedFormerKeys.append(key)
-                }
-            } else {
-                self[formerID] = nil
-            }
+    /// Registers a saved new object under the permanent ID it now has, in place of its
+    /// temporary one (`formerID`). Its temporary entry goes at `finishMovingToPermanentIDs()`:
+    /// when a save moved every new object registered (the common case), their table goes whole,
+    /// which costs a fraction of taking each out. Until then the entry is stale, and a look-up
+    /// by the temporary ID finds nothing (the object's ID no longer matches).
+    mutating func moveToPermanentID(_ object: ManagedObject, from formerID: ManagedObjectID) {
+        if formerID.isTemporaryID, let key = packed(formerID),
+           byPackedTemporaryID[key]?.toOpaque() == Unmanaged.passUnretained(object).toOpaque() {
+            movedTemporaryEntries += 1
+        } else {
+            self[formerID] = nil
         }
-        if packedFormerKeys.count == byPackedTemporaryID.count {
+        self[object.objectID] = object
+    }
+
+    /// Makes room for `count` more objects with permanent IDs: a save's new objects, moved one
+    /// by one, then need no growing of the table on the way.
+    mutating func reserveCapacity(forPermanentIDs count: Int) {
+        byPackedID.reserveCapacity(byPackedID.count + count)
+    }
+
+    /// Drops the temporary entries `moveToPermanentID(_:from:)` left.
+    mutating func finishMovingToPermanentIDs() {
+        guard movedTemporaryEntries > 0 else { return }
+        if movedTemporaryEntries == byPackedTemporaryID.count {
             byPackedTemporaryID = [:]
         } else {
-            for key in packedFormerKeys { byPackedTemporaryID[key] = nil }
+            byPackedTemporaryID = byPackedTemporaryID.filter { $0.value.takeUnretainedValue().objectID.isTemporaryID }
         }
-        byPackedID.reserveCapacity(byPackedID.count + objects.count)
-        for object in objects { self[object.objectID] = object }
+        movedTemporaryEntries = 0
     }
 
     /// Takes out a released object's entry (if it is still that object's).
@@ -135,6 +144,7 @@ struct ObjectRegistry {
         byPackedID = [:]
         byPackedTemporaryID = [:]
         byID = [:]
+        movedTemporaryEntries = 0
     }
 }
 
