@@ -80,23 +80,10 @@ enum AttributeValues {
         // A value stored as exactly the storage type (every value the typed accessors set) is
         // a metadata comparison; `is` from `Any` is a dynamic cast, paid for each value of
         // every saved object, and only the other values need it.
-        if Swift.type(of: value) == storageType(of: type) { return true }
-        switch type {
-        case .integer16: return value is Int16
-        case .integer32: return value is Int32
-        case .integer64: return value is Int64
-        case .decimal: return value is Decimal
-        case .double: return value is Double
-        case .float: return value is Float
-        case .string: return value is String
-        case .boolean: return value is Bool
-        case .date: return value is Date
-        case .binary: return value is Data
-        case .uuid: return value is UUID
-        case .uri: return value is URL
-        case .objectID: return value is ManagedObjectID
-        case .transformable, .composite, .undefined: return true
-        }
+        let storage = storageType(of: type)
+        if Swift.type(of: value) == storage || storage == Any.self { return true }
+        func holds<Stored>(_: Stored.Type) -> Bool { value is Stored }
+        return _openExistential(storage, do: holds)
     }
 
     /// A whole number held by any numeric type (`Bool` counts as 0 or 1).
