@@ -140,6 +140,22 @@ struct ContextBookkeepingTests {
         #expect(registry.objects.isEmpty)
     }
 
+    @Test("a number too large to pack does not spill into the next entity's IDs")
+    func registryNumberBound() {
+        // Tweet is the model's entity 0 and TwitterUser entity 1: tweet 2⁴⁰ + 7, packed without
+        // the bound on numbers, would be the word of user 7 of the same store.
+        #expect(tweet.indexInModel + 1 == user.indexInModel)
+        var registry = ObjectRegistry()
+        let seven = ManagedObject(entity: user, insertInto: nil)
+        seven.objectID = .permanent(entity: user, storeIdentifier: "store-a", number: 7)
+        let spilling = ManagedObject(entity: tweet, insertInto: nil)
+        spilling.objectID = .permanent(entity: tweet, storeIdentifier: "store-a", number: (1 << 40) + 7)
+        registry[seven.objectID] = seven
+        registry[spilling.objectID] = spilling
+        #expect(registry[seven.objectID] === seven)
+        #expect(registry[spilling.objectID] === spilling)
+    }
+
     @Test("objects moved to permanent IDs leave their temporary entries, the others stay")
     func registryMovesToPermanentIDs() {
         for movedCount in [2, 3] {

@@ -21,7 +21,7 @@ extension ManagedObjectContext {
         }
         if !wasInserted {
             deleted.append(object)
-            unannounced.deleted.append(object)
+            unannouncedDeletes.append(object)
         }
         for relationship in object.entity.relationships {
             applyDeleteRule(of: relationship, to: object)
@@ -32,7 +32,7 @@ extension ManagedObjectContext {
             let insertWasAnnounced = !inserted.isAfterMark(object)
             forget(object)
             if insertWasAnnounced {
-                unannounced.deleted.append(object)
+                unannouncedDeletes.append(object)
             }
         }
     }

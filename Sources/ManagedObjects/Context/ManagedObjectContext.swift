@@ -49,14 +49,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // The object tables below are used on the context's queue only, never in overlapping
     // accesses: no dynamic exclusivity checks (as for `ManagedObject`'s state).
     /// Every object of the context by ID, not retained: an unchanged object the app no longer
-    /// uses is released (changed ones are held by the three sets below until saved).
+    /// uses is released (changed ones are held by the three lists below until saved).
     @exclusivity(unchecked) var registered = ObjectRegistry()
     @exclusivity(unchecked) var inserted: ChangeList = []
     @exclusivity(unchecked) var updated: ChangeList = []
     @exclusivity(unchecked) var deleted: ChangeList = []
-    /// Changes since the last objects-did-change notification, but for inserts: those are the
-    /// objects `inserted` has after its mark.
-    @exclusivity(unchecked) var unannounced = PendingAnnouncement()
+    /// Updates and deletes since the last objects-did-change notification; the inserts since
+    /// then are the objects `inserted` has after its mark.
+    @exclusivity(unchecked) var unannouncedUpdates: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var unannouncedDeletes: OrderedSet<ManagedObject> = []
 
     let observers = ObserverList()
     /// Child contexts, told about this context's saves (`automaticallyMergesChangesFromParent`).
@@ -343,7 +344,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
         if !object.hasUnannouncedChange {
             object.hasUnannouncedChange = true
-            unannounced.updated.append(object)
+            unannouncedUpdates.append(object)
         }
     }
 
@@ -366,18 +367,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The changes not announced yet, which are announced (or dropped) now.
     @discardableResult
     func takeUnannounced() -> PendingAnnouncement {
-        var changes = unannounced
-        changes.inserted = inserted.takeAfterMark()
-        unannounced = PendingAnnouncement()
+        let changes = PendingAnnouncement(
+            inserted: inserted.takeAfterMark(), updated: unannouncedUpdates, deleted: unannouncedDeletes)
+        unannouncedUpdates = []
+        unannouncedDeletes = []
         for object in changes.inserted { object.hasUnannouncedChange = false }
         for object in changes.updated { object.hasUnannouncedChange = false }
         return changes
     }
 
     struct PendingAnnouncement {
-        var inserted: [ManagedObject] = []
-        var updated: OrderedSet<ManagedObject> = []
-        var deleted: OrderedSet<ManagedObject> = []
+        var inserted: [ManagedObject]
+        var updated: OrderedSet<ManagedObject>
+        var deleted: OrderedSet<ManagedObject>
         var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 

@@ -46,9 +46,9 @@ enum Validation {
     private static func errors(
         of attribute: AttributeDescription, value: Any?, in object: ManagedObject
     ) -> [ManagedObjectError] {
+        // Called for the attributes `PropertySlot.isValidated` names (not derived ones).
         // `attribute.attribute.…` reads one field; a local copy of the whole `Attribute` would
         // retain and release all of its fields for every value of every saved object.
-        guard !attribute.attribute.isDerived else { return [] }
         guard let value else {
             return attribute.isOptional ? [] : [
                 error(.missingMandatoryProperty, "\(attribute.name) is required", object, attribute.name,
@@ -111,8 +111,8 @@ enum Validation {
             return [error(.missingMandatoryProperty, "\(relationship.name) is required", object, relationship.name,
                           location: location)]
         }
-        // Nothing to check (and no members to read from the store) without bounds.
-        guard !relationship.isOptional || relationship.minCount != nil || relationship.maxCount != nil else { return [] }
+        // A to-many that is optional and unbounded never comes here (`PropertySlot.isValidated`),
+        // so its members are not read from the store for nothing.
         let count = object.resolvedToMany(at: relationship.index).count
         // As in Core Data, an empty optional to-many is valid whatever its minimum.
         if count == 0 && relationship.isOptional { return [] }

@@ -224,8 +224,8 @@ struct PropertySlot {
 
     let shape: Shape
     let isTransient: Bool
-    /// Validation has something to check: a derived attribute has not, nor has an optional
-    /// relationship without count bounds.
+    /// Validation has something to check (the one place that says so): a derived attribute has
+    /// not, nor has an optional relationship without count bounds.
     let isValidated: Bool
     /// An attribute's value needs no more than its presence and this exact storage type to be
     /// valid (no bounds, no pattern); `nil` when validation looks further.

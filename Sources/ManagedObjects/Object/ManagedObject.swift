@@ -44,7 +44,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             yield &storage
         }
     }
-    //
+
     // An object's state is used on its context's queue only, so two accesses never overlap;
     // the dynamic exclusivity checks Swift would otherwise make on each use of a class's stored
     // property (about 200 instructions each, a tenth of a large insert and save) are left out.
@@ -226,10 +226,21 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The property at `index`, trapping with the entity and index when it is not one.
     func property(at index: Int) -> PropertyDescription {
+        checkPropertyIndex(index)
+        return entity.properties[index]
+    }
+
+    /// The slot of the property at `index` (`EntityDescription.slots`), trapping as
+    /// `property(at:)` does.
+    final func slot(at index: Int) -> PropertySlot {
+        checkPropertyIndex(index)
+        return entity.slots[index]
+    }
+
+    private func checkPropertyIndex(_ index: Int) {
         guard entity.properties.indices.contains(index) else {
             preconditionFailure("\(entity.name) has no property at index \(index)")
         }
-        return entity.properties[index]
     }
 
     func relationshipDescription(at index: Int) -> RelationshipDescription {
@@ -496,10 +507,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The stored form of the property at `index`, naming related objects by `id`.
     func storedValue(at index: Int, id: (ManagedObject) -> ManagedObjectID) -> StoredValue {
-        guard entity.slots.indices.contains(index) else {
-            preconditionFailure("\(entity.name) has no property at index \(index)")
-        }
-        return Self.storedValue(values[index], shape: entity.slots[index].shape, id: id)
+        Self.storedValue(values[index], shape: slot(at: index).shape, id: id)
     }
 
     /// Every property's stored form, naming related objects by `id`; with `emptyingTransients`,

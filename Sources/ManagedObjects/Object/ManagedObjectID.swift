@@ -75,10 +75,10 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
 
     /// Hashes the number and the entity only: IDs are hashed on every look-up of a context,
     /// the row cache and the stores, and the store identifier (a 36-character UUID) rarely
-    /// tells two IDs apart that these do not (equality still compares it).
-    /// As one word, the number spread by an odd multiplier (so that numbers of two entities do
-    /// not cancel out against the entities' addresses) mixed with the entity's address: one
-    /// `combine` instead of two on each of those look-ups.
+    /// tells two IDs apart that these do not (equality still compares it). Both go in as one
+    /// word, one `combine` instead of two: the number spread by an odd multiplier (so that
+    /// numbers of two entities do not cancel out against their addresses), mixed with the
+    /// entity's address.
     public func hash(into hasher: inout Hasher) {
         let number = UInt64(bitPattern: key.number) &* 0x9E37_79B9_7F4A_7C15
         hasher.combine(number ^ UInt64(UInt(bitPattern: ObjectIdentifier(entity))))
