@@ -639,7 +639,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         bindings.append(Int64(version))
         for column in layout.writtenColumns {
             switch column {
-            case .attribute(let index, let type, let name):
+            case .attribute(let index, let type):
                 guard case .attribute(let value?) = object.values[index] else {
                     bindings.appendNull()
                     continue
@@ -648,7 +648,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                     // NUMERIC, which takes no text parameter.
                     try bindings.append(decimal)
                 } else {
-                    PostgreSQLConnectionPool.append(try SQLiteValues.databaseValue(value, type: type, attribute: name), to: &bindings)
+                    PostgreSQLConnectionPool.append(try SQLiteValues.databaseValue(value, type: type, attribute: layout.entity.properties[index].name), to: &bindings)
                 }
             case .toOneKey(let index):
                 guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {

@@ -156,6 +156,38 @@ struct ContextBookkeepingTests {
         #expect(registry[spilling.objectID] === spilling)
     }
 
+    @Test("released objects' entries are emptied and dropped together; the rest stay found")
+    func registryReleases() {
+        var registry = ObjectRegistry()
+        let objects = (1...100).map { number -> ManagedObject in
+            let object = ManagedObject(entity: user, insertInto: nil)
+            object.objectID = .permanent(entity: user, storeIdentifier: "store", number: Int64(number))
+            registry[object.objectID] = object
+            return object
+        }
+        // Release every third, then more, passing the half-emptied mark more than once.
+        var live = objects
+        for step in [3, 2, 2] {
+            let released = live.enumerated().filter { $0.offset % step == 0 }.map(\.element)
+            for object in released { registry.remove(object.objectID, ifItIs: object) }
+            live.removeAll { object in released.contains { $0 === object } }
+            for object in released { #expect(registry[object.objectID] == nil) }
+            for object in live { #expect(registry[object.objectID] === object) }
+            #expect(registry.objects.count == live.count)
+        }
+        // An emptied entry takes its object again, and is not counted twice.
+        let again = objects[0]
+        registry[again.objectID] = again
+        registry[again.objectID] = again
+        #expect(registry[again.objectID] === again)
+        #expect(registry.objects.count == live.count + 1)
+        // Setting nil empties an entry as a removal does.
+        registry[again.objectID] = nil
+        #expect(registry[again.objectID] == nil)
+        for object in live { registry.remove(object.objectID, ifItIs: object) }
+        #expect(registry.objects.isEmpty)
+    }
+
     @Test("objects moved to permanent IDs leave their temporary entries, the others stay")
     func registryMovesToPermanentIDs() {
         for movedCount in [2, 3] {

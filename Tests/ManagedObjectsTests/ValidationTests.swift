@@ -92,6 +92,29 @@ struct ValidationTests {
         #expect(error.code.rawValue == 1550)
     }
 
+    @Test("validation reads each value's type where it lies: the type it was stored as, nil for no value")
+    func storedTypesReadInPlace() throws {
+        final class Base {}
+        final class Box<Value> { let value: Value; init(_ value: Value) { self.value = value } }
+        let context = try makeContainer(LibraryModel.managedObjectModel).newBackgroundContext()
+        let base = Base()
+        let values: [Any?] = [
+            nil, "short", String(repeating: "long ", count: 20), Int64(7), Int16(3), 2.5, true,
+            Date(timeIntervalSinceReferenceDate: 0), Data([1, 2, 3]), UUID(), Decimal(12.5),
+            URL(string: "https://example.com")!, Box(1), base, Optional<Int>.none as Any, [1, 2],
+        ]
+        context.performAndWait {
+            let book = Book(context: context)
+            let index = book.entity.properties.first { $0.name == "title" }!.index
+            for value in values {
+                book.values[index] = value
+                let read = book.attributeStorageType(at: index)
+                #expect(read.map(ObjectIdentifier.init) == value.map { ObjectIdentifier(type(of: $0)) },
+                        "\(String(describing: value)): read \(String(describing: read))")
+            }
+        }
+    }
+
     @Test("several problems: 1560 with each one in detailedErrors")
     func multiple() throws {
         let error = try saveError { context in

@@ -310,8 +310,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// `insert(_:)`; `awakening: false` for an object a child context made and saved here,
     /// which was awoken there.
     func insert(_ object: ManagedObject, awakening: Bool) {
-        if object.managedObjectContext === self, registered[object.objectID] === object { return }
-        precondition(object.managedObjectContext == nil,
+        if object.contextIdentity == ObjectIdentifier(self), registered[object.objectID] === object { return }
+        precondition(object.contextIdentity == nil || object.managedObjectContext == nil,
                      "\(object.objectID) is already in another context; an object belongs to one context")
         precondition(!object.entity.isAbstract,
                      "cannot insert an object of abstract entity \(object.entity.name); insert a sub-entity")

@@ -8,17 +8,20 @@ import Foundation
 /// descriptions reference each other, so a model lives as long as anything that uses it.
 public final class ManagedObjectModel: @unchecked Sendable {
     // Unchecked: `entities` and `entitiesByName` are filled once, during `init`, and never
-    // mutated afterwards; every description they hold is immutable after `init` too.
+    // mutated afterwards; every description they hold is immutable after `init` too. For the
+    // same reason these and the entities' resolved references are `@exclusivity(unchecked)`:
+    // every object's creation, registration and relationship work reads them, and a dynamic
+    // exclusivity check would cost more than the read.
 
     /// The model as read from the file or written by the generator.
     public let model: Model
     /// Every entity, in model order.
-    public private(set) var entities: [EntityDescription] = []
-    public private(set) var entitiesByName: [String: EntityDescription] = [:]
+    @exclusivity(unchecked) public private(set) var entities: [EntityDescription] = []
+    @exclusivity(unchecked) public private(set) var entitiesByName: [String: EntityDescription] = [:]
     /// Entities by the class bound to them, for classes whose `entityName` names that entity:
     /// `entity(for:)` runs for every object made with `init(context:)`, and an identity look-up
     /// costs a fraction of hashing the name.
-    private var entitiesByClass: [ObjectIdentifier: EntityDescription] = [:]
+    @exclusivity(unchecked) private var entitiesByClass: [ObjectIdentifier: EntityDescription] = [:]
     /// Classes in `classes` generated for another layout of their entity (another version of
     /// the model): reading their properties by index would read the wrong values, so adding a
     /// store with this model throws, naming them. Empty when every class fits.
@@ -88,15 +91,15 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let slots: [PropertySlot]
     /// The indexes of the transient properties, which the store does not keep.
     let transientIndexes: [Int]
-    public private(set) var superentity: EntityDescription?
+    @exclusivity(unchecked) public private(set) var superentity: EntityDescription?
     /// Direct sub-entities, in model order.
-    public private(set) var subentities: [EntityDescription] = []
+    @exclusivity(unchecked) public private(set) var subentities: [EntityDescription] = []
     /// The class instances of this entity are made of.
-    public private(set) var managedObjectClass: ManagedObject.Type = ManagedObject.self
+    @exclusivity(unchecked) public private(set) var managedObjectClass: ManagedObject.Type = ManagedObject.self
     /// The model this entity belongs to.
-    public private(set) var managedObjectModel: ManagedObjectModel!
+    @exclusivity(unchecked) public private(set) var managedObjectModel: ManagedObjectModel!
     /// The entity's position in its model's `entities`.
-    private(set) var indexInModel = 0
+    @exclusivity(unchecked) private(set) var indexInModel = 0
 
     init(entity: Entity, model: Model) {
         self.entity = entity

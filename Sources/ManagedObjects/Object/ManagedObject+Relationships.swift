@@ -195,7 +195,8 @@ extension ManagedObject {
     /// Relates `object` to this one through `relationship`, and this one to `object` through
     /// the inverse: a to-one on either side first leaves its previous object.
     func link(_ object: ManagedObject, via relationship: RelationshipDescription) {
-        if let mine = managedObjectContext, let theirs = object.managedObjectContext, mine !== theirs {
+        if contextIdentity != object.contextIdentity,
+           let mine = managedObjectContext, let theirs = object.managedObjectContext, mine !== theirs {
             preconditionFailure("""
                 Illegal attempt to relate objects in different contexts: \
                 \(entity.name).\(relationship.name) = \(object.objectID)

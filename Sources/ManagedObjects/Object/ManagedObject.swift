@@ -29,7 +29,15 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// or for an object created with `insertInto: nil`.
     // Not `@exclusivity(unchecked)` like the object's other state: on a weak reference the
     // attribute broke the context's weak references (Swift 6.x; a crash in a later weak load).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    public internal(set) weak var managedObjectContext: ManagedObjectContext? {
+        didSet { contextIdentity = managedObjectContext.map(ObjectIdentifier.init) }
+    }
+    /// The identity of the context last set, for the checks that only compare contexts: a
+    /// weak load (with its exclusivity check) cost more than the rest of such a check. Two
+    /// objects with the same identity are in the same context or in none alive any more (a
+    /// context's identity outlives it), so where that difference matters the weak reference
+    /// decides.
+    @exclusivity(unchecked) private(set) var contextIdentity: ObjectIdentifier?
 
     /// One slot per property index: an attribute's value in its storage type, a to-one's
     /// object, a to-many's `OrderedSet<ManagedObject>`, or a `PendingRelationship` (IDs read
@@ -263,11 +271,28 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         readingAttribute(at: index) { copy $0 }
     }
 
-    /// The dynamic type of the attribute at `index`, `nil` when it has no value: what
-    /// validation looks at first, read in place (the value handed out and dropped again
-    /// cost validation a second copy of every value).
+    /// The type the attribute at `index` is stored as, `nil` when it has no value: what
+    /// validation looks at first, to recognise a value of exactly its attribute's storage
+    /// type. For a value type that is its dynamic type; a class instance may have been stored
+    /// as one of its superclasses, which such a check treats as any other type.
+    ///
+    /// Read from the type field of the value's existential where it lies: a copy of each value
+    /// and `type(of:)` on it cost validation more than the rest of its checks.
     func attributeStorageType(at index: Int) -> Any.Type? {
-        readingAttribute(at: index) { value in value.map { type(of: $0) } }
+        guard state == .loaded, Self.typeFieldIsReadable, storage.indices.contains(index) else {
+            return readingAttribute(at: index) { value in value.map { type(of: $0) } }
+        }
+        return storage.withUnsafeBufferPointer { values in
+            UnsafeRawPointer(values.baseAddress! + index)
+                .load(fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
+                .map { unsafeBitCast($0, to: Any.Type.self) }
+        }
+    }
+
+    /// Whether `Any?` is laid out as Swift's stable ABI lays it out: three words of value, then
+    /// the type's metadata (null for `nil`). Known when compiling.
+    private static var typeFieldIsReadable: Bool {
+        MemoryLayout<Any?>.size == 4 * MemoryLayout<UnsafeRawPointer>.size
     }
 
     /// Passes `body` the attribute at `index` where it is: in the committed snapshot while the

@@ -24,7 +24,7 @@ package final class SQLiteRowLayout: @unchecked Sendable {
 
     /// Where an argument of the INSERT or UPDATE comes from in a ``StoredObject``.
     package enum WrittenColumn {
-        case attribute(index: Int, type: AttributeType, name: String)
+        case attribute(index: Int, type: AttributeType)
         case toOneKey(index: Int)
         case toOneEntity(index: Int)
     }
@@ -58,7 +58,7 @@ package final class SQLiteRowLayout: @unchecked Sendable {
             case (.attribute(let column, let type), _):
                 guard let position = positions[column] else { return nil }
                 readProperties.append(.attribute(position: position, type: type))
-                writtenColumns.append(.attribute(index: property.index, type: type, name: property.name))
+                writtenColumns.append(.attribute(index: property.index, type: type))
                 columnNames.append(column)
             case (.toOne(let column, let entityColumn), .relationship(let relationship)):
                 guard let position = positions[column], let destination = relationship.destinationEntity else { return nil }

@@ -407,8 +407,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             for object in changes.inserted {
                 guard let key = object.objectID.storeNumber else { continue }
                 let entity = object.objectID.entity
-                let highest = highestByEntity[ObjectIdentifier(entity)]?.key ?? key
-                highestByEntity[ObjectIdentifier(entity)] = (entity, max(highest, key))
+                // One look-up, in place.
+                Self.raise(&highestByEntity[ObjectIdentifier(entity), default: (entity, key)].key, to: key)
             }
             var highest: [Int64: Int64] = [:]
             for (entity, key) in highestByEntity.values {
@@ -420,6 +420,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     .execute(arguments: [number, root])
             }
         }
+    }
+
+    private static func raise(_ highest: inout Int64, to key: Int64) {
+        if key > highest { highest = key }
     }
 
     /// Throws `mergeConflict` when an updated or deleted row's `Z_OPT` is not the version read.
@@ -504,12 +508,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         bind(.int64(Int64(version)))
         for column in layout.writtenColumns {
             switch column {
-            case .attribute(let index, let type, let name):
+            case .attribute(let index, let type):
                 guard case .attribute(let value) = object.values[index] else {
                     bind(.null)
                     continue
                 }
-                bind(try SQLiteValues.databaseValue(value, type: type, attribute: name).storage)
+                bind(try SQLiteValues.databaseValue(value, type: type, attribute: entity.properties[index].name).storage)
             case .toOneKey(let index):
                 guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
                     bind(.null)
@@ -556,9 +560,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// comes first.
     private func writeToManys(of objects: some Sequence<StoredObject>, db: Database) throws {
         var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
+        // By the entity's layout, not its name: most entities have nothing to write here. A
+        // save's objects come grouped by entity, so the last layout is kept at hand.
+        var last: (entity: ObjectIdentifier, layout: SQLiteRowLayout?)?
         for object in objects {
-            // By the entity's layout, not its name: most entities have nothing to write here.
-            guard let layout = layoutsByEntity[ObjectIdentifier(object.objectID.entity)], layout.writesToManys,
+            let entity = ObjectIdentifier(object.objectID.entity)
+            if last?.entity != entity { last = (entity, layoutsByEntity[entity]) }
+            guard let layout = last?.layout, layout.writesToManys,
                   let owner = object.objectID.storeNumber else { continue }
             for (index, stored) in layout.storage.enumerated() {
                 guard case .toMany(let members) = object.values[index] else { continue }

@@ -8,7 +8,9 @@ import GRDB
 /// were archived to.
 package enum SQLiteValues {
     /// The column value of an attribute value of the attribute's storage type.
-    package static func databaseValue(_ value: Any?, type: AttributeType, attribute: String) throws -> DatabaseValue {
+    package static func databaseValue(
+        _ value: Any?, type: AttributeType, attribute: @autoclosure () -> String
+    ) throws -> DatabaseValue {
         guard let value else { return .null }
         // A number stored as the attribute's own storage type (every value the typed accessors
         // set) by a metadata comparison, before the conversions any numeric value goes through.
@@ -50,7 +52,7 @@ package enum SQLiteValues {
         }
         throw ManagedObjectError(
             .validation, "the SQLite store cannot store \(Swift.type(of: value)) in a \(type.rawValue) attribute",
-            key: attribute, value: "\(value)")
+            key: attribute(), value: "\(value)")
     }
 
     /// The attribute value (of the storage type) a column holds; `nil` for NULL or a value that
