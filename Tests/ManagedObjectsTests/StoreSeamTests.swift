@@ -53,6 +53,16 @@ final class InspectedStore: PersistentStore, @unchecked Sendable {
     private let files: TemporaryDirectory?
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
+    private var failingSaves = false
+
+    /// Whether saves fail (with an error that is not a `ManagedObjectError`), as a store whose
+    /// disk is full would.
+    var failsSaves: Bool {
+        get { lock.withLock { failingSaves } }
+        set { lock.withLock { failingSaves = newValue } }
+    }
+
+    struct SaveFailure: Error {}
 
     init(evaluatesPredicates: Bool = true, kind: StoreKind = .inMemory, model: ManagedObjectModel = TwitterModel.managedObjectModel) throws {
         self.evaluatesPredicates = evaluatesPredicates
@@ -88,6 +98,7 @@ final class InspectedStore: PersistentStore, @unchecked Sendable {
     }
 
     func save(_ changes: StoreChangeSet) throws {
+        if failsSaves { throw SaveFailure() }
         try inner.save(changes)
     }
 }
@@ -377,6 +388,33 @@ struct StoreSeamTests {
             #expect(tweets.allSatisfy { $0.text?.hasSuffix(" edited") == true && !$0.hasChanges })
         }
         #expect(store.count("snapshot") == before)
+    }
+
+    @Test("a save the store refuses leaves the new objects' values as they were; the next save stores them",
+          arguments: StoreKind.allCases)
+    func refusedSaveKeepsValues(kind: StoreKind) throws {
+        let (coordinator, store) = try inspectedStack(users: 1, tweetsEach: 0, kind: kind)
+        let writer = context(coordinator)
+        try writer.performAndWait {
+            let user = try #require(try writer.fetch(FetchRequest<TwitterUser>(entityName: "TwitterUser")).first)
+            let tweet = Tweet(context: writer)
+            tweet.text = "kept"
+            tweet.created = Date(timeIntervalSinceReferenceDate: 42)
+            tweet.tweeter = user
+            store.failsSaves = true
+            #expect(throws: InspectedStore.SaveFailure.self) { try writer.save() }
+            #expect(tweet.text == "kept")
+            #expect(tweet.created == Date(timeIntervalSinceReferenceDate: 42))
+            #expect(tweet.tweeter === user)
+            #expect(tweet.objectID.isTemporaryID && tweet.isInserted)
+            store.failsSaves = false
+            try writer.save()
+        }
+        let reader = context(coordinator)
+        let saved = try reader.performAndWait {
+            try reader.fetch(FetchRequest<Tweet>(entityName: "Tweet")).map { "\($0.text ?? "nil") \($0.created?.timeIntervalSinceReferenceDate ?? -1) \($0.tweeter?.name ?? "nil")" }
+        }
+        #expect(saved == ["kept 42.0 user 0"])
     }
 
     @Test("a count with no unsaved changes is the store's: no object is made", arguments: StoreKind.allCases)

@@ -139,17 +139,26 @@ extension ManagedObjectContext {
             return .permanent(entity: id.entity, storeIdentifier: storeIdentifier, number: number)
         }
         // Transient properties live in the context only: the store gets nil for them.
-        func snapshot(_ object: ManagedObject, version: Int) -> StoredObject {
-            StoredObject(objectID: idOf(object), version: version, values: object.storedValues(id: idOf, emptyingTransients: true))
+        func snapshot(_ object: ManagedObject, version: Int, movingAttributes: Bool = false) -> StoredObject {
+            StoredObject(
+                objectID: idOf(object), version: version,
+                values: object.storedValues(id: idOf, emptyingTransients: true, movingAttributes: movingAttributes))
         }
         var changes = StoreChangeSet()
         var attempt = 0
         while true {
-            changes.inserted = inserted.map { snapshot($0, version: 1) }
+            // New objects keep only their snapshot after the save, so their attribute values
+            // move into it; they go back if the save does not happen.
+            changes.inserted = inserted.map { snapshot($0, version: 1, movingAttributes: true) }
             changes.updated = updated.map { snapshot($0, version: $0.committedSnapshot?.version ?? 0) }
             changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
             do {
-                try store.save(changes)
+                do {
+                    try store.save(changes)
+                } catch {
+                    for (object, stored) in zip(inserted, changes.inserted) { object.restoreAttributes(from: stored.values) }
+                    throw error
+                }
                 break
             } catch let error as ManagedObjectError {
                 // Name objects by the IDs the caller knows: the permanent ones were never given out.

@@ -538,7 +538,14 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// Every property's stored form, naming related objects by `id`; with `emptyingTransients`,
     /// transient properties as empty (what a store gets). One pass over the values: a save
     /// makes one of these per saved object.
-    func storedValues(id: (ManagedObject) -> ManagedObjectID, emptyingTransients: Bool) -> [StoredValue] {
+    ///
+    /// With `movingAttributes`, for a save after which the object keeps only its committed
+    /// snapshot (`keepOnlyCommittedValues()`): the attribute values move into the stored form,
+    /// not copied (a copy and a destruction of each value), and the object has none until the
+    /// save has happened, or `restoreAttributes(from:)` put them back because it did not.
+    func storedValues(
+        id: (ManagedObject) -> ManagedObjectID, emptyingTransients: Bool, movingAttributes: Bool = false
+    ) -> [StoredValue] {
         if state != .loaded { prepareValues() }
         let slots = entity.slots
         var stored: [StoredValue] = []
@@ -548,8 +555,8 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             if emptyingTransients && slot.isTransient {
                 stored.append(slot.shape.emptyStoredValue)
             } else if slot.shape == .attribute {
-                // Straight from the slot: one copy of the value, not two.
-                stored.append(.attribute(storage[index]))
+                // Straight from the slot: one copy of the value, not two, or none.
+                stored.append(.attribute(movingAttributes ? storage[index].take() : storage[index]))
             } else {
                 stored.append(Self.storedValue(storage[index], shape: slot.shape, id: id))
             }
@@ -574,6 +581,15 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         }
         if isToMany { return .toMany([]) }
         return .toOne((value as? ManagedObject).map(id))
+    }
+
+    /// Puts back the attribute values `storedValues(id:emptyingTransients:movingAttributes:)`
+    /// moved into `stored`, for a save that did not happen.
+    func restoreAttributes(from stored: [StoredValue]) {
+        let slots = entity.slots
+        for index in slots.indices where slots[index].shape == .attribute && !slots[index].isTransient {
+            if case .attribute(let value) = stored[index] { storage[index] = value }
+        }
     }
 
     /// `stored` with this object's current transient values, which the store does not keep.

@@ -402,14 +402,24 @@ public final class SQLiteStore: PersistentStore, Sendable {
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
             // Found by entity identity, then by root entity number: a name look-up per object
-            // cost more than the rest of this bookkeeping.
+            // cost more than the rest of this bookkeeping. New objects come grouped by entity,
+            // so each group's highest key is kept at hand and recorded when the entity changes.
             var highestByEntity: [ObjectIdentifier: (entity: EntityDescription, key: Int64)] = [:]
+            var current: (entity: EntityDescription, key: Int64)?
+            func record(_ highest: (entity: EntityDescription, key: Int64)) {
+                Self.raise(&highestByEntity[ObjectIdentifier(highest.entity), default: highest].key, to: highest.key)
+            }
             for object in changes.inserted {
                 guard let key = object.objectID.storeNumber else { continue }
                 let entity = object.objectID.entity
-                // One look-up, in place.
-                Self.raise(&highestByEntity[ObjectIdentifier(entity), default: (entity, key)].key, to: key)
+                if let group = current, group.entity === entity {
+                    current?.key = max(group.key, key)
+                } else {
+                    current.map(record)
+                    current = (entity, key)
+                }
             }
+            current.map(record)
             var highest: [Int64: Int64] = [:]
             for (entity, key) in highestByEntity.values {
                 guard let root = schema.entityNumbers[entity.rootEntity.name] else { continue }
