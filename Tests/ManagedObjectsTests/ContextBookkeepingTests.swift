@@ -103,6 +103,38 @@ struct ContextBookkeepingTests {
         }
     }
 
+    // MARK: Values in place
+
+    @Test("a to-many changes where it lies; a slot of another type or not loaded is left alone")
+    func toManyInPlace() throws {
+        let context = try makeContainer(model).newBackgroundContext()
+        context.performAndWait {
+            let joe = TwitterUser(context: context)
+            let tweets = (0..<3).map { _ in Tweet(context: context) }
+            let index = try! #require(user.properties.first { $0.name == "tweets" }).index
+            let nameIndex = try! #require(user.properties.first { $0.name == "name" }).index
+            joe.name = "Joe"
+            for tweet in tweets {
+                let changed = joe.modifyInPlace(at: index, as: OrderedSet<ManagedObject>.self) { $0.append(tweet) }
+                #expect(changed)
+            }
+            #expect(joe.resolvedToMany(at: index).elements.map(ObjectIdentifier.init) == tweets.map(ObjectIdentifier.init))
+            let removed = joe.modifyInPlace(at: index, as: OrderedSet<ManagedObject>.self) { $0.remove(at: 1) }
+            #expect(removed)
+            #expect(joe.resolvedToMany(at: index).count == 2)
+            // Not an `OrderedSet` in that slot: nothing changes.
+            let wrongType = joe.modifyInPlace(at: nameIndex, as: OrderedSet<ManagedObject>.self) { $0.removeAll() }
+            #expect(!wrongType)
+            #expect(joe.name == "Joe")
+            let outOfRange = joe.modifyInPlace(at: 99, as: OrderedSet<ManagedObject>.self) { $0.removeAll() }
+            #expect(!outOfRange)
+            // The public path, through the inverse: a tweet's user puts it in the user's tweets.
+            let fourth = Tweet(context: context)
+            fourth.tweeter = joe
+            #expect(joe.tweets.contains(fourth) && joe.tweets.count == 3)
+        }
+    }
+
     // MARK: Registry
 
     @Test("the registry finds IDs that do not pack into a word: large numbers, other models, many stores")

@@ -247,9 +247,10 @@ extension ManagedObject {
         }
     }
 
-    /// Changes a resolved to-many in place. The set is taken out of `values` first so that it
-    /// is uniquely referenced: adding one object to a large set does not copy it.
+    /// Changes a resolved to-many in place. Otherwise the set is taken out of `values` first so
+    /// that it is uniquely referenced: adding one object to a large set does not copy it.
     func modifyToMany(at index: Int, _ change: (inout OrderedSet<ManagedObject>) -> Void) {
+        if modifyInPlace(at: index, as: OrderedSet<ManagedObject>.self, change) { return }
         var objects = resolvedToMany(at: index)
         values[index] = nil
         change(&objects)

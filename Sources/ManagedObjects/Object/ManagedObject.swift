@@ -275,24 +275,48 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// validation looks at first, to recognise a value of exactly its attribute's storage
     /// type. For a value type that is its dynamic type; a class instance may have been stored
     /// as one of its superclasses, which such a check treats as any other type.
-    ///
-    /// Read from the type field of the value's existential where it lies: a copy of each value
-    /// and `type(of:)` on it cost validation more than the rest of its checks.
     func attributeStorageType(at index: Int) -> Any.Type? {
-        guard state == .loaded, Self.typeFieldIsReadable, storage.indices.contains(index) else {
-            return readingAttribute(at: index) { value in value.map { type(of: $0) } }
+        if let type = storedTypeInPlace(at: index) { return type }
+        return readingAttribute(at: index) { value in value.map { type(of: $0) } }
+    }
+
+    /// Changes the value at `index` where it lies, when it is exactly a `Value` held inside its
+    /// `Any?` (of three words or less): no copy out and back in, which adding one object to a
+    /// to-many cost more than the adding. `false`, with nothing changed, otherwise. `Value` is
+    /// made of references and plain data (no weak references), which Swift keeps inside the
+    /// `Any?` when it fits.
+    func modifyInPlace<Value>(at index: Int, as type: Value.Type, _ change: (inout Value) -> Void) -> Bool {
+        guard MemoryLayout<Value>.size <= Self.valueBufferSize,
+              MemoryLayout<Value>.alignment <= MemoryLayout<UnsafeRawPointer>.alignment,
+              let storedType = storedTypeInPlace(at: index), storedType == Value.self else { return false }
+        storage.withUnsafeMutableBufferPointer { values in
+            UnsafeMutableRawPointer(values.baseAddress! + index).withMemoryRebound(to: Value.self, capacity: 1) {
+                change(&$0.pointee)
+            }
         }
+        return true
+    }
+
+    // Reading an `Any?` in place relies on Swift's stable ABI layout: three words of value
+    // buffer (a value that fits is kept there), then the type's metadata, null for `nil`.
+    // `typeFieldIsReadable` checks the sizes when compiling; the tests check the rest.
+
+    /// The type the value at `index` of a loaded object is stored as, read from its `Any?`
+    /// where it lies (no copy of the value, no `type(of:)`): `.some(nil)` for no value, `nil`
+    /// when it cannot be read so (the object is not loaded, or `Any?` is laid out otherwise).
+    private func storedTypeInPlace(at index: Int) -> Any.Type?? {
+        guard state == .loaded, Self.typeFieldIsReadable, storage.indices.contains(index) else { return nil }
         return storage.withUnsafeBufferPointer { values in
             UnsafeRawPointer(values.baseAddress! + index)
-                .load(fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
+                .load(fromByteOffset: Self.valueBufferSize, as: UnsafeRawPointer?.self)
                 .map { unsafeBitCast($0, to: Any.Type.self) }
         }
     }
 
-    /// Whether `Any?` is laid out as Swift's stable ABI lays it out: three words of value, then
-    /// the type's metadata (null for `nil`). Known when compiling.
+    private static var valueBufferSize: Int { 3 * MemoryLayout<UnsafeRawPointer>.size }
+
     private static var typeFieldIsReadable: Bool {
-        MemoryLayout<Any?>.size == 4 * MemoryLayout<UnsafeRawPointer>.size
+        MemoryLayout<Any?>.size == valueBufferSize + MemoryLayout<UnsafeRawPointer>.size
     }
 
     /// Passes `body` the attribute at `index` where it is: in the committed snapshot while the

@@ -519,11 +519,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
         for column in layout.writtenColumns {
             switch column {
             case .attribute(let index, let type):
-                guard case .attribute(let value) = object.values[index] else {
+                guard case .attribute(let value?) = object.values[index] else {
                     bind(.null)
                     continue
                 }
-                bind(try SQLiteValues.databaseValue(value, type: type, attribute: entity.properties[index].name).storage)
+                bind(try SQLiteValues.databaseValue(of: value, type: type, attribute: entity.properties[index].name).storage)
             case .toOneKey(let index):
                 guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
                     bind(.null)

@@ -12,6 +12,15 @@ package enum SQLiteValues {
         _ value: Any?, type: AttributeType, attribute: @autoclosure () -> String
     ) throws -> DatabaseValue {
         guard let value else { return .null }
+        return try databaseValue(of: value, type: type, attribute: attribute())
+    }
+
+    /// The column value of an attribute value (not `nil`) of the attribute's storage type: for
+    /// a caller that has unwrapped it already, as a save does for every value of every row (a
+    /// second unwrapping here copied each value once more).
+    package static func databaseValue(
+        of value: Any, type: AttributeType, attribute: @autoclosure () -> String
+    ) throws -> DatabaseValue {
         // A number stored as the attribute's own storage type (every value the typed accessors
         // set) by a metadata comparison, before the conversions any numeric value goes through.
         switch type {
