@@ -226,12 +226,15 @@ struct MergePolicyTests {
         let context = container.newBackgroundContext()
         let names = try context.performAndWait {
             context.mergePolicy = .mergeByPropertyObjectTrump
-            for name in ["first", "second"] {
+            let airlines = ["first", "second"].map { name in
                 let airline = Airline(context: context)
                 airline.code_ = "UA"
                 airline.name_ = name
+                return airline
             }
             try context.save()
+            // The save retried after resolving the conflict; no object keeps a number it was given.
+            #expect(airlines.allSatisfy { $0.permanentNumberBeingSaved == nil })
             return try context.fetch(Airline.fetchRequest()).compactMap(\.name_)
         }
         #expect(names == ["second"])

@@ -120,9 +120,13 @@ extension ManagedObjectContext {
         }
         // The store's number for each new object is kept on the object for the length of the
         // save: a field read, where a table by temporary ID cost a hash for each object and
-        // each reference to one.
+        // each reference to one. A save that happens clears each number as the object takes
+        // its permanent ID (one pass less over objects that are no longer in the cache).
+        var numbersCleared = false
         defer {
-            for object in groups.values.joined() { object.permanentNumberBeingSaved = nil }
+            if !numbersCleared {
+                for object in groups.values.joined() { object.permanentNumberBeingSaved = nil }
+            }
         }
         for group in groups.values {
             let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
@@ -175,6 +179,7 @@ extension ManagedObjectContext {
         if !childrenNameTemporaryIDs { formerTemporaryIDs = [:] }
         registered.reserveCapacity(forPermanentIDs: inserted.count)
         for (object, stored) in zip(inserted, changes.inserted) {
+            object.permanentNumberBeingSaved = nil
             let formerID = object.objectID
             if childrenNameTemporaryIDs, formerID != stored.objectID {
                 formerTemporaryIDs[formerID] = stored.objectID
@@ -186,6 +191,8 @@ extension ManagedObjectContext {
             object.isInserted = false
         }
         registered.finishMovingToPermanentIDs()
+        // Unless a merge policy changed the inserted objects, they were all there.
+        numbersCleared = attempt == 0
         for (object, var stored) in zip(updated, changes.updated) {
             stored.version += 1
             object.committedSnapshot = object.keepingTransientValues(stored)
@@ -206,12 +213,13 @@ extension ManagedObjectContext {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
         }
-        let savedObjects = inserted.elements + updated.elements + deleted.elements
+        // The lists themselves, not an array of their objects: no retain and release of each.
+        let saved = [inserted, updated, deleted]
         inserted = []
         updated = []
         deleted = []
-        for object in savedObjects { object.didSave() }
-        for object in savedObjects where object.isDeleted { object.isDeleted = false }
+        for objects in saved { for object in objects { object.didSave() } }
+        for objects in saved { for object in objects where object.isDeleted { object.isDeleted = false } }
     }
 
     /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.
