@@ -188,7 +188,7 @@ struct ContextBookkeepingTests {
         #expect(registry[spilling.objectID] === spilling)
     }
 
-    @Test("released objects' entries are emptied and dropped together; the rest stay found")
+    @Test("released objects' entries go, the rest stay found; an entry taken again counts once")
     func registryReleases() {
         var registry = ObjectRegistry()
         let objects = (1...100).map { number -> ManagedObject in
@@ -197,7 +197,7 @@ struct ContextBookkeepingTests {
             registry[object.objectID] = object
             return object
         }
-        // Release every third, then more, passing the half-emptied mark more than once.
+        // Release every third, then every other of the rest, twice.
         var live = objects
         for step in [3, 2, 2] {
             let released = live.enumerated().filter { $0.offset % step == 0 }.map(\.element)

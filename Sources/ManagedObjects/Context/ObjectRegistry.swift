@@ -15,9 +15,9 @@ import Foundation
 /// number of 2⁴⁰ or more, another model's entity, a 255th store) is kept by itself. New objects
 /// (temporary IDs) have a table of their own, which their first save drops whole.
 struct ObjectRegistry {
-    private var byPackedID = Table<UInt64>()
-    private var byPackedTemporaryID = Table<UInt64>()
-    private var byID = Table<ManagedObjectID>()
+    private var byPackedID: [UInt64: Unmanaged<ManagedObject>] = [:]
+    private var byPackedTemporaryID: [UInt64: Unmanaged<ManagedObject>] = [:]
+    private var byID: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
     /// Temporary entries of objects moved to their permanent IDs, until they are dropped.
     private var movedTemporaryEntries = 0
     /// The model whose entities' IDs are packed: the first one seen.
@@ -97,16 +97,16 @@ struct ObjectRegistry {
     /// Makes room for `count` more objects with permanent IDs: a save's new objects, moved one
     /// by one, then need no growing of the table on the way.
     mutating func reserveCapacity(forPermanentIDs count: Int) {
-        byPackedID.reserveCapacity(forMore: count)
+        byPackedID.reserveCapacity(byPackedID.count + count)
     }
 
     /// Drops the temporary entries `moveToPermanentID(_:from:)` left.
     mutating func finishMovingToPermanentIDs() {
         guard movedTemporaryEntries > 0 else { return }
         if movedTemporaryEntries == byPackedTemporaryID.count {
-            byPackedTemporaryID = Table()
+            byPackedTemporaryID = [:]
         } else {
-            byPackedTemporaryID.keepOnly { $0.objectID.isTemporaryID }
+            byPackedTemporaryID = byPackedTemporaryID.filter { $0.value.takeUnretainedValue().objectID.isTemporaryID }
         }
         movedTemporaryEntries = 0
     }
@@ -114,81 +114,37 @@ struct ObjectRegistry {
     /// Takes out a released object's entry (if it is still that object's).
     mutating func remove(_ objectID: ManagedObjectID, ifItIs object: ManagedObject) {
         let address = Unmanaged.passUnretained(object).toOpaque()
+        // One look-up: every released object comes here.
         if let key = packed(objectID) {
             if objectID.isTemporaryID {
-                byPackedTemporaryID.remove(key, ifItIs: address)
+                Self.remove(key, ifItIs: address, from: &byPackedTemporaryID)
             } else {
-                byPackedID.remove(key, ifItIs: address)
+                Self.remove(key, ifItIs: address, from: &byPackedID)
             }
         } else {
-            byID.remove(objectID, ifItIs: address)
+            Self.remove(objectID, ifItIs: address, from: &byID)
         }
+    }
+
+    private static func remove<Key>(_ key: Key, ifItIs address: UnsafeMutableRawPointer, from table: inout [Key: Unmanaged<ManagedObject>]) {
+        guard let index = table.index(forKey: key), table.values[index].toOpaque() == address else { return }
+        table.remove(at: index)
+        // An emptied table lets go of its storage: a dictionary keeps its largest capacity, and
+        // a context that once held many objects (a large insert, saved and released) would keep
+        // a slot for each of them.
+        if table.isEmpty { table = [:] }
     }
 
     /// The registered objects.
     var objects: [ManagedObject] {
-        byPackedID.objects + byPackedTemporaryID.objects + byID.objects
+        (Array(byPackedID.values) + Array(byPackedTemporaryID.values) + Array(byID.values)).map { $0.takeUnretainedValue() }
     }
 
     mutating func removeAll() {
-        self = ObjectRegistry()
-    }
-
-    /// One table of objects by key. A released object's entry is emptied rather than removed:
-    /// removing from Swift's dictionary re-hashes the entries probed after it (about 17 in a
-    /// well-filled table), and after a large save objects are released by the thousand.
-    /// Emptied entries go together once they are half the table, so a look-up costs one hash
-    /// and a table of released objects lets go of its storage (a dictionary keeps its largest
-    /// capacity: a context that once held many objects would keep a slot for each of them).
-    private struct Table<Key: Hashable> {
-        private var entries: [Key: Unmanaged<ManagedObject>?] = [:]
-        private var emptied = 0
-
-        /// The live entries.
-        var count: Int { entries.count - emptied }
-
-        subscript(key: Key) -> Unmanaged<ManagedObject>? {
-            get { entries[key] ?? nil }
-            set {
-                if let newValue {
-                    // One look-up: every object is registered here, most under a new key.
-                    if case .some(.none) = entries.updateValue(newValue, forKey: key) { emptied -= 1 }
-                } else if let index = entries.index(forKey: key), entries.values[index] != nil {
-                    entries.values[index] = nil
-                    didEmptyOne()
-                }
-            }
-        }
-
-        mutating func remove(_ key: Key, ifItIs address: UnsafeMutableRawPointer) {
-            guard let index = entries.index(forKey: key),
-                  entries.values[index]?.toOpaque() == address else { return }
-            entries.values[index] = nil
-            didEmptyOne()
-        }
-
-        private mutating func didEmptyOne() {
-            emptied += 1
-            if emptied * 2 >= entries.count { keepOnly { _ in true } }
-        }
-
-        /// Keeps the live entries whose object satisfies `isKept`; drops emptied entries.
-        mutating func keepOnly(_ isKept: (ManagedObject) -> Bool) {
-            if emptied == entries.count {
-                entries = [:]
-            } else {
-                entries = entries.filter { $0.value.map { isKept($0.takeUnretainedValue()) } ?? false }
-            }
-            emptied = 0
-        }
-
-        mutating func reserveCapacity(forMore count: Int) {
-            entries.reserveCapacity(entries.count + count)
-        }
-
-        var objects: [ManagedObject] {
-            entries.values.compactMap { $0?.takeUnretainedValue() }
-        }
+        byPackedID = [:]
+        byPackedTemporaryID = [:]
+        byID = [:]
+        movedTemporaryEntries = 0
     }
 }
 
