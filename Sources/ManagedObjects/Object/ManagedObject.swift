@@ -285,7 +285,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// to-many cost more than the adding. `false`, with nothing changed, otherwise. `Value` is
     /// made of references and plain data (no weak references), which Swift keeps inside the
     /// `Any?` when it fits.
-    func modifyInPlace<Value>(at index: Int, as type: Value.Type, _ change: (inout Value) -> Void) -> Bool {
+    final func modifyInPlace<Value>(at index: Int, as type: Value.Type, _ change: (inout Value) -> Void) -> Bool {
         guard MemoryLayout<Value>.size <= Self.valueBufferSize,
               MemoryLayout<Value>.alignment <= MemoryLayout<UnsafeRawPointer>.alignment,
               let storedType = storedTypeInPlace(at: index), storedType == Value.self else { return false }
@@ -609,7 +609,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// Puts back the attribute values `storedValues(id:emptyingTransients:movingAttributes:)`
     /// moved into `stored`, for a save that did not happen.
-    func restoreAttributes(from stored: [StoredValue]) {
+    final func restoreAttributes(from stored: [StoredValue]) {
         let slots = entity.slots
         for index in slots.indices where slots[index].shape == .attribute && !slots[index].isTransient {
             if case .attribute(let value) = stored[index] { storage[index] = value }
