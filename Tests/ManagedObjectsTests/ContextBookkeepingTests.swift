@@ -108,11 +108,11 @@ struct ContextBookkeepingTests {
     @Test("a to-many changes where it lies; a slot of another type or not loaded is left alone")
     func toManyInPlace() throws {
         let context = try makeContainer(model).newBackgroundContext()
-        context.performAndWait {
+        try context.performAndWait {
             let joe = TwitterUser(context: context)
             let tweets = (0..<3).map { _ in Tweet(context: context) }
-            let index = try! #require(user.properties.first { $0.name == "tweets" }).index
-            let nameIndex = try! #require(user.properties.first { $0.name == "name" }).index
+            let index = try #require(user.properties.first { $0.name == "tweets" }).index
+            let nameIndex = try #require(user.properties.first { $0.name == "name" }).index
             joe.name = "Joe"
             for tweet in tweets {
                 let changed = joe.modifyInPlace(at: index, as: OrderedSet<ManagedObject>.self) { $0.append(tweet) }

@@ -234,6 +234,9 @@ struct PropertySlot {
     /// valid (no bounds, no pattern); `nil` when validation looks further.
     let plainStorageType: Any.Type?
     let isOptional: Bool
+    /// An attribute the store keeps: its value goes into the saved snapshot (moved there, for a
+    /// new object, by `ManagedObject.storedValues(id:emptyingTransients:movingAttributes:)`).
+    var isStoredAttribute: Bool { shape == .attribute && !isTransient }
 
     init(_ property: PropertyDescription) {
         shape = property.slotShape

@@ -564,7 +564,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// makes one of these per saved object.
     ///
     /// With `movingAttributes`, for a save after which the object keeps only its committed
-    /// snapshot (`keepOnlyCommittedValues()`): the attribute values move into the stored form,
+    /// snapshot (`keepOnlyCommittedValues()`): the stored attributes' values move into it,
     /// not copied (a copy and a destruction of each value), and the object has none until the
     /// save has happened, or `restoreAttributes(from:)` put them back because it did not.
     func storedValues(
@@ -580,7 +580,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
                 stored.append(slot.shape.emptyStoredValue)
             } else if slot.shape == .attribute {
                 // Straight from the slot: one copy of the value, not two, or none.
-                stored.append(.attribute(movingAttributes ? storage[index].take() : storage[index]))
+                stored.append(.attribute(movingAttributes && slot.isStoredAttribute ? storage[index].take() : storage[index]))
             } else {
                 stored.append(Self.storedValue(storage[index], shape: slot.shape, id: id))
             }
@@ -611,7 +611,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// moved into `stored`, for a save that did not happen.
     final func restoreAttributes(from stored: [StoredValue]) {
         let slots = entity.slots
-        for index in slots.indices where slots[index].shape == .attribute && !slots[index].isTransient {
+        for index in slots.indices where slots[index].isStoredAttribute {
             if case .attribute(let value) = stored[index] { storage[index] = value }
         }
     }
