@@ -220,6 +220,45 @@ struct ContextBookkeepingTests {
         #expect(registry.objects.isEmpty)
     }
 
+    @Test("the paged table answers as a dictionary does, through pages that fill, empty and are reused")
+    func pagedTableAgainstDictionary() {
+        let objects = (0..<4).map { _ in ManagedObject(entity: user, insertInto: nil) }
+        // A few keys on each of several pages (pages of 32), in two entities' ranges, and keys
+        // alone on their pages: pages empty often while others stay.
+        let base: UInt64 = 1 << 40
+        let keys: [UInt64] = [0, 1, 31, 32, 33, 63, 64, 95, 200, base, base + 1, base + 40, base + 41, 5_000, 1 << 39, (1 << 56) | 3]
+        var random = SeededGenerator(seed: 10)
+        var table = PagedObjectTable()
+        var reference: [UInt64: PagedObjectTable.Entry] = [:]
+        for step in 0..<20_000 {
+            let key = keys[Int(random.next() % UInt64(keys.count))]
+            let object = Unmanaged.passUnretained(objects[Int(random.next() % UInt64(objects.count))])
+            switch random.next() % 10 {
+            case 0..<4:
+                table.set(object, at: key)
+                reference[key] = object
+            case 4..<7:
+                table.remove(at: key)
+                reference[key] = nil
+            default:
+                // Only when it holds that object.
+                table.remove(at: key, ifItIs: object.toOpaque())
+                if reference[key]?.toOpaque() == object.toOpaque() { reference[key] = nil }
+            }
+            #expect(table.count == reference.count)
+            for key in keys where table[key]?.toOpaque() != reference[key]?.toOpaque() {
+                Issue.record("key \(key) at step \(step): \(String(describing: table[key])), expected \(String(describing: reference[key]))")
+            }
+            #expect(table.entries.count == reference.count)
+        }
+        let first = Unmanaged.passUnretained(objects[0]).toOpaque()
+        let kept = table.filter { $0.toOpaque() == first }
+        for key in keys {
+            #expect(kept[key]?.toOpaque() == reference[key].flatMap { $0.toOpaque() == first ? first : nil })
+        }
+        #expect(kept.count == reference.values.count { $0.toOpaque() == first })
+    }
+
     @Test("objects moved to permanent IDs leave their temporary entries, the others stay")
     func registryMovesToPermanentIDs() {
         for movedCount in [2, 3] {

@@ -11,12 +11,13 @@ import Foundation
 /// a dictionary by `ManagedObjectID` hashed the whole ID for each, and again for its neighbours
 /// on each removal. So IDs are packed into one word where they fit, as an object's number with
 /// its entity's place in the model and the place of its store among the few the registry has
-/// seen (none for a temporary ID), and are looked up by that word; an ID that does not fit (a
-/// number of 2⁴⁰ or more, another model's entity, a 255th store) is kept by itself. New objects
-/// (temporary IDs) have a table of their own, which their first save drops whole.
+/// seen (none for a temporary ID), and are looked up by that word in pages of neighbouring IDs
+/// (`PagedObjectTable`); an ID that does not fit (a number of 2⁴⁰ or more, another model's
+/// entity, a 255th store) is kept by itself. New objects (temporary IDs) have a table of their
+/// own, which their first save drops whole.
 struct ObjectRegistry {
-    private var byPackedID: [UInt64: Unmanaged<ManagedObject>] = [:]
-    private var byPackedTemporaryID: [UInt64: Unmanaged<ManagedObject>] = [:]
+    private var byPackedID = PagedObjectTable()
+    private var byPackedTemporaryID = PagedObjectTable()
     private var byID: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
     /// Temporary entries of objects moved to their permanent IDs, until they are dropped.
     private var movedTemporaryEntries = 0
@@ -68,10 +69,16 @@ struct ObjectRegistry {
         set {
             let entry = newValue.map(Unmanaged.passUnretained)
             if let key = newValue == nil ? packed(objectID) : packedAdding(objectID) {
-                if objectID.isTemporaryID {
-                    byPackedTemporaryID[key] = entry
+                if let entry {
+                    if objectID.isTemporaryID {
+                        byPackedTemporaryID.set(entry, at: key)
+                    } else {
+                        byPackedID.set(entry, at: key)
+                    }
+                } else if objectID.isTemporaryID {
+                    byPackedTemporaryID.remove(at: key)
                 } else {
-                    byPackedID[key] = entry
+                    byPackedID.remove(at: key)
                 }
             } else {
                 byID[objectID] = entry
@@ -97,16 +104,16 @@ struct ObjectRegistry {
     /// Makes room for `count` more objects with permanent IDs: a save's new objects, moved one
     /// by one, then need no growing of the table on the way.
     mutating func reserveCapacity(forPermanentIDs count: Int) {
-        byPackedID.reserveCapacity(byPackedID.count + count)
+        byPackedID.reserveCapacity(forConsecutive: count)
     }
 
     /// Drops the temporary entries `moveToPermanentID(_:from:)` left.
     mutating func finishMovingToPermanentIDs() {
         guard movedTemporaryEntries > 0 else { return }
         if movedTemporaryEntries == byPackedTemporaryID.count {
-            byPackedTemporaryID = [:]
+            byPackedTemporaryID = PagedObjectTable()
         } else {
-            byPackedTemporaryID = byPackedTemporaryID.filter { $0.value.takeUnretainedValue().objectID.isTemporaryID }
+            byPackedTemporaryID = byPackedTemporaryID.filter { $0.takeUnretainedValue().objectID.isTemporaryID }
         }
         movedTemporaryEntries = 0
     }
@@ -117,32 +124,26 @@ struct ObjectRegistry {
         // One look-up: every released object comes here.
         if let key = packed(objectID) {
             if objectID.isTemporaryID {
-                Self.remove(key, ifItIs: address, from: &byPackedTemporaryID)
+                byPackedTemporaryID.remove(at: key, ifItIs: address)
             } else {
-                Self.remove(key, ifItIs: address, from: &byPackedID)
+                byPackedID.remove(at: key, ifItIs: address)
             }
         } else {
-            Self.remove(objectID, ifItIs: address, from: &byID)
+            guard let index = byID.index(forKey: objectID), byID.values[index].toOpaque() == address else { return }
+            byID.remove(at: index)
+            // As the paged tables do: an emptied table lets go of its storage.
+            if byID.isEmpty { byID = [:] }
         }
-    }
-
-    private static func remove<Key>(_ key: Key, ifItIs address: UnsafeMutableRawPointer, from table: inout [Key: Unmanaged<ManagedObject>]) {
-        guard let index = table.index(forKey: key), table.values[index].toOpaque() == address else { return }
-        table.remove(at: index)
-        // An emptied table lets go of its storage: a dictionary keeps its largest capacity, and
-        // a context that once held many objects (a large insert, saved and released) would keep
-        // a slot for each of them.
-        if table.isEmpty { table = [:] }
     }
 
     /// The registered objects.
     var objects: [ManagedObject] {
-        (Array(byPackedID.values) + Array(byPackedTemporaryID.values) + Array(byID.values)).map { $0.takeUnretainedValue() }
+        (byPackedID.entries + byPackedTemporaryID.entries + Array(byID.values)).map { $0.takeUnretainedValue() }
     }
 
     mutating func removeAll() {
-        byPackedID = [:]
-        byPackedTemporaryID = [:]
+        byPackedID = PagedObjectTable()
+        byPackedTemporaryID = PagedObjectTable()
         byID = [:]
         movedTemporaryEntries = 0
     }
