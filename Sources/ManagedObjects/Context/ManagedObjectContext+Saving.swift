@@ -219,7 +219,8 @@ extension ManagedObjectContext {
         updated = []
         deleted = []
         for objects in saved { for object in objects { object.didSave() } }
-        for objects in saved { for object in objects where object.isDeleted { object.isDeleted = false } }
+        // Only deleted objects are deleted here: deleting an object takes it out of the other lists.
+        for object in saved[2] { object.isDeleted = false }
     }
 
     /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.
