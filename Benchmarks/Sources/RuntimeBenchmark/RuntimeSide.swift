@@ -61,12 +61,15 @@ extension User {
     func removeFromTweets(_ values: Set<Tweet>) { removeFromRelationship(values, at: 1) }
 }
 
-/// The runtime's stack: the one place to change to measure another store type.
-/// The runtime's stack: an in-memory store, or with `RUNTIME_STORE=sqlite` in the environment
-/// (which the side processes inherit) an SQLite file in a new temporary directory.
+/// Whether the runtime side uses an SQLite file: `RUNTIME_STORE=sqlite` in the environment,
+/// which the side processes inherit.
+let runtimeUsesSQLiteFile = ProcessInfo.processInfo.environment["RUNTIME_STORE"] == "sqlite"
+
+/// The runtime's stack, the one place to change to measure another store type: an in-memory
+/// store, or (`runtimeUsesSQLiteFile`) an SQLite file in a new temporary directory.
 func makeRuntimeContainer() throws -> PersistentContainer {
     let container = PersistentContainer(name: "Bench", managedObjectModel: BenchModel.managedObjectModel)
-    if ProcessInfo.processInfo.environment["RUNTIME_STORE"] == "sqlite" {
+    if runtimeUsesSQLiteFile {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RuntimeBenchmark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory.appendingPathComponent("Bench.sqlite"))]
@@ -107,6 +110,12 @@ enum RuntimeSide {
             return (container, context)
         }
         report.storeDescription = container.persistentStoreDescriptions.map(\.description).joined(separator: ", ")
+        // An SQLite file's temporary directory goes at the end of the run, as the SQLite side's does.
+        defer {
+            if runtimeUsesSQLiteFile, let file = container.persistentStoreDescriptions.first?.url {
+                try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+            }
+        }
 
         let matching = ObjectPredicate("retweets > %@ AND text CONTAINS[c] %@", Workload.minimumRetweets, Workload.searchedText)
 
