@@ -5,7 +5,8 @@ import Foundation
 /// values are key paths of the source object (`$source.name`) or the destination objects another
 /// mapping made of related source objects, and custom policies (``EntityMigrationPolicy``)
 /// registered by name. Written in Swift, or read from a `.xcmappingmodel` file Xcode wrote
-/// (``init(contentsOf:versions:)``).
+/// (`init(contentsOf:versions:)`, in `ModelFileLoading`, which reads model files; here
+/// ``init(_:versions:file:)`` makes one from the parsed document).
 public struct MappingModel: Sendable {
     /// The version names (as in ``ManagedObjectModelVersions``) this model maps between.
     public var sourceVersionName: String
