@@ -69,16 +69,10 @@ struct ObjectRegistry {
         set {
             let entry = newValue.map(Unmanaged.passUnretained)
             if let key = newValue == nil ? packed(objectID) : packedAdding(objectID) {
-                if let entry {
-                    if objectID.isTemporaryID {
-                        byPackedTemporaryID.set(entry, at: key)
-                    } else {
-                        byPackedID.set(entry, at: key)
-                    }
-                } else if objectID.isTemporaryID {
-                    byPackedTemporaryID.remove(at: key)
+                if objectID.isTemporaryID {
+                    byPackedTemporaryID[key] = entry
                 } else {
-                    byPackedID.remove(at: key)
+                    byPackedID[key] = entry
                 }
             } else {
                 byID[objectID] = entry

@@ -25,8 +25,6 @@ struct PagedObjectTable {
     private var lastPage: (key: UInt64, place: Int32)?
     private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
-
     private func slot(of key: UInt64, onPageAt place: Int32) -> Int {
         Int(place) << Self.pageBits | Int(key & Self.slotMask)
     }
@@ -36,9 +34,15 @@ struct PagedObjectTable {
         return pages[pageKey]
     }
 
+    /// The entry at `key`; setting `nil` empties the slot, as a dictionary's subscript does.
     subscript(key: UInt64) -> Entry? {
-        guard let place = place(ofPage: key >> Self.pageBits) else { return nil }
-        return slots[slot(of: key, onPageAt: place)]
+        get {
+            guard let place = place(ofPage: key >> Self.pageBits) else { return nil }
+            return slots[slot(of: key, onPageAt: place)]
+        }
+        set {
+            if let newValue { set(newValue, at: key) } else { remove(at: key) }
+        }
     }
 
     /// Registers `entry` at `key`, in place of what was there.
@@ -104,9 +108,10 @@ struct PagedObjectTable {
     func filter(_ isIncluded: (Entry) -> Bool) -> PagedObjectTable {
         var kept = PagedObjectTable()
         for (pageKey, place) in pages {
-            for offset in 0..<Self.pageSize {
-                if let entry = slots[Int(place) << Self.pageBits | offset], isIncluded(entry) {
-                    kept.set(entry, at: pageKey << Self.pageBits | UInt64(offset))
+            for offset in 0..<UInt64(Self.pageSize) {
+                let key = pageKey << Self.pageBits | offset
+                if let entry = slots[slot(of: key, onPageAt: place)], isIncluded(entry) {
+                    kept.set(entry, at: key)
                 }
             }
         }
