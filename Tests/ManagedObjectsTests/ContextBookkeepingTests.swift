@@ -44,8 +44,13 @@ struct ContextBookkeepingTests {
     func changeListMark() {
         let objects = (0..<64).map { _ in ManagedObject(entity: user, insertInto: nil) }
         var list: ChangeList = []
+        func takeAfterMark() -> [ManagedObject] {
+            var taken: [ManagedObject] = []
+            list.moveMark { taken.append($0) }
+            return taken
+        }
         for object in objects.prefix(40) { list.append(object) }
-        let first = list.takeAfterMark()
+        let first = takeAfterMark()
         #expect(first.count == 40)
         for object in objects.suffix(24) { list.append(object) }
         // Remove 35 of the 40 before the mark: fewer than half the slots are taken, and the
@@ -53,9 +58,9 @@ struct ContextBookkeepingTests {
         for object in objects.prefix(35) { list.remove(object) }
         #expect(!list.isAfterMark(objects[37]))
         #expect(list.isAfterMark(objects[50]))
-        let second = list.takeAfterMark()
+        let second = takeAfterMark()
         #expect(second.map(ObjectIdentifier.init) == objects.suffix(24).map(ObjectIdentifier.init))
-        let third = list.takeAfterMark()
+        let third = takeAfterMark()
         #expect(third.isEmpty)
         #expect(list.count == 29)
     }

@@ -234,7 +234,7 @@ struct MergePolicyTests {
             }
             try context.save()
             // The save retried after resolving the conflict; no object keeps a number it was given.
-            #expect(airlines.allSatisfy { $0.permanentNumberBeingSaved == nil })
+            #expect(airlines.allSatisfy { context.placeAmongNewObjects(of: $0) == nil })
             return try context.fetch(Airline.fetchRequest()).compactMap(\.name_)
         }
         #expect(names == ["second"])

@@ -145,6 +145,79 @@ struct RelationshipTests {
         }
     }
 
+    /// New objects' to-manys take objects appended through inverses later, in one go
+    /// (`ManagedObject.State.loadedWithDeferredAppends`); what any read sees, and what a save
+    /// stores, must be what appending at once gives. Random steps on new dogs and walks,
+    /// compared after each with a plain model of the ordered to-many.
+    @Test("a new object's to-many reads as if inverse appends happened at once, through announcements and a save")
+    func deferredInverseAppendsAgainstModel() throws {
+        let container = try makeContainer(DogWalkModel.managedObjectModel)
+        let context = container.newBackgroundContext()
+        var random = SeededGenerator(seed: 7)
+        func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+        let expected = try context.performAndWait {
+            // Dogs with a name are loaded, so appends to them wait; the others are not yet.
+            let dogs = (0..<4).map { index in
+                let dog = Dog(context: context)
+                if index % 2 == 0 { dog.name = "dog \(index)" }
+                return dog
+            }
+            let walks = (0..<40).map { index in
+                let walk = Walk(context: context)
+                walk.date = Date(timeIntervalSinceReferenceDate: Double(index))
+                return walk
+            }
+            var model = [[Walk]](repeating: [], count: dogs.count)
+            func place(_ walk: Walk, with dog: Int?) {
+                for index in model.indices { model[index].removeAll { $0 === walk } }
+                if let dog { model[dog].append(walk) }
+            }
+            for step in 0..<3_000 {
+                let walk = walks[pick(walks.count)]
+                let dog = pick(dogs.count)
+                switch pick(10) {
+                case 0..<4:
+                    // Through the inverse: the walk goes at the end of the dog's walks.
+                    if walk.dog !== dogs[dog] { place(walk, with: dog) }
+                    walk.dog = dogs[dog]
+                case 4:
+                    if walk.dog !== dogs[dog] { place(walk, with: dog) }
+                    dogs[dog].addToWalks(walk)
+                case 5:
+                    walk.dog = nil
+                    place(walk, with: nil)
+                case 6:
+                    dogs[dog].removeFromWalks(walk)
+                    if model[dog].contains(where: { $0 === walk }) { place(walk, with: nil) }
+                case 7:
+                    dogs[dog].name = "dog \(dog) at \(step)"
+                case 8 where step % 500 == 8:
+                    // Announced: later changes are recorded, not deferred.
+                    context.processPendingChanges()
+                default:
+                    #expect(dogs[dog].walks.elements == model[dog], "step \(step)")
+                }
+                if step % 97 == 0 {
+                    for index in dogs.indices where dogs[index].walks.elements != model[index] {
+                        Issue.record("dog \(index) at step \(step): \(dogs[index].walks.count) walks, expected \(model[index].count)")
+                    }
+                    for walk in walks {
+                        let owner = model.firstIndex { $0.contains { $0 === walk } }
+                        #expect(walk.dog === owner.map { dogs[$0] }, "step \(step)")
+                    }
+                }
+            }
+            try context.save()
+            return (0..<dogs.count).map { index in model[index].map { $0.date!.timeIntervalSinceReferenceDate } }
+        }
+        let reader = container.newBackgroundContext()
+        let stored = try reader.performAndWait {
+            try reader.fetch(Dog.fetchRequest()).sorted { $0.objectID.storeNumber! < $1.objectID.storeNumber! }
+                .map { dog in dog.walks.map { $0.date!.timeIntervalSinceReferenceDate } }
+        }
+        #expect(stored == expected)
+    }
+
     @Test("ordered to-many keeps its order through a save and a fetch in another context", arguments: StoreKind.allCases)
     func orderedSurvivesSave(kind: StoreKind) throws {
         let files = try TemporaryDirectory()

@@ -407,10 +407,10 @@ struct StoreSeamTests {
             #expect(tweet.created == Date(timeIntervalSinceReferenceDate: 42))
             #expect(tweet.tweeter === user)
             #expect(tweet.objectID.isTemporaryID && tweet.isInserted)
-            #expect(tweet.permanentNumberBeingSaved == nil, "a save's numbers go with it")
+            #expect(writer.placeAmongNewObjects(of: tweet) == nil, "a save's numbers go with it")
             store.failsSaves = false
             try writer.save()
-            #expect(tweet.permanentNumberBeingSaved == nil)
+            #expect(writer.placeAmongNewObjects(of: tweet) == nil)
         }
         let reader = context(coordinator)
         let saved = try reader.performAndWait {

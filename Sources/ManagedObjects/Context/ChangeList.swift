@@ -21,6 +21,9 @@ struct ChangeList: Sequence, ExpressibleByArrayLiteral {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Exact, so `map` over a list makes its array once rather than growing it.
+    var underestimatedCount: Int { count }
+
     func contains(_ object: ManagedObject) -> Bool {
         let slot = object.changeListSlot
         return slot < slots.count && slots[slot] === object
@@ -53,11 +56,12 @@ struct ChangeList: Sequence, ExpressibleByArrayLiteral {
         contains(object) && object.changeListSlot >= markedSlot
     }
 
-    /// The objects added after the mark, in order; the mark moves to the end.
-    mutating func takeAfterMark() -> [ManagedObject] {
-        let objects = slots[markedSlot...].compactMap { $0 }
+    /// Passes `body` the objects added after the mark, in order; the mark moves to the end.
+    mutating func moveMark(passing body: (ManagedObject) -> Void) {
+        for slot in markedSlot..<slots.count {
+            if let object = slots[slot] { body(object) }
+        }
         markedSlot = slots.count
-        return objects
     }
 
     /// The objects, in order.

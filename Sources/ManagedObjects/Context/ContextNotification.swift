@@ -81,6 +81,10 @@ final class ObserverList: @unchecked Sendable {
         lock.withLock { handlers.removeAll { $0.token == token } }
     }
 
+    func hasHandlers(for name: ContextNotification.Name) -> Bool {
+        lock.withLock { handlers.contains { $0.names.contains(name) } }
+    }
+
     func handlers(for name: ContextNotification.Name) -> [Handler] {
         lock.withLock { handlers.filter { $0.names.contains(name) }.map(\.handler) }
     }

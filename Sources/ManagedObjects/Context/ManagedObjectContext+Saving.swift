@@ -21,6 +21,7 @@ extension ManagedObjectContext {
         }
         if !wasInserted {
             deleted.append(object)
+            changeListAdditions += 1
             unannouncedDeletes.append(object)
         }
         for relationship in object.entity.relationships {
@@ -113,34 +114,36 @@ extension ManagedObjectContext {
     private func saveToStore() throws -> ContextNotification {
         let store = try persistentStoreCoordinator.store()
         let storeIdentifier = store.identifier
-        // Per entity, in order of insertion, so numbers follow the order objects were made.
-        var groups: OrderedDictionary<ObjectIdentifier, [ManagedObject]> = [:]
+        saveStamp &+= 1
+        defer { saveStamp &+= 1 }
+        // Each new object's place among its entity's new objects, in order of insertion, so
+        // numbers follow the order objects were made; entities in the order they first come
+        // (sub-entities share their root's numbers). The place is a field on the object: a
+        // table by temporary ID cost a hash for each object and each reference to one.
+        let entities = managedObjectModel.entities
+        var newCounts = [UInt32](repeating: 0, count: entities.count)
+        var entityOrder: [Int] = []
         for object in inserted where object.objectID.isTemporaryID {
-            groups[ObjectIdentifier(object.entity), default: []].append(object)
+            let place = object.entity.indexInModel
+            if newCounts[place] == 0 { entityOrder.append(place) }
+            object.newObjectPlace = (saveStamp, newCounts[place])
+            newCounts[place] += 1
         }
-        // The store's number for each new object is kept on the object for the length of the
-        // save: a field read, where a table by temporary ID cost a hash for each object and
-        // each reference to one. A save that happens clears each number as the object takes
-        // its permanent ID (one pass less over objects that are no longer in the cache).
-        var numbersCleared = false
-        defer {
-            if !numbersCleared {
-                for object in groups.values.joined() { object.permanentNumberBeingSaved = nil }
-            }
-        }
-        for group in groups.values {
-            let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
-            for (object, id) in zip(group, ids) {
+        var permanentNumbers = [[Int64]](repeating: [], count: entities.count)
+        for place in entityOrder {
+            let ids = try store.obtainPermanentIDs(for: entities[place], count: Int(newCounts[place]))
+            precondition(ids.count == newCounts[place], "\(store) handed out \(ids.count) IDs for \(newCounts[place]) objects")
+            permanentNumbers[place] = ids.map { id in
                 guard let number = id.storeNumber, id.storeIdentifier == storeIdentifier else {
                     preconditionFailure("\(store) handed out \(id), not a permanent ID of its own")
                 }
-                object.permanentNumberBeingSaved = number
+                return number
             }
         }
         let idOf = { (object: ManagedObject) -> ManagedObjectID in
-            let id = object.objectID
-            guard id.isTemporaryID, let number = object.permanentNumberBeingSaved else { return id }
-            return .permanent(entity: id.entity, storeIdentifier: storeIdentifier, number: number)
+            guard let place = self.placeAmongNewObjects(of: object) else { return object.objectID }
+            let number = permanentNumbers[object.entity.indexInModel][place]
+            return .permanent(entity: object.entity, storeIdentifier: storeIdentifier, number: number)
         }
         // Transient properties live in the context only: the store gets nil for them.
         func snapshot(_ object: ManagedObject, version: Int, movingAttributes: Bool = false) -> StoredObject {
@@ -178,21 +181,26 @@ extension ManagedObjectContext {
         let childrenNameTemporaryIDs = !children.all.isEmpty
         if !childrenNameTemporaryIDs { formerTemporaryIDs = [:] }
         registered.reserveCapacity(forPermanentIDs: inserted.count)
-        for (object, stored) in zip(inserted, changes.inserted) {
-            object.permanentNumberBeingSaved = nil
-            let formerID = object.objectID
-            if childrenNameTemporaryIDs, formerID != stored.objectID {
-                formerTemporaryIDs[formerID] = stored.objectID
+        // Each snapshot moves into its object (a copy would touch every snapshot's storage
+        // once more, to retain it here and release it with the change set); the change set
+        // keeps the IDs, for the notification.
+        changes.inserted.withUnsafeMutableBufferPointer { snapshots in
+            for (position, object) in inserted.enumerated() {
+                let formerID = object.objectID
+                var stored = StoredObject(objectID: formerID, version: 1, values: [])
+                swap(&stored, &snapshots[position])
+                snapshots[position].objectID = stored.objectID
+                if childrenNameTemporaryIDs, formerID != stored.objectID {
+                    formerTemporaryIDs[formerID] = stored.objectID
+                }
+                object.objectID = stored.objectID
+                registered.moveToPermanentID(object, from: formerID)
+                object.committedSnapshot = object.keepingTransientValues(stored)
+                object.keepOnlyCommittedValues()
+                object.isInserted = false
             }
-            object.objectID = stored.objectID
-            registered.moveToPermanentID(object, from: formerID)
-            object.committedSnapshot = object.keepingTransientValues(stored)
-            object.keepOnlyCommittedValues()
-            object.isInserted = false
         }
         registered.finishMovingToPermanentIDs()
-        // Unless a merge policy changed the inserted objects, they were all there.
-        numbersCleared = attempt == 0
         for (object, var stored) in zip(updated, changes.updated) {
             stored.version += 1
             object.committedSnapshot = object.keepingTransientValues(stored)
@@ -223,24 +231,30 @@ extension ManagedObjectContext {
         for object in saved[2] { object.isDeleted = false }
     }
 
+    /// `object`'s place among its entity's new objects in the save under way, if it has one
+    /// (see `ManagedObject.newObjectPlace`).
+    func placeAmongNewObjects(of object: ManagedObject) -> Int? {
+        saveStamp % 2 == 1 && object.newObjectPlace.save == saveStamp ? Int(object.newObjectPlace.place) : nil
+    }
+
     /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.
-    /// Each object is marked once called (a flag, not a set: a hash per object cost more than
-    /// the call), and the marks are cleared at the end.
+    /// Each object called is stamped with this call's stamp (a field, not a set: a hash per
+    /// object cost more than the call), so no pass clears a mark afterwards; the lists are
+    /// gone through again only when `willSave()` added objects to them.
     private func callWillSave() {
-        var called: [ManagedObject] = []
-        var foundMore = true
-        while foundMore {
-            foundMore = false
+        willSaveStamp &+= 1
+        if willSaveStamp == 0 { willSaveStamp = 1 }
+        let stamp = willSaveStamp
+        var additionsSeen = -1
+        while additionsSeen != changeListAdditions {
+            additionsSeen = changeListAdditions
             // The lists as they are at the start of each pass: `willSave()` may change them.
             for objects in [inserted, updated, deleted] {
-                for object in objects where !object.hasSeenWillSave {
-                    object.hasSeenWillSave = true
-                    called.append(object)
+                for object in objects where object.willSaveStamp != stamp {
+                    object.willSaveStamp = stamp
                     object.willSave()
-                    foundMore = true
                 }
             }
         }
-        for object in called { object.hasSeenWillSave = false }
     }
 }

@@ -72,6 +72,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The permanent IDs this context's saves gave its objects, by their temporary IDs, kept
     /// while it has children: a child still names those objects by their temporary IDs.
     var formerTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// Odd while a save to the store is under way, which stamps the places it gives new
+    /// objects (`ManagedObject.newObjectPlace`) with it; even otherwise. Each save moves it on
+    /// twice, at its start and its end, so no place outlives its save.
+    @exclusivity(unchecked) var saveStamp: UInt32 = 0
+    /// How many objects the three lists have taken in, ever: a save calls `willSave()` again
+    /// until this stops moving (`callWillSave()`).
+    @exclusivity(unchecked) var changeListAdditions = 0
+    /// The stamp of the latest `callWillSave()` (`ManagedObject.willSaveStamp`).
+    @exclusivity(unchecked) var willSaveStamp: UInt32 = 0
 
     public init(concurrencyType: ConcurrencyType, persistentStoreCoordinator: PersistentStoreCoordinator) {
         self.concurrencyType = concurrencyType
@@ -321,6 +330,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         object.isInserted = true
         registered[object.objectID] = object
         inserted.append(object)
+        changeListAdditions += 1
         // Changes before the insert is announced are part of the insert.
         object.hasUnannouncedChange = true
         if awakening { object.awakeFromInsert() }
@@ -341,6 +351,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if !object.isInserted && !object.isUpdated {
             object.isUpdated = true
             updated.append(object)
+            changeListAdditions += 1
         }
         if !object.hasUnannouncedChange {
             object.hasUnannouncedChange = true
@@ -353,8 +364,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Announces the changes made since the last call in an `objectsDidChange` notification.
     /// Runs by itself at the end of each `perform`/`performAndWait` block and before a save.
     public func processPendingChanges() {
-        let changes = takeUnannounced()
-        guard !changes.isEmpty else { return }
+        // Unobserved, the changes only stop being unannounced: no notification is made, whose
+        // lists would copy every new object and its ID.
+        let isObserved = observers.hasHandlers(for: .objectsDidChange)
+        let changes = takeUnannounced(listingInserts: isObserved)
+        guard isObserved, !changes.isEmpty else { return }
         let inserts = changes.updated.isEmpty ? [] : Set(changes.inserted.map(ObjectIdentifier.init))
         post(ContextNotification(
             name: .objectsDidChange, context: self,
@@ -364,14 +378,18 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             deleted: changes.deleted.map(\.objectID)))
     }
 
-    /// The changes not announced yet, which are announced (or dropped) now.
+    /// The changes not announced yet, which are announced (or dropped) now; the inserted
+    /// objects listed only when `listingInserts`.
     @discardableResult
-    func takeUnannounced() -> PendingAnnouncement {
-        let changes = PendingAnnouncement(
-            inserted: inserted.takeAfterMark(), updated: unannouncedUpdates, deleted: unannouncedDeletes)
+    func takeUnannounced(listingInserts: Bool) -> PendingAnnouncement {
+        var inserts: [ManagedObject] = []
+        inserted.moveMark { object in
+            object.hasUnannouncedChange = false
+            if listingInserts { inserts.append(object) }
+        }
+        let changes = PendingAnnouncement(inserted: inserts, updated: unannouncedUpdates, deleted: unannouncedDeletes)
         unannouncedUpdates = []
         unannouncedDeletes = []
-        for object in changes.inserted { object.hasUnannouncedChange = false }
         for object in changes.updated { object.hasUnannouncedChange = false }
         return changes
     }
@@ -401,7 +419,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         inserted = []
         updated = []
         deleted = []
-        takeUnannounced()
+        takeUnannounced(listingInserts: false)
     }
 
     /// Forgets every object: all of them leave the context, unsaved changes are lost.
@@ -413,7 +431,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         inserted = []
         updated = []
         deleted = []
-        takeUnannounced()
+        takeUnannounced(listingInserts: false)
         advanceQueryGeneration()
     }
 

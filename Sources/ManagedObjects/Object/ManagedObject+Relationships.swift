@@ -212,6 +212,7 @@ extension ManagedObject {
     private func attach(_ object: ManagedObject, via relationship: RelationshipDescription) {
         let index = relationship.index
         if relationship.isToMany {
+            if deferAppend(object, toManyAt: index) { return }
             // One look-up: the append tells whether the object was there. The change is
             // recorded after it, which nothing between the two can observe.
             var added = false

@@ -59,6 +59,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     @exclusivity(unchecked) private var storage: [Any?] = []
     /// Whether `storage` holds the object's values (see `prepareValues()`).
     @exclusivity(unchecked) private(set) var state: State
+    /// Objects still to be appended to to-manys of this new object, in the order they came
+    /// (`State.loadedWithDeferredAppends`).
+    @exclusivity(unchecked) private var deferredToManyAppends: [(index: Int, objects: [ManagedObject])] = []
     /// The values and version last read from or saved to the store; `nil` until then.
     @exclusivity(unchecked) var committedSnapshot: StoredObject?
     /// The row cache this object holds one use of its row in, if any (released in `deinit` and
@@ -70,6 +73,13 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     enum State {
         /// `storage` holds the values.
         case loaded
+        /// `storage` holds the values but for objects that inverse maintenance appended to
+        /// its to-manys, kept aside in `deferredToManyAppends` until the values are next used.
+        /// Only while the object is new and its insert not announced, so no change is recorded:
+        /// filling in many new objects related to a few (each tweet's user gets the tweet)
+        /// appends to a short list instead of hashing into a set that is cold in the cache,
+        /// and each set then takes its objects in one go.
+        case loadedWithDeferredAppends
         /// A fired fault not written to: the values are `committedSnapshot`'s and `storage` is
         /// empty until the whole array is needed (`values`), so an object that is only read
         /// keeps one copy of its row, the row cache's.
@@ -86,12 +96,15 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// Whether the context has this object among the changes its next objects-did-change
     /// notification announces.
     @exclusivity(unchecked) var hasUnannouncedChange = false
-    /// Whether the save under way has called `willSave()` on the object (see `callWillSave()`).
-    @exclusivity(unchecked) var hasSeenWillSave = false
+    /// The stamp of the context's latest `callWillSave()` that called `willSave()` on the
+    /// object (`ManagedObjectContext.willSaveStamp`).
+    @exclusivity(unchecked) var willSaveStamp: UInt32 = 0
     /// The object's slot in the context's change list that holds it (`ChangeList`).
     @exclusivity(unchecked) var changeListSlot = Int.max
-    /// The store's number for the object during a save that gives it its permanent ID.
-    @exclusivity(unchecked) var permanentNumberBeingSaved: Int64?
+    /// The object's place among its entity's new objects in the save that gives it its
+    /// permanent ID, with that save's stamp (`ManagedObjectContext.saveStamp`): it counts only
+    /// while that save is under way, so no pass over the objects clears it afterwards.
+    @exclusivity(unchecked) var newObjectPlace: (save: UInt32, place: UInt32) = (0, 0)
 
     /// Makes an object of `entity` and, given a context, inserts it there (then
     /// `awakeFromInsert()` runs). Attributes start at the model's defaults.
@@ -125,6 +138,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         switch state {
         case .loaded, .fault:
             return
+        case .loadedWithDeferredAppends:
+            state = .loaded
+            appendDeferredObjects()
         case .committed:
             guard let snapshot = committedSnapshot else {
                 state = .loaded
@@ -135,6 +151,38 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         case .unset:
             state = .loaded
             storage = entity.initialValues
+        }
+    }
+
+    /// Appends to a to-many of this new object later, when its values are next used: see
+    /// `State.loadedWithDeferredAppends`. `false` (nothing done) when the object is not new and
+    /// unannounced with its values loaded.
+    final func deferAppend(_ object: ManagedObject, toManyAt index: Int) -> Bool {
+        guard isNewAndUnannounced, state == .loaded || state == .loadedWithDeferredAppends else { return false }
+        state = .loadedWithDeferredAppends
+        if let entry = deferredToManyAppends.firstIndex(where: { $0.index == index }) {
+            deferredToManyAppends[entry].objects.append(object)
+        } else {
+            deferredToManyAppends.append((index, [object]))
+        }
+        return true
+    }
+
+    /// Appends the deferred objects, each to-many in one go, in the order they came. An object
+    /// already there stays where it is, as when appended at once. An empty set takes the list
+    /// itself when its objects are distinct (`OrderedSet`'s initializer keeps an array's
+    /// storage): no copy of each reference, which would touch every object again.
+    private func appendDeferredObjects() {
+        let appends = deferredToManyAppends
+        deferredToManyAppends = []
+        for (index, objects) in appends {
+            modifyToMany(at: index) { set in
+                if set.isEmpty {
+                    set = OrderedSet(objects)
+                } else {
+                    set.append(contentsOf: objects)
+                }
+            }
         }
     }
 
@@ -210,7 +258,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
 
-    public func hash(into hasher: inout Hasher) {
+    public final func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
 
@@ -642,6 +690,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// Transient values stay as they are when the snapshot has none.
     func load(_ snapshot: StoredObject) {
         let transients = storage.isEmpty ? [] : entity.properties.filter(\.isTransient).map { ($0.index, storage[$0.index]) }
+        deferredToManyAppends = []
         storage = snapshot.values.map { value -> Any? in
             switch value {
             case .attribute(let value): value
