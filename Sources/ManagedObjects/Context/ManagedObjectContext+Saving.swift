@@ -129,17 +129,19 @@ extension ManagedObjectContext {
             object.newObjectPlace = (saveStamp, newCounts[place])
             newCounts[place] += 1
         }
-        var permanentNumbers = [[Int64]](repeating: [], count: entities.count)
+        var numbersByEntity = [[Int64]](repeating: [], count: entities.count)
         for place in entityOrder {
             let ids = try store.obtainPermanentIDs(for: entities[place], count: Int(newCounts[place]))
             precondition(ids.count == newCounts[place], "\(store) handed out \(ids.count) IDs for \(newCounts[place]) objects")
-            permanentNumbers[place] = ids.map { id in
+            numbersByEntity[place] = ids.map { id in
                 guard let number = id.storeNumber, id.storeIdentifier == storeIdentifier else {
                     preconditionFailure("\(store) handed out \(id), not a permanent ID of its own")
                 }
                 return number
             }
         }
+        // A constant, so the closure reads it without the exclusivity checks of a captured variable.
+        let permanentNumbers = numbersByEntity
         let idOf = { (object: ManagedObject) -> ManagedObjectID in
             guard let place = self.placeAmongNewObjects(of: object) else { return object.objectID }
             let number = permanentNumbers[object.entity.indexInModel][place]

@@ -25,6 +25,34 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     public let entity: EntityDescription
     /// A temporary ID until the object is first saved, then the store's permanent ID.
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
+
+    // An object's state is used on its context's queue only, so two accesses never overlap;
+    // the dynamic exclusivity checks Swift would otherwise make on each use of a class's stored
+    // property (about 200 instructions each, a tenth of a large insert and save) are left out.
+    //
+    // What each pass of a large save reads of every object comes first, beside the reference
+    // count and the ID (stored properties are laid out in order): such a pass touches a cache
+    // line or two of each object rather than three or four.
+    /// The stamp of the context's latest `callWillSave()` that called `willSave()` on the
+    /// object (`ManagedObjectContext.willSaveStamp`).
+    @exclusivity(unchecked) var willSaveStamp: UInt32 = 0
+    @exclusivity(unchecked) public internal(set) var isInserted = false
+    @exclusivity(unchecked) public internal(set) var isUpdated = false
+    @exclusivity(unchecked) public internal(set) var isDeleted = false
+    /// Whether the context has this object among the changes its next objects-did-change
+    /// notification announces.
+    @exclusivity(unchecked) var hasUnannouncedChange = false
+    /// Whether `storage` holds the object's values (see `prepareValues()`).
+    @exclusivity(unchecked) private(set) var state: State
+    /// The object's place among its entity's new objects in the save that gives it its
+    /// permanent ID, with that save's stamp (`ManagedObjectContext.saveStamp`): it counts only
+    /// while that save is under way, so no pass over the objects clears it afterwards.
+    @exclusivity(unchecked) var newObjectPlace: (save: UInt32, place: UInt32) = (0, 0)
+    /// The values by property index, behind `values`.
+    @exclusivity(unchecked) private var storage: [Any?] = []
+    /// The object's slot in the context's change list that holds it (`ChangeList`).
+    @exclusivity(unchecked) var changeListSlot = Int.max
+
     /// The context the object is registered in; `nil` once deleted and saved, after `reset()`,
     /// or for an object created with `insertInto: nil`.
     // Not `@exclusivity(unchecked)` like the object's other state: on a weak reference the
@@ -53,12 +81,6 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         }
     }
 
-    // An object's state is used on its context's queue only, so two accesses never overlap;
-    // the dynamic exclusivity checks Swift would otherwise make on each use of a class's stored
-    // property (about 200 instructions each, a tenth of a large insert and save) are left out.
-    @exclusivity(unchecked) private var storage: [Any?] = []
-    /// Whether `storage` holds the object's values (see `prepareValues()`).
-    @exclusivity(unchecked) private(set) var state: State
     /// Objects still to be appended to to-manys of this new object, in the order they came
     /// (`State.loadedWithDeferredAppends`).
     @exclusivity(unchecked) private var deferredToManyAppends: [(index: Int, objects: [ManagedObject])] = []
@@ -90,21 +112,6 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         case unset
     }
 
-    @exclusivity(unchecked) public internal(set) var isInserted = false
-    @exclusivity(unchecked) public internal(set) var isUpdated = false
-    @exclusivity(unchecked) public internal(set) var isDeleted = false
-    /// Whether the context has this object among the changes its next objects-did-change
-    /// notification announces.
-    @exclusivity(unchecked) var hasUnannouncedChange = false
-    /// The stamp of the context's latest `callWillSave()` that called `willSave()` on the
-    /// object (`ManagedObjectContext.willSaveStamp`).
-    @exclusivity(unchecked) var willSaveStamp: UInt32 = 0
-    /// The object's slot in the context's change list that holds it (`ChangeList`).
-    @exclusivity(unchecked) var changeListSlot = Int.max
-    /// The object's place among its entity's new objects in the save that gives it its
-    /// permanent ID, with that save's stamp (`ManagedObjectContext.saveStamp`): it counts only
-    /// while that save is under way, so no pass over the objects clears it afterwards.
-    @exclusivity(unchecked) var newObjectPlace: (save: UInt32, place: UInt32) = (0, 0)
 
     /// Makes an object of `entity` and, given a context, inserts it there (then
     /// `awakeFromInsert()` runs). Attributes start at the model's defaults.
