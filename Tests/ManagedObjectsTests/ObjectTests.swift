@@ -21,6 +21,46 @@ struct ObjectTests {
         }
     }
 
+    @Test("each new object starts from its own copy of the defaults, plain data copied byte for byte or not")
+    func newObjectsOwnTheirDefaults() throws {
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Plain", attributes: [
+                Attribute(name: "count", type: .integer64, defaultValueString: "7"),
+                Attribute(name: "ratio", type: .double, defaultValueString: "0.5"),
+                Attribute(name: "flag", type: .boolean, defaultValueString: "YES"),
+                Attribute(name: "when", type: .date, isOptional: true),
+            ]),
+            Entity(name: "Mixed", attributes: [
+                Attribute(name: "label", type: .string, defaultValueString: "a label longer than fifteen bytes"),
+                Attribute(name: "count", type: .integer64, defaultValueString: "7"),
+            ]),
+        ]))
+        let plain = try #require(model.entitiesByName["Plain"])
+        let mixed = try #require(model.entitiesByName["Mixed"])
+        #expect(plain.initialValuesArePlainData && !mixed.initialValuesArePlainData)
+        try withContext(model) { context in
+            for entity in [plain, mixed] {
+                let first = ManagedObject(entity: entity, insertInto: context)
+                let second = ManagedObject(entity: entity, insertInto: context)
+                for (index, value) in entity.initialValues.enumerated() {
+                    #expect(ValueComparison.equal(first.values[index], value), "\(entity.name) \(index)")
+                }
+                first.setValue(8, forKey: "count")
+                if entity === plain {
+                    first.setValue(Date(timeIntervalSinceReferenceDate: 1), forKey: "when")
+                } else {
+                    first.setValue("changed", forKey: "label")
+                }
+                #expect(second.value(forKey: "count") as? Int == 7)
+                #expect(ManagedObject(entity: entity, insertInto: context).value(forKey: "count") as? Int == 7)
+                #expect(first.value(forKey: "count") as? Int == 8)
+            }
+            let other = ManagedObject(entity: plain, insertInto: context)
+            #expect(other.value(forKey: "when") == nil && other.value(forKey: "ratio") as? Double == 0.5)
+            #expect(ManagedObject(entity: mixed, insertInto: context).value(forKey: "label") as? String == "a label longer than fifteen bytes")
+        }
+    }
+
     @Test("an object made without a context joins one with insert", arguments: StoreKind.allCases)
     func insertLater(kind: StoreKind) throws {
         try withContext(TwitterModel.managedObjectModel, kind: kind) { (context) throws in

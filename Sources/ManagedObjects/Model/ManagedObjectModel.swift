@@ -83,8 +83,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let properties: [PropertyDescription]
     public let propertiesByName: [String: PropertyDescription]
     /// The values a new object starts with, by property index: attribute defaults, empty
-    /// to-manys. Worked out once: every insert copies it.
+    /// to-manys. Worked out once: every insert copies it (`makeInitialValues()`).
     let initialValues: [Any?]
+    /// Whether every initial value is `nil` or plain data held inside its `Any?` (no reference
+    /// to retain, nothing boxed), so the array can be copied byte for byte.
+    let initialValuesArePlainData: Bool
     /// Each property's slot by property index, as plain values: the per-value work of a save
     /// (snapshots, validation) reads these rather than the descriptions, which it would retain
     /// and release for every value of every saved object.
@@ -119,10 +122,32 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
             }
         }
+        initialValuesArePlainData = initialValues.allSatisfy { $0.map(Self.isPlainDataInline) ?? true }
         slots = properties.map(PropertySlot.init)
         transientIndexes = properties.filter(\.isTransient).map(\.index)
         // A sub-entity may redeclare an inherited name (validation reports it); the first wins.
         self.propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A new object's own copy of `initialValues`. Byte for byte when they are plain data: a
+    /// new object is written to at once, and copying on that first write went through each
+    /// value's type, a tenth of filling in a new object.
+    func makeInitialValues() -> [Any?] {
+        guard initialValuesArePlainData else { return initialValues }
+        return Array(unsafeUninitializedCapacity: initialValues.count) { values, count in
+            initialValues.withUnsafeBytes { UnsafeMutableRawBufferPointer(values).copyMemory(from: $0) }
+            count = initialValues.count
+        }
+    }
+
+    /// Whether `value` is plain data (no references) small enough for an `Any`'s inline
+    /// buffer of three words, where Swift keeps it rather than in a box.
+    private static func isPlainDataInline(_ value: Any) -> Bool {
+        func check<Value>(_: Value) -> Bool {
+            _isPOD(Value.self) && MemoryLayout<Value>.size <= 3 * MemoryLayout<Int>.size
+                && MemoryLayout<Value>.alignment <= MemoryLayout<Int>.alignment
+        }
+        return _openExistential(value, do: check)
     }
 
     fileprivate func resolve(in model: ManagedObjectModel, index: Int, classes: [String: ManagedObject.Type]) {

@@ -157,7 +157,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             load(snapshot)
         case .unset:
             state = .loaded
-            storage = entity.initialValues
+            storage = entity.makeInitialValues()
         }
     }
 
@@ -659,7 +659,10 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             return pending.isToMany ? .toMany(pending.ids) : .toOne(pending.ids.first)
         }
         if isToMany { return .toMany([]) }
-        return .toOne((value as? ManagedObject).map(id))
+        // What else a to-one's slot holds is its object (`link`, key-value coding and `load`
+        // put nothing else there), so the object is taken out of the `Any` without checking
+        // its class: that dynamic cast cost more than the rest of the value's snapshot.
+        return .toOne(id(unsafeDowncast(value as AnyObject, to: ManagedObject.self)))
     }
 
     /// Puts back the attribute values `storedValues(id:emptyingTransients:movingAttributes:)`
