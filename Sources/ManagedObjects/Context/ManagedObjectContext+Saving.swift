@@ -197,7 +197,7 @@ extension ManagedObjectContext {
                 }
                 object.objectID = stored.objectID
                 registered.moveToPermanentID(object, from: formerID)
-                object.committedSnapshot = object.keepingTransientValues(stored)
+                object.committedSnapshot = object.keepingTransientValues(consume stored)
                 object.keepOnlyCommittedValues()
                 object.isInserted = false
             }
@@ -205,7 +205,7 @@ extension ManagedObjectContext {
         registered.finishMovingToPermanentIDs()
         for (object, var stored) in zip(updated, changes.updated) {
             stored.version += 1
-            object.committedSnapshot = object.keepingTransientValues(stored)
+            object.committedSnapshot = object.keepingTransientValues(consume stored)
             object.keepOnlyCommittedValues()
             object.isUpdated = false
         }

@@ -675,14 +675,12 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     }
 
     /// `stored` with this object's current transient values, which the store does not keep.
-    func keepingTransientValues(_ stored: StoredObject) -> StoredObject {
-        let transientIndexes = entity.transientIndexes
-        if transientIndexes.isEmpty { return stored }
-        var snapshot = stored
-        for index in transientIndexes {
-            snapshot.values[index] = storedValue(at: index, id: \.objectID)
+    /// Takes `stored` (a save hands over its snapshots: no copy of each).
+    func keepingTransientValues(_ stored: consuming StoredObject) -> StoredObject {
+        for index in entity.transientIndexes {
+            stored.values[index] = storedValue(at: index, id: \.objectID)
         }
-        return snapshot
+        return stored
     }
 
     /// After a save to the store: the values are the committed snapshot's, so the object keeps
