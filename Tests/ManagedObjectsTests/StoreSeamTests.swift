@@ -390,6 +390,33 @@ struct StoreSeamTests {
         #expect(store.count("snapshot") == before)
     }
 
+    @Test("a save started from didSave() numbers its own new objects; both saves' objects are stored",
+          arguments: StoreKind.allCases)
+    func saveFromDidSave(kind: StoreKind) throws {
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Note", attributes: [Attribute(name: "text", type: .string, isOptional: true)]),
+        ]), classes: ["Note": NoteSavingAgain.self])
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(model, kind: kind, files: files)
+        let context = container.newBackgroundContext()
+        let ids = try context.performAndWait {
+            let first = NoteSavingAgain(context: context)
+            first.setValue("first", forKey: "text")
+            first.savesAnotherNote = true
+            try context.save()
+            let notes = [first] + [first.secondNote].compactMap { $0 }
+            #expect(notes.count == 2 && notes.allSatisfy { !$0.objectID.isTemporaryID && !$0.hasChanges })
+            #expect(notes.allSatisfy { context.placeAmongNewObjects(of: $0) == nil })
+            return Set(notes.map(\.objectID))
+        }
+        let reader = container.newBackgroundContext()
+        let stored = try reader.performAndWait {
+            try reader.fetch(FetchRequest<ManagedObject>(entityName: "Note")).map { "\($0.value(forKey: "text") ?? "nil")" }.sorted()
+        }
+        #expect(stored == ["first", "second"])
+        #expect(ids.count == 2)
+    }
+
     @Test("a save the store refuses leaves the new objects' values as they were; the next save stores them",
           arguments: StoreKind.allCases)
     func refusedSaveKeepsValues(kind: StoreKind) throws {
@@ -507,5 +534,21 @@ struct StoreSeamTests {
             }
         }
         #expect(compared == 2 * predicates.count)
+    }
+}
+
+/// A note whose `didSave()` inserts a second note and saves again, once.
+final class NoteSavingAgain: ManagedObject {
+    override class var entityName: String { "Note" }
+    var savesAnotherNote = false
+    var secondNote: NoteSavingAgain?
+
+    override func didSave() {
+        guard savesAnotherNote, let context = managedObjectContext else { return }
+        savesAnotherNote = false
+        let second = NoteSavingAgain(context: context)
+        second.setValue("second", forKey: "text")
+        secondNote = second
+        #expect(throws: Never.self) { try context.save() }
     }
 }

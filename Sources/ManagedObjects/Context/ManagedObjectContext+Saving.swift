@@ -114,8 +114,10 @@ extension ManagedObjectContext {
     private func saveToStore() throws -> ContextNotification {
         let store = try persistentStoreCoordinator.store()
         let storeIdentifier = store.identifier
-        saveStamp &+= 1
-        defer { saveStamp &+= 1 }
+        let outerSaveStamp = saveStamp
+        latestSaveStamp = latestSaveStamp == .max ? 1 : latestSaveStamp + 1
+        saveStamp = latestSaveStamp
+        defer { saveStamp = outerSaveStamp }
         // Each new object's place among its entity's new objects, in order of insertion, so
         // numbers follow the order objects were made; entities in the order they first come
         // (sub-entities share their root's numbers). The place is a field on the object: a
@@ -236,7 +238,7 @@ extension ManagedObjectContext {
     /// `object`'s place among its entity's new objects in the save under way, if it has one
     /// (see `ManagedObject.newObjectPlace`).
     func placeAmongNewObjects(of object: ManagedObject) -> Int? {
-        saveStamp % 2 == 1 && object.newObjectPlace.save == saveStamp ? Int(object.newObjectPlace.place) : nil
+        saveStamp != 0 && object.newObjectPlace.save == saveStamp ? Int(object.newObjectPlace.place) : nil
     }
 
     /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.

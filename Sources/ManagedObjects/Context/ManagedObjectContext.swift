@@ -72,10 +72,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The permanent IDs this context's saves gave its objects, by their temporary IDs, kept
     /// while it has children: a child still names those objects by their temporary IDs.
     var formerTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
-    /// Odd while a save to the store is under way, which stamps the places it gives new
-    /// objects (`ManagedObject.newObjectPlace`) with it; even otherwise. Each save moves it on
-    /// twice, at its start and its end, so no place outlives its save.
+    /// The stamp of the save to the store under way, 0 when there is none: it stamps the places
+    /// that save gives new objects (`ManagedObject.newObjectPlace`), so no place outlives its
+    /// save. A save started inside another (from `didSave()`) has a stamp of its own.
     @exclusivity(unchecked) var saveStamp: UInt32 = 0
+    /// The stamp of the latest save to the store.
+    @exclusivity(unchecked) var latestSaveStamp: UInt32 = 0
     /// How many objects the three lists have taken in, ever: a save calls `willSave()` again
     /// until this stops moving (`callWillSave()`).
     @exclusivity(unchecked) var changeListAdditions = 0
