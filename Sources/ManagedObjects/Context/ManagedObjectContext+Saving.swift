@@ -115,7 +115,7 @@ extension ManagedObjectContext {
         let store = try persistentStoreCoordinator.store()
         let storeIdentifier = store.identifier
         let outerSaveStamp = saveStamp
-        latestSaveStamp = latestSaveStamp == .max ? 1 : latestSaveStamp + 1
+        latestSaveStamp = Self.stamp(after: latestSaveStamp)
         saveStamp = latestSaveStamp
         defer { saveStamp = outerSaveStamp }
         // Each new object's place among its entity's new objects, in order of insertion, so
@@ -241,13 +241,17 @@ extension ManagedObjectContext {
         saveStamp != 0 && object.newObjectPlace.save == saveStamp ? Int(object.newObjectPlace.place) : nil
     }
 
+    /// The stamp that follows `stamp`, never 0: an object's stamp of 0 means it has none.
+    private static func stamp(after stamp: UInt32) -> UInt32 {
+        stamp == .max ? 1 : stamp + 1
+    }
+
     /// Calls `willSave()` on every object to be saved, and again on objects it changes in turn.
     /// Each object called is stamped with this call's stamp (a field, not a set: a hash per
     /// object cost more than the call), so no pass clears a mark afterwards; the lists are
     /// gone through again only when `willSave()` added objects to them.
     private func callWillSave() {
-        willSaveStamp &+= 1
-        if willSaveStamp == 0 { willSaveStamp = 1 }
+        willSaveStamp = Self.stamp(after: willSaveStamp)
         let stamp = willSaveStamp
         var additionsSeen = -1
         while additionsSeen != changeListAdditions {
