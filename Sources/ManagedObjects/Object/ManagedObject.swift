@@ -55,11 +55,18 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
 
     /// The context the object is registered in; `nil` once deleted and saved, after `reset()`,
     /// or for an object created with `insertInto: nil`.
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { contextReference }
+        // From the new value, not the reference: loading a weak reference retains and releases
+        // the context, on the slow path of an object with weak references (each insert).
+        set {
+            contextReference = newValue
+            contextIdentity = newValue.map(ObjectIdentifier.init)
+        }
+    }
     // Not `@exclusivity(unchecked)` like the object's other state: on a weak reference the
     // attribute broke the context's weak references (Swift 6.x; a crash in a later weak load).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext? {
-        didSet { contextIdentity = managedObjectContext.map(ObjectIdentifier.init) }
-    }
+    private weak var contextReference: ManagedObjectContext?
     /// The identity of the context last set, for the checks that only compare contexts: a
     /// weak load (with its exclusivity check) cost more than the rest of such a check. Two
     /// objects with the same identity are in the same context or in none alive any more (a

@@ -397,8 +397,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             for object in changes.inserted {
                 try write(object, version: object.version, inserting: true, db: db, statements: &statements)
             }
-            // Chained, not concatenated: a copy of a large save's rows would raise its peak memory.
-            try writeToManys(of: [changes.updated, changes.inserted].joined(), db: db)
+            try writeToManys(of: [changes.updated, changes.inserted], db: db)
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
             // Found by entity identity, then by root entity number: a name look-up per object
@@ -409,9 +408,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
             func record(_ highest: (entity: EntityDescription, key: Int64)) {
                 Self.raise(&highestByEntity[ObjectIdentifier(highest.entity), default: highest].key, to: highest.key)
             }
-            for object in changes.inserted {
-                guard let key = object.objectID.storeNumber else { continue }
-                let entity = object.objectID.entity
+            // By position: only the IDs are read, not a copy of each object (whose retain and
+            // release would touch every snapshot once more).
+            for position in changes.inserted.indices {
+                let objectID = changes.inserted[position].objectID
+                guard let key = objectID.storeNumber else { continue }
+                let entity = objectID.entity
                 if let group = current, group.entity === entity {
                     current?.key = max(group.key, key)
                 } else {
@@ -568,29 +570,33 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// inverse's foreign key, and join-table rows. A join table's rows of an object are all
     /// removed before any are written, so the two sides of a many-to-many agree whichever
     /// comes first.
-    private func writeToManys(of objects: some Sequence<StoredObject>, db: Database) throws {
+    private func writeToManys(of lists: [[StoredObject]], db: Database) throws {
         var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
         // By the entity's layout, not its name: most entities have nothing to write here. A
-        // save's objects come grouped by entity, so the last layout is kept at hand.
+        // save's objects come grouped by entity, so the last layout is kept at hand. By
+        // position: an object's values are read only when its entity writes to-manys.
         var last: (entity: ObjectIdentifier, layout: SQLiteRowLayout?)?
-        for object in objects {
-            let entity = ObjectIdentifier(object.objectID.entity)
-            if last?.entity != entity { last = (entity, layoutsByEntity[entity]) }
-            guard let layout = last?.layout, layout.writesToManys,
-                  let owner = object.objectID.storeNumber else { continue }
-            for (index, stored) in layout.storage.enumerated() {
-                guard case .toMany(let members) = object.values[index] else { continue }
-                switch stored {
-                case .toManyByInverse(let table, _, let orderColumn?):
-                    for (position, member) in members.enumerated() {
-                        try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
-                            .execute(arguments: [position + 1, member.storeNumber])
+        for objects in lists {
+            for position in objects.indices {
+                let objectID = objects[position].objectID
+                let entity = ObjectIdentifier(objectID.entity)
+                if last?.entity != entity { last = (entity, layoutsByEntity[entity]) }
+                guard let layout = last?.layout, layout.writesToManys,
+                      let owner = objectID.storeNumber else { continue }
+                for (index, stored) in layout.storage.enumerated() {
+                    guard case .toMany(let members) = objects[position].values[index] else { continue }
+                    switch stored {
+                    case .toManyByInverse(let table, _, let orderColumn?):
+                        for (order, member) in members.enumerated() {
+                            try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
+                                .execute(arguments: [order + 1, member.storeNumber])
+                        }
+                    case .toManyByJoin(let join, let side):
+                        try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [owner])
+                        joinRows.append((join, side, owner, members))
+                    default:
+                        continue
                     }
-                case .toManyByJoin(let join, let side):
-                    try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [owner])
-                    joinRows.append((join, side, owner, members))
-                default:
-                    continue
                 }
             }
         }
