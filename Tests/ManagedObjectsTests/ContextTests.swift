@@ -270,4 +270,41 @@ struct UniquenessTests {
             try second.save()
         }
     }
+
+    // The SQLite store inserts a large save's rows many to a statement; the error must still
+    // name the one object, whichever statement and place in it the object falls on.
+    @Test("a duplicate deep in a large save names its object, and none of the save is stored", arguments: StoreKind.allCases)
+    func duplicateInLargeSave(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(EnrouteModel.managedObjectModel, kind: kind, files: files)
+        let first = container.newBackgroundContext()
+        try first.performAndWait { () throws in
+            Airport(context: first).icao = "TAKEN"
+            try first.save()
+        }
+        func storedCount() throws -> Int {
+            let reader = container.newBackgroundContext()
+            return try reader.performAndWait { try Airport.count(in: reader) }
+        }
+        let second = container.newBackgroundContext()
+        try second.performAndWait { () throws in
+            let airports = (0..<350).map { number in
+                let airport = Airport(context: second)
+                airport.icao = "A\(number)"
+                return airport
+            }
+            for place in [0, 99, 100, 173, 349] {
+                let duplicate = airports[place]
+                duplicate.icao = "TAKEN"
+                let error = try #require(throws: ManagedObjectError.self) { try second.save() }
+                #expect(error.code == .constraintConflict)
+                #expect(error.objectID == duplicate.objectID)
+                #expect(try storedCount() == 1)
+                #expect(airports.allSatisfy { $0.objectID.isTemporaryID })
+                duplicate.icao = "A\(place)"
+            }
+            try second.save()
+            #expect(try storedCount() == 351)
+        }
+    }
 }

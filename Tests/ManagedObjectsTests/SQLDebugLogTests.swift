@@ -55,13 +55,14 @@ struct SQLDebugLogTests {
         let statement = #/^sql: .+ \(\d+\.\d{6} s\)$/#
 
         let levelOne = try messages(atLevel: 1, writer: writer)
-        let insert = try #require(levelOne.first { $0.contains("INSERT INTO ZENTRY") })
+        // A save's rows go in by `INSERT OR FAIL INTO` (SQLiteRowLayout.sqliteInsertSQL(rows:)).
+        let insert = try #require(levelOne.first { $0.contains("INSERT OR FAIL INTO ZENTRY") })
         #expect(insert.wholeMatch(of: statement) != nil, "\(insert)")
         #expect(levelOne.contains { $0.contains("SELECT") && $0.contains("FROM ZENTRY") })
         #expect(!levelOne.contains { $0.contains(String(writer)) }, "level 1 wrote a bound value into the log")
 
         let levelThree = try messages(atLevel: 3, writer: writer)
-        #expect(levelThree.contains { $0.contains("INSERT INTO ZENTRY") && $0.contains(String(writer)) })
+        #expect(levelThree.contains { $0.contains("INSERT OR FAIL INTO ZENTRY") && $0.contains(String(writer)) })
         #expect(levelThree.contains { $0.contains("FROM ZENTRY") && $0.contains(String(writer)) })
 
         #expect(try !messages(atLevel: 0, writer: writer).contains { $0.contains("ZENTRY") })

@@ -38,8 +38,16 @@ package final class SQLiteRowLayout: @unchecked Sendable {
     /// In the order of the statements' parameters (after `Z_PK, Z_ENT, Z_OPT` in the insert,
     /// after `Z_OPT` in the update, whose last parameter is `Z_PK`).
     package let writtenColumns: [WrittenColumn]
+    /// The INSERT of one new row: `Z_PK`, `Z_ENT`, `Z_OPT`, then `writtenColumns`.
     package let insertSQL: String
+    /// How many rows one of SQLite's multi-row inserts takes (`sqliteInsertSQL(rows:)`): as
+    /// many as keep its parameters within 999, SQLite's smallest limit, up to 100.
+    package let rowsPerInsert: Int
     package let updateSQL: String
+    private let sqliteInsertPrefix: String
+    private let insertRow: String
+    /// The insert of `rowsPerInsert` rows, the one most of a large save's rows go in by.
+    private let fullSQLiteInsertSQL: String
     /// Whether a save writes more than the row for a loaded to-many: order keys of an ordered
     /// one kept by the inverse's foreign key, or join-table rows.
     package let writesToManys: Bool
@@ -92,9 +100,24 @@ package final class SQLiteRowLayout: @unchecked Sendable {
             }
         }
         let insertColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames
-        insertSQL = "INSERT INTO \(table.name) (\(insertColumns.joined(separator: ", "))) "
-            + "VALUES (\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
+        let columnList = "\(table.name) (\(insertColumns.joined(separator: ", "))) VALUES "
+        insertRow = "(\(Array(repeating: "?", count: insertColumns.count).joined(separator: ", ")))"
+        insertSQL = "INSERT INTO " + columnList + insertRow
+        sqliteInsertPrefix = "INSERT OR FAIL INTO " + columnList
+        rowsPerInsert = max(1, min(100, 999 / insertColumns.count))
+        fullSQLiteInsertSQL = sqliteInsertPrefix + Array(repeating: insertRow, count: rowsPerInsert).joined(separator: ", ")
         updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
+    }
+
+    /// SQLite's insert of `rows` new rows (each as in `insertSQL`), at most `rowsPerInsert`.
+    /// `OR FAIL`: a row that breaks a uniqueness constraint stops the statement and leaves the
+    /// rows before it, so SQLite keeps no statement journal to take them back (which made a
+    /// multi-row insert slower than one row at a time); the save's transaction is rolled back
+    /// anyway.
+    package func sqliteInsertSQL(rows: Int) -> String {
+        rows == rowsPerInsert
+            ? fullSQLiteInsertSQL
+            : sqliteInsertPrefix + Array(repeating: insertRow, count: rows).joined(separator: ", ")
     }
 }
 

@@ -389,14 +389,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             for deleted in changes.deleted {
                 try delete(deleted.objectID, db: db)
             }
-            // One statement per entity and kind of write, prepared once per save.
-            var statements = RowStatements()
-            for object in changes.updated {
-                try write(object, version: object.version + 1, inserting: false, db: db, statements: &statements)
-            }
-            for object in changes.inserted {
-                try write(object, version: object.version, inserting: true, db: db, statements: &statements)
-            }
+            try writeRows(of: changes.updated, inserting: false, db: db)
+            try writeRows(of: changes.inserted, inserting: true, db: db)
             try writeToManys(of: [changes.updated, changes.inserted], db: db)
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
@@ -467,48 +461,89 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
     }
 
-    private struct RowStatementKey: Hashable {
-        var entity: ObjectIdentifier
-        var inserting: Bool
-    }
-
-    /// The row statements of one save, by entity and kind of write, with the last one used at
-    /// hand: a save's objects come grouped by entity, so most rows need no look-up.
-    private struct RowStatements {
-        var byKey: [RowStatementKey: (layout: SQLiteRowLayout, statement: Statement)] = [:]
-        var last: (key: RowStatementKey, layout: SQLiteRowLayout, statement: Statement)?
-    }
-
-    /// Inserts or updates an object's row: its attributes and to-one keys.
-    private func write(
-        _ object: StoredObject, version: Int, inserting: Bool, db: Database, statements: inout RowStatements
-    ) throws {
-        let entity = object.objectID.entity
-        guard let key = object.objectID.storeNumber else { return }
-        let statementKey = RowStatementKey(entity: ObjectIdentifier(entity), inserting: inserting)
-        let layout: SQLiteRowLayout
-        let statement: Statement
-        if let last = statements.last, last.key == statementKey {
-            (layout, statement) = (last.layout, last.statement)
-        } else if let known = statements.byKey[statementKey] {
-            (layout, statement) = known
-            statements.last = (statementKey, layout, statement)
-        } else {
-            guard let entityLayout = layoutsByEntity[ObjectIdentifier(entity)] else { return }
-            layout = entityLayout
-            // The same statement serves every object of the entity: prepared once per connection.
-            statement = try db.cachedStatement(sql: inserting ? layout.insertSQL : layout.updateSQL)
-            // GRDB is told the arguments are bound, as a batch insert does: each row is bound
-            // below with SQLite's C API, since building a `StatementArguments` per row cost
-            // more than the insert itself.
-            statement.setUncheckedArguments(StatementArguments())
-            statements.byKey[statementKey] = (layout, statement)
-            statements.last = (statementKey, layout, statement)
+    /// Writes the rows of `objects`, all new or all changed: their attributes and to-one keys.
+    /// A run of objects of one entity (a save's objects come grouped by entity) shares one
+    /// statement, prepared once per connection. New rows go in `SQLiteRowLayout.rowsPerInsert`
+    /// at a time, by one multi-row INSERT: each execution of a statement cost SQLite and GRDB
+    /// more than binding a row does. An object without a key of this store has no row here.
+    private func writeRows(of objects: [StoredObject], inserting: Bool, db: Database) throws {
+        var runStart = objects.startIndex
+        while runStart < objects.endIndex {
+            let entity = objects[runStart].objectID.entity
+            var runEnd = runStart + 1
+            while runEnd < objects.endIndex, objects[runEnd].objectID.entity === entity { runEnd += 1 }
+            if let layout = layoutsByEntity[ObjectIdentifier(entity)] {
+                let rows = (runStart..<runEnd).compactMap { position in
+                    objects[position].objectID.storeNumber.map { (position: position, key: $0) }
+                }
+                if inserting {
+                    for first in stride(from: rows.startIndex, to: rows.endIndex, by: layout.rowsPerInsert) {
+                        try insertRows(rows[first..<min(first + layout.rowsPerInsert, rows.endIndex)], of: objects, layout: layout, db: db)
+                    }
+                } else {
+                    let statement = try rowStatement(sql: layout.updateSQL, db: db)
+                    for (position, key) in rows {
+                        let binder = RowBinder(statement.sqliteStatement)
+                        binder.start()
+                        var parameter: Int32 = 1
+                        try bindRow(of: objects[position], key: key, version: objects[position].version + 1, inserting: false,
+                                    layout: layout, binder: binder, parameter: &parameter)
+                        try execute(statement, naming: objects[position].objectID, entity: entity)
+                    }
+                }
+            }
+            runStart = runEnd
         }
+    }
+
+    /// Inserts the rows of the objects at `rows` (positions in `objects`, with their keys) by
+    /// one statement. When a row breaks a uniqueness constraint, the rows before it are in
+    /// (`SQLiteRowLayout.sqliteInsertSQL(rows:)`): the first row missing is the one, and the
+    /// error names its object, as Core Data's does.
+    private func insertRows(
+        _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLiteRowLayout, db: Database
+    ) throws {
+        let statement = try rowStatement(sql: layout.sqliteInsertSQL(rows: rows.count), db: db)
         let binder = RowBinder(statement.sqliteStatement)
         binder.start()
-        // Every parameter is bound on every row: SQLite keeps the last row's bindings otherwise.
         var parameter: Int32 = 1
+        for (position, key) in rows {
+            try bindRow(of: objects[position], key: key, version: objects[position].version, inserting: true,
+                        layout: layout, binder: binder, parameter: &parameter)
+        }
+        do {
+            try statement.execute()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            let isInserted = try db.cachedStatement(sql: "SELECT 1 FROM \(layout.table.name) WHERE Z_PK = ?")
+            let failed = try rows.first { row in try Int.fetchOne(isInserted, arguments: [row.key]) == nil }
+            throw constraintConflict(error, entity: layout.entity, objectID: failed.map { objects[$0.position].objectID })
+        }
+    }
+
+    /// A row statement: GRDB is told its arguments are bound, as a batch insert does, since
+    /// each row is bound with SQLite's C API (building a `StatementArguments` per row cost more
+    /// than the insert itself).
+    private func rowStatement(sql: String, db: Database) throws -> Statement {
+        let statement = try db.cachedStatement(sql: sql)
+        statement.setUncheckedArguments(StatementArguments())
+        return statement
+    }
+
+    private func execute(_ statement: Statement, naming objectID: ManagedObjectID, entity: EntityDescription) throws {
+        do {
+            try statement.execute()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw constraintConflict(error, entity: entity, objectID: objectID)
+        }
+    }
+
+    /// Binds one row from `parameter` on: for an insert `Z_PK` and `Z_ENT`, then `Z_OPT`, the
+    /// written columns, and for an update `Z_PK` last. Every parameter is bound on every row:
+    /// SQLite keeps the last execution's bindings otherwise.
+    private func bindRow(
+        of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLiteRowLayout, binder: RowBinder,
+        parameter: inout Int32
+    ) throws {
         func bind(_ value: DatabaseValue.Storage) {
             binder.bind(value, at: parameter)
             parameter += 1
@@ -525,7 +560,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     bind(.null)
                     continue
                 }
-                bind(try SQLiteValues.databaseValue(of: value, type: type, attribute: entity.properties[index].name).storage)
+                bind(try SQLiteValues.databaseValue(of: value, type: type, attribute: layout.entity.properties[index].name).storage)
             case .toOneKey(let index):
                 guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
                     bind(.null)
@@ -542,11 +577,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
             }
         }
         if !inserting { bind(.int64(key)) }
-        do {
-            try statement.execute()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw constraintConflict(error, entity: entity, objectID: object.objectID)
-        }
     }
 
     /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
