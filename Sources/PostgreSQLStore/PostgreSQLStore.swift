@@ -601,18 +601,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 }
             }
         }
-        var conflicts: [ManagedObjectError] = []
-        for (objectID, version) in expected where stored[objectID] != version {
-            conflicts.append(ManagedObjectError(
-                .mergeConflict,
-                "another context saved this object since it was read (read version \(version), store has \(stored[objectID].map { "version \($0)" } ?? "deleted"))",
-                entityName: objectID.entity.name, objectID: objectID))
+        let conflicts = expected.compactMap { objectID, version in
+            stored[objectID] == version ? nil : (objectID: objectID, read: version, stored: stored[objectID])
         }
-        if let error = ManagedObjectError.combining(conflicts) {
-            throw error.code == .multipleErrors
-                ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
-                : error
-        }
+        if let error = ManagedObjectError.versionConflicts(conflicts) { throw error }
     }
 
     private func delete(_ objectID: ManagedObjectID, connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {

@@ -271,6 +271,46 @@ struct UniquenessTests {
         }
     }
 
+    // The SQLite store checks versions in its UPDATE and DELETE statements as it writes, so
+    // the update that breaks the constraint runs before the conflicting ones are found.
+    @Test("version conflicts of updates and deletes, all of them, come before a broken constraint; nothing is written",
+          arguments: StoreKind.allCases)
+    func versionConflictsBeforeConstraint(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(EnrouteModel.managedObjectModel, kind: kind, files: files)
+        let mine = container.newBackgroundContext()
+        let other = container.newBackgroundContext()
+        let airports = try mine.performAndWait {
+            let airports = ["EGLL", "KJFK", "KSFO", "LFPG"].map { code in
+                let airport = Airport(context: mine)
+                airport.icao = code
+                return airport
+            }
+            try mine.save()
+            return airports
+        }
+        let changedByOther = [airports[1].objectID, airports[2].objectID]
+        try other.performAndWait {
+            for (id, code) in zip(changedByOther, ["OTHER1", "OTHER2"]) {
+                let airport = try other.existingObject(with: id) as? Airport
+                airport?.icao = code
+            }
+            try other.save()
+        }
+        let error = try mine.performAndWait {
+            airports[0].icao = "LFPG"
+            airports[1].icao = "MINE"
+            mine.delete(airports[2])
+            return try #require(throws: ManagedObjectError.self) { try mine.save() }
+        }
+        #expect(error.code == .mergeConflict)
+        let conflicting = Set(error.detailedErrors.compactMap { $0.objectID })
+        #expect(conflicting == Set(changedByOther))
+        let reader = container.newBackgroundContext()
+        let codes = try reader.performAndWait { try reader.fetch(Airport.fetchRequest()).compactMap { $0.icao_ }.sorted() }
+        #expect(codes == ["EGLL", "LFPG", "OTHER1", "OTHER2"])
+    }
+
     // The SQLite store inserts a large save's rows many to a statement; the error must still
     // name the one object, whichever statement and place in it the object falls on.
     @Test("a duplicate deep in a large save names its object, and none of the save is stored", arguments: StoreKind.allCases)

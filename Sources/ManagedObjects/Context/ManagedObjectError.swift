@@ -112,6 +112,25 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
             .multipleErrors, "\(errors.count) validation errors", detailedErrors: errors)
     }
 
+    /// What a store's save throws for objects no longer at the version the context read
+    /// (`stored`: the store's version, `nil` for an object it no longer has): `mergeConflict`
+    /// (133020) naming both versions, several as one with each in `detailedErrors`; `nil` for
+    /// none. Every store's optimistic locking reports through it.
+    package static func versionConflicts(
+        _ conflicts: [(objectID: ManagedObjectID, read: Int, stored: Int?)]
+    ) -> ManagedObjectError? {
+        let errors = conflicts.map { objectID, read, stored in
+            ManagedObjectError(
+                .mergeConflict,
+                "another context saved this object since it was read (read version \(read), store has \(stored.map { "version \($0)" } ?? "deleted"))",
+                entityName: objectID.entity.name, objectID: objectID)
+        }
+        guard let error = combining(errors) else { return nil }
+        return error.code == .multipleErrors
+            ? ManagedObjectError(.mergeConflict, "\(errors.count) merge conflicts", detailedErrors: errors)
+            : error
+    }
+
     /// The error with every object ID (its own and its details') passed through `transform`.
     func mappingObjectIDs(_ transform: (ManagedObjectID) -> ManagedObjectID) -> ManagedObjectError {
         var error = self

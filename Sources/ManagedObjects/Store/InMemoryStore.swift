@@ -158,20 +158,12 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
     public func save(_ changes: StoreChangeSet) throws {
         try lock.withLock {
-            var conflicts: [ManagedObjectError] = []
             let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
-            for (objectID, version) in expected where storedObject(objectID)?.version != version {
-                let found = storedObject(objectID).map { "version \($0.version)" } ?? "deleted"
-                conflicts.append(ManagedObjectError(
-                    .mergeConflict,
-                    "another context saved this object since it was read (read version \(version), store has \(found))",
-                    entityName: objectID.entity.name, objectID: objectID))
+            let conflicts = expected.compactMap { objectID, version in
+                let stored = storedObject(objectID)?.version
+                return stored == version ? nil : (objectID: objectID, read: version, stored: stored)
             }
-            if let error = ManagedObjectError.combining(conflicts) {
-                throw error.code == .multipleErrors
-                    ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
-                    : error
-            }
+            if let error = ManagedObjectError.versionConflicts(conflicts) { throw error }
             let replaced = (changes.updated.map(\.objectID) + changes.deleted.map(\.objectID)).compactMap(storedObject)
             if let error = ManagedObjectError.combining(uniqueness.conflicts(of: changes, replacing: replaced)) {
                 throw error

@@ -44,6 +44,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
     /// many as keep its parameters within 999, SQLite's smallest limit, up to 100.
     package let rowsPerInsert: Int
     package let updateSQL: String
+    /// `updateSQL` that changes the row only while it is at the version read (`Z_OPT`, one
+    /// parameter more), as Core Data's updates do: optimistic locking in the statement itself.
+    package let versionCheckedUpdateSQL: String
     private let sqliteInsertPrefix: String
     private let insertRow: String
     /// The insert of `rowsPerInsert` rows, the one most of a large save's rows go in by.
@@ -107,6 +110,7 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         rowsPerInsert = max(1, min(100, 999 / insertColumns.count))
         fullSQLiteInsertSQL = sqliteInsertPrefix + Array(repeating: insertRow, count: rowsPerInsert).joined(separator: ", ")
         updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
+        versionCheckedUpdateSQL = updateSQL + " AND Z_OPT = ?"
     }
 
     /// SQLite's insert of `rows` new rows (each as in `insertSQL`), at most `rowsPerInsert`.

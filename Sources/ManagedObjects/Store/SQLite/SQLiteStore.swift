@@ -385,12 +385,16 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public func save(_ changes: StoreChangeSet) throws {
         guard !changes.isEmpty else { return }
         try pool.write { db in
-            try checkVersions(of: changes, db: db)
+            // Optimistic locking as Core Data's statements do it: each UPDATE and DELETE names
+            // the version read, and one that finds no row at that version is a conflict. (A
+            // SELECT of each version first cost a one-object save more than its UPDATE.)
+            var conflicts = SaveConflicts()
             for deleted in changes.deleted {
-                try delete(deleted.objectID, db: db)
+                try delete(deleted.objectID, readVersion: deleted.version, db: db, conflicts: &conflicts)
             }
-            try writeRows(of: changes.updated, inserting: false, db: db)
-            try writeRows(of: changes.inserted, inserting: true, db: db)
+            try updateRows(of: changes.updated, db: db, conflicts: &conflicts)
+            try conflicts.throwIfAny(storedVersion: { try storedVersion(of: $0, db: db) })
+            try insertRows(of: changes.inserted, db: db)
             try writeToManys(of: [changes.updated, changes.inserted], db: db)
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
@@ -432,67 +436,99 @@ public final class SQLiteStore: PersistentStore, Sendable {
         if key > highest { highest = key }
     }
 
-    /// Throws `mergeConflict` when an updated or deleted row's `Z_OPT` is not the version read.
-    private func checkVersions(of changes: StoreChangeSet, db: Database) throws {
-        var conflicts: [ManagedObjectError] = []
-        let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
-        for (objectID, version) in expected {
-            let stored = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT Z_OPT FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?"),
-                arguments: [objectID.storeNumber])
-            guard stored != version else { continue }
-            conflicts.append(ManagedObjectError(
-                .mergeConflict,
-                "another context saved this object since it was read (read version \(version), store has \(stored.map { "version \($0)" } ?? "deleted"))",
-                entityName: objectID.entity.name, objectID: objectID))
-        }
-        if let error = ManagedObjectError.combining(conflicts) {
-            throw error.code == .multipleErrors
-                ? ManagedObjectError(.mergeConflict, "\(conflicts.count) merge conflicts", detailedErrors: conflicts)
-                : error
+    /// What the version-checked statements of a save found: rows no longer at the version
+    /// read, and the first uniqueness violation of an update. The version conflicts are
+    /// reported first, all of them, as a check of every version before any write would.
+    private struct SaveConflicts {
+        var updated: [(objectID: ManagedObjectID, readVersion: Int)] = []
+        var deleted: [(objectID: ManagedObjectID, readVersion: Int)] = []
+        var firstConstraintConflict: ManagedObjectError?
+
+        /// Throws the version conflicts (`ManagedObjectError.versionConflicts`), with the
+        /// store's versions read now, or else the constraint conflict.
+        func throwIfAny(storedVersion: (ManagedObjectID) throws -> Int?) throws {
+            let versions = try (updated + deleted).map { objectID, readVersion in
+                (objectID: objectID, read: readVersion, stored: try storedVersion(objectID))
+            }
+            if let error = ManagedObjectError.versionConflicts(versions) { throw error }
+            if let firstConstraintConflict { throw firstConstraintConflict }
         }
     }
 
-    private func delete(_ objectID: ManagedObjectID, db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?")
-            .execute(arguments: [objectID.storeNumber])
+    /// The version (`Z_OPT`) of an object's row, `nil` when it has none.
+    private func storedVersion(of objectID: ManagedObjectID, db: Database) throws -> Int? {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT Z_OPT FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?"),
+            arguments: [objectID.storeNumber])
+    }
+
+    /// Deletes an object's row and its join-table rows, when the row is at the version read.
+    private func delete(_ objectID: ManagedObjectID, readVersion: Int, db: Database, conflicts: inout SaveConflicts) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ? AND Z_OPT = ?")
+            .execute(arguments: [objectID.storeNumber, readVersion])
+        guard db.changesCount == 1 else {
+            conflicts.deleted.append((objectID, readVersion))
+            return
+        }
         for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
             try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [objectID.storeNumber])
         }
     }
 
-    /// Writes the rows of `objects`, all new or all changed: their attributes and to-one keys.
-    /// A run of objects of one entity (a save's objects come grouped by entity) shares one
-    /// statement, prepared once per connection. New rows go in `SQLiteRowLayout.rowsPerInsert`
-    /// at a time, by one multi-row INSERT: each execution of a statement cost SQLite and GRDB
-    /// more than binding a row does. An object without a key of this store has no row here.
-    private func writeRows(of objects: [StoredObject], inserting: Bool, db: Database) throws {
+    /// Calls `body` for each run of objects of one entity (a save's objects come grouped by
+    /// entity, so a run shares its statements) with the entity's layout and the run's objects
+    /// that have a key of this store (their positions in `objects`, with the keys); an
+    /// object without one has no row here.
+    private func forEachRunOfOneEntity(
+        in objects: [StoredObject], _ body: (SQLiteRowLayout, [(position: Int, key: Int64)]) throws -> Void
+    ) rethrows {
         var runStart = objects.startIndex
         while runStart < objects.endIndex {
             let entity = objects[runStart].objectID.entity
             var runEnd = runStart + 1
             while runEnd < objects.endIndex, objects[runEnd].objectID.entity === entity { runEnd += 1 }
             if let layout = layoutsByEntity[ObjectIdentifier(entity)] {
-                let rows = (runStart..<runEnd).compactMap { position in
+                try body(layout, (runStart..<runEnd).compactMap { position in
                     objects[position].objectID.storeNumber.map { (position: position, key: $0) }
-                }
-                if inserting {
-                    for first in stride(from: rows.startIndex, to: rows.endIndex, by: layout.rowsPerInsert) {
-                        try insertRows(rows[first..<min(first + layout.rowsPerInsert, rows.endIndex)], of: objects, layout: layout, db: db)
-                    }
-                } else {
-                    let statement = try rowStatement(sql: layout.updateSQL, db: db)
-                    for (position, key) in rows {
-                        let binder = RowBinder(statement.sqliteStatement)
-                        binder.start()
-                        var parameter: Int32 = 1
-                        try bindRow(of: objects[position], key: key, version: objects[position].version + 1, inserting: false,
-                                    layout: layout, binder: binder, parameter: &parameter)
-                        try execute(statement, naming: objects[position].objectID, entity: entity)
-                    }
-                }
+                })
             }
             runStart = runEnd
+        }
+    }
+
+    /// Inserts the rows of new objects, `SQLiteRowLayout.rowsPerInsert` at a time by one
+    /// multi-row INSERT: each execution of a statement cost SQLite and GRDB more than binding
+    /// a row does.
+    private func insertRows(of objects: [StoredObject], db: Database) throws {
+        try forEachRunOfOneEntity(in: objects) { layout, rows in
+            for first in stride(from: rows.startIndex, to: rows.endIndex, by: layout.rowsPerInsert) {
+                try insertChunk(rows[first..<min(first + layout.rowsPerInsert, rows.endIndex)], of: objects, layout: layout, db: db)
+            }
+        }
+    }
+
+    /// Updates the rows of changed objects, each only while at the version read: a row that is
+    /// not goes into `conflicts`, as does the first uniqueness violation.
+    private func updateRows(of objects: [StoredObject], db: Database, conflicts: inout SaveConflicts) throws {
+        try forEachRunOfOneEntity(in: objects) { layout, rows in
+            let statement = try rowStatement(sql: layout.versionCheckedUpdateSQL, db: db)
+            let binder = RowBinder(statement.sqliteStatement)
+            for (position, key) in rows {
+                let object = objects[position]
+                binder.start()
+                var parameter: Int32 = 1
+                try bindRow(of: object, key: key, version: object.version + 1, inserting: false,
+                            layout: layout, binder: binder, parameter: &parameter)
+                binder.bind(.int64(Int64(object.version)), at: parameter)
+                do {
+                    try statement.execute()
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                    conflicts.firstConstraintConflict = conflicts.firstConstraintConflict
+                        ?? constraintConflict(error, entity: layout.entity, objectID: object.objectID)
+                    continue
+                }
+                if db.changesCount != 1 { conflicts.updated.append((object.objectID, object.version)) }
+            }
         }
     }
 
@@ -500,7 +536,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// one statement. When a row breaks a uniqueness constraint, the rows before it are in
     /// (`SQLiteRowLayout.sqliteInsertSQL(rows:)`): the first row missing is the one, and the
     /// error names its object, as Core Data's does.
-    private func insertRows(
+    private func insertChunk(
         _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLiteRowLayout, db: Database
     ) throws {
         let statement = try rowStatement(sql: layout.sqliteInsertSQL(rows: rows.count), db: db)
@@ -527,14 +563,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments())
         return statement
-    }
-
-    private func execute(_ statement: Statement, naming objectID: ManagedObjectID, entity: EntityDescription) throws {
-        do {
-            try statement.execute()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw constraintConflict(error, entity: entity, objectID: objectID)
-        }
     }
 
     /// Binds one row from `parameter` on: for an insert `Z_PK` and `Z_ENT`, then `Z_OPT`, the
