@@ -122,6 +122,28 @@ let package = Package(
             dependencies: ["ManagedObjects", "ModelFileLoading"],
             plugins: ["ManagedGenPlugin"]
         ),
+        // Benchmarks (Benchmarks/README.md): executables of this package, not products, so every
+        // build compiles them against today's API and apps never build them. Run in release:
+        // `swift run -c release RuntimeBenchmark`.
+        benchmark("ReadBenchmark", ["DataModelReader"]),
+        benchmark("GenerateBenchmark", ["DataModelReader", "ManagedGenCore"]),
+        benchmark("VersionsBenchmark", ["DataModelReader", "ManagedGenCore"]),
+        benchmark("GeneratedCodeBenchmark", ["DataModelReader", "ManagedGenCore"]),
+        benchmark("PredicateBenchmark", ["ManagedObjects"]),
+        benchmark("BatchMemoryBenchmark", ["ManagedObjects"]),
+        benchmark("MigrationBenchmark", ["ManagedObjects"]),
+        benchmark("ContextBenchmark", ["ManagedObjects"]),
+        // The raw-SQLite side they measure the runtime against: GRDB, and SQLite's C API.
+        benchmark("RuntimeBenchmark", ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]),
+        benchmark("BatchBenchmark", [
+            "ManagedObjects", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
+        benchmark("PostgreSQLBenchmark", [
+            "ManagedObjects", "PostgreSQLStore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(
             name: "ManagedGenCoreTests",
             dependencies: ["ManagedGenCore"],
@@ -161,3 +183,31 @@ package.targets += [
     ),
 ]
 #endif
+
+/// A benchmark: an executable in `Benchmarks/Sources/<name>`.
+func benchmark(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Benchmarks/Sources/\(name)")
+}
+
+// `Scripts/sanitize.sh` (Thread Sanitizer, in CI) runs the runtime's tests only, so it builds
+// only what they need: with MANAGEDGEN_RUNTIME_TESTS_ONLY set, the package is cut down to the
+// runtime and its tests, without the generator, the PostgreSQL store and SwiftNIO under it
+// (the PostgreSQL scenarios of ManagedObjectsTests compile only where PostgreSQLStore exists).
+if Context.environment["MANAGEDGEN_RUNTIME_TESTS_ONLY"] != nil {
+    let runtimeTests: Set = [
+        "CLibXML2", "DataModel", "DataModelReader", "ManagedObjects", "ModelFileLoading",
+        "StoreTestSupport", "StoreSaveLoop", "StoreReadProbe", "ManagedObjectsTests",
+    ]
+    package.targets.removeAll { !runtimeTests.contains($0.name) }
+    package.products.removeAll { !runtimeTests.contains($0.name) }
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        return location.hasSuffix("/postgres-nio") || location.hasSuffix("/swift-argument-parser")
+    }
+    for target in package.targets where target.name == "ManagedObjectsTests" {
+        target.dependencies.removeAll {
+            if case .byNameItem(name: "PostgreSQLStore", _) = $0 { return true }
+            return false
+        }
+    }
+}

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Checks the build plugin as a user sees it, on Examples/DogWalk (built once already):
+# Checks the build plugin as a user sees it, on the Examples package's DogWalk (built once already):
 # - a second build with nothing changed does not run the generator;
 # - touching the model runs it again;
 # - a broken model fails the build with its diagnostic at the model file's line and column.
 # The model file is restored afterwards, whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-example=Examples/DogWalk
-model=$example/Sources/DogWalk/DogWalk.xcdatamodeld/DogWalk.xcdatamodel/contents
+examples=Examples
+model=$examples/Sources/DogWalk/DogWalk.xcdatamodeld/DogWalk.xcdatamodel/contents
 marker="Generating managed objects for DogWalk.xcdatamodeld"
 fail() { echo "check-plugin: $*" >&2; exit 1; }
 
-build() { swift build --package-path "$example" 2>&1; }
+build() { swift build --package-path "$examples" --target DogWalk 2>&1; }
 
 build >/dev/null
 output=$(build)

@@ -7,6 +7,9 @@
 #                                      executions (default 1000000) from seeds out of ../shared
 #                                      and Fuzz/Seeds
 #
+# `all` builds every target in one build, then runs each. FUZZ_CONFIGURATION=debug builds in
+# debug (CI's short smoke runs: it compiles in a third of the time; long runs want release).
+#
 # A crash stops the run and leaves its input in Fuzz/.build/crashes/TARGET; minimise it
 # (`Fuzz/.build/release/TARGET -minimize_crash=1 -runs=100000 FILE`), fix the bug, and keep the
 # input under Fuzz/FailCases/TARGET/ so every later run replays it.
@@ -20,15 +23,22 @@ export SWIFT_BACKTRACE=enable=no
 targets=(FuzzModelReader FuzzMappingModelReader FuzzGenerate FuzzPredicateParser FuzzPredicateEvaluation FuzzSQLTranslation FuzzStoreOpener)
 target=${1:?usage: Scripts/fuzz.sh TARGET|all [RUNS]; targets: ${targets[*]}}
 runs=${2:-1000000}
-if [ "$target" = all ]; then
-    for each in "${targets[@]}"; do "$script" "$each" "$runs"; done
-    exit 0
-fi
-[[ " ${targets[*]} " == *" $target "* ]] || { echo "no fuzz target '$target'; targets: ${targets[*]}" >&2; exit 2; }
+configuration=${FUZZ_CONFIGURATION:-release}
+case "$configuration" in debug | release) ;; *) echo "FUZZ_CONFIGURATION is debug or release, not '$configuration'" >&2; exit 2 ;; esac
+[[ "$target" == all || " ${targets[*]} " == *" $target "* ]] || { echo "no fuzz target '$target'; targets: ${targets[*]}" >&2; exit 2; }
 
 # One -sanitize flag naming both: given as two flags, the driver keeps only one of them.
-swift build -c release --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address --product "$target" 2>&1 | grep -v "Cannot export local symbol" >&2
-binary="$fuzz/.build/release/$target"
+if [ -z "${FUZZ_BUILT:-}" ]; then
+    product=()
+    [ "$target" = all ] || product=(--product "$target")
+    swift build -c "$configuration" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address "${product[@]}" 2>&1 |
+        grep -v "Cannot export local symbol" >&2
+fi
+if [ "$target" = all ]; then
+    for each in "${targets[@]}"; do FUZZ_BUILT=1 "$script" "$each" "$runs"; done
+    exit 0
+fi
+binary="$fuzz/.build/$configuration/$target"
 
 # Seeds, made anew each run: real models, real stores, or the format strings of Fuzz/Seeds.
 seeds="$fuzz/.build/seeds/$target"

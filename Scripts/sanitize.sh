@@ -16,6 +16,12 @@ filter=${2:-ManagedObjectsTests}
 case "$sanitizer" in thread | address) ;; *) echo "no sanitizer '$sanitizer' (thread or address)" >&2; exit 2 ;; esac
 scratch=${SANITIZE_SCRATCH_PATH:-.build-$sanitizer}
 log="$scratch/test-output.txt"
+# The runtime's tests alone need only the runtime: the package is cut down to it and its tests
+# (MANAGEDGEN_RUNTIME_TESTS_ONLY, see Package.swift), which spares building SwiftNIO, BoringSSL
+# and the generator under the sanitizer. Any other filter builds the whole package.
+if [ "$filter" = ManagedObjectsTests ] || [[ "$filter" == ManagedObjectsTests.* ]]; then
+    export MANAGEDGEN_RUNTIME_TESTS_ONLY=1
+fi
 # The build runs the sanitized managedgen (the build plugin generates the seeds' classes): leak
 # detection is off there too, since LeakSanitizer cannot see references Swift keeps with tag
 # bits in an enum payload and reports what they hold as leaked.

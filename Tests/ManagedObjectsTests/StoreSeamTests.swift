@@ -1,6 +1,5 @@
 import Foundation
 @testable import ManagedObjects
-import PostgreSQLStore
 import Testing
 
 /// The kinds of store the seam's scenarios run on.
@@ -38,7 +37,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return (try SQLiteStore(model: model, url: directory.file("Store.sqlite")), directory)
         case .postgreSQL:
             let directory = try TemporaryDirectory()
-            return (try PostgreSQLStore(model: model, url: Self.postgreSQLURL(for: directory)), directory)
+            return (try openPostgreSQLStore(model, url: Self.postgreSQLURL(for: directory)), directory)
         }
     }
 }

@@ -6,7 +6,7 @@
 //   under mergeByPropertyObjectTrump (each becomes an update of the stored object), against
 //   the plain import of as many new objects.
 //
-//   swift run -c release --package-path Benchmarks ContextBenchmark [object count]
+//   swift run -c release ContextBenchmark [object count]
 import Foundation
 import ManagedObjects
 

@@ -7,7 +7,7 @@
 //   amount) into managed objects whose values are read, against the same SELECT decoded into tuples.
 //
 //   export MANAGEDGEN_POSTGRES_URL=$(Scripts/postgres.sh start)
-//   swift run -c release --package-path Benchmarks PostgreSQLBenchmark [object count]
+//   swift run -c release PostgreSQLBenchmark [object count]
 import Foundation
 import Logging
 import ManagedObjects

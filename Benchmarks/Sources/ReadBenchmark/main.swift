@@ -4,9 +4,13 @@ import Foundation
 // Times reading a synthetic 1,000-entity model (10 attributes and 3 relationships with inverses
 // per entity) with the DataModel reader, with and without validation, and `xmllint --noout`
 // on the same file for comparison when it is installed (apt package libxml2-utils).
+//
+//   swift run -c release ReadBenchmark [--entities 1000] [--runs 15]
 
-let entityCount = 1_000
-let runs = 15
+let arguments = CommandLine.arguments
+func option(_ name: String) -> Int? { arguments.firstIndex(of: name).flatMap { arguments.dropFirst($0 + 1).first }.flatMap(Int.init) }
+let entityCount = option("--entities") ?? 1_000
+let runs = option("--runs") ?? 15
 
 /// A model in Xcode's own style: sorted names, 4-space indent, one element per line.
 func syntheticModel(entities count: Int) -> String {

@@ -5,7 +5,7 @@
 // current one alone (`current`): read + generate time in process (best of 5), generated lines,
 // and `swiftc -typecheck -wmo` of the output against ManagedObjects (best of 3).
 //
-//   swift run -c release --package-path Benchmarks VersionsBenchmark [--model <path.xcdatamodeld>]
+//   swift run -c release VersionsBenchmark [--model <path.xcdatamodeld>]
 //
 // The typecheck needs the root package built in debug (`swift build` at the root).
 import DataModelReader

@@ -1,6 +1,5 @@
 import Foundation
 import ManagedObjects
-import PostgreSQLStore
 
 /// A fresh in-memory stack per test: tests run in parallel and must not share objects.
 func makeContainer(_ model: ManagedObjectModel, name: String = "Test") throws -> PersistentContainer {
@@ -31,7 +30,7 @@ func makeContainer(
     if kind == .postgreSQL {
         // No store description opens it: the store is added as made.
         container.persistentStoreCoordinator.addPersistentStore(
-            try PostgreSQLStore(model: model, url: StoreKind.postgreSQLURL(for: files).appendingSchemaSuffix(name)))
+            try openPostgreSQLStore(model, url: StoreKind.postgreSQLURL(for: files).appendingSchemaSuffix(name)))
     }
     return container
 }

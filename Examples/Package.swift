@@ -1,0 +1,38 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Every example in one package, set up as an app's package uses ManagedGen: the runtime
+// product and the build plugin, here by path. One package graph, so GRDB, the runtime and the
+// generator are built once for all of them. Run one from this folder: `swift run DogWalk`
+// (or Flights, Importer, Tweets).
+let package = Package(
+    name: "Examples",
+    platforms: [.macOS(.v14)],  // #Predicate (Tweets)
+    dependencies: [
+        .package(name: "ManagedGen", path: ".."),
+    ],
+    targets: [
+        // Each model sits in its target; ManagedGenPlugin generates its classes at build time.
+        .executableTarget(
+            name: "DogWalk",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
+            plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+        ),
+        .executableTarget(
+            name: "Flights",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
+            resources: [.copy("flights.json")],
+            plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+        ),
+        .executableTarget(
+            name: "Importer",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
+            plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+        ),
+        .executableTarget(
+            name: "Tweets",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
+            plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+        ),
+    ]
+)
