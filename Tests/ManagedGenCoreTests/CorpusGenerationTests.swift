@@ -48,4 +48,22 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) failure(s):\n\(failures.joined(separator: "\n"))")
         #expect(generated >= 369)
     }
+
+    /// The models Xcode builds with a warning only (DataModelTests' `Fixtures/XcodeWarnings`):
+    /// each generates, its warnings passed on and no error, and the code compiles.
+    @Test(arguments: try! FileManager.default.contentsOfDirectory(
+        atPath: CompileTests.packageRoot.appendingPathComponent("Tests/DataModelTests/Fixtures/XcodeWarnings").path
+    ).filter { $0.hasSuffix(".xcdatamodel") }.sorted())
+    func warningFixtureGeneratesAndCompiles(_ fixture: String) throws {
+        let path = CompileTests.packageRoot.appendingPathComponent("Tests/DataModelTests/Fixtures/XcodeWarnings/\(fixture)").path
+        let loaded = ModelLoader().load(at: path)
+        let bundle = try loaded.requireBundle()
+        #expect(loaded.diagnostics.contains { $0.severity == .warning })
+        let generator = Generator(options: GeneratorOptions(manualCodegen: .class))
+        let output = generator.generate(bundle, modelFileName: fixture)
+        #expect(!output.diagnostics.hasErrors, "\(output.diagnostics)")
+        let files = output.files + generator.humanFiles(for: bundle.current.model, modelFileName: fixture)
+        let result = try Typechecker.shared().typecheck(files, moduleName: "Warning")
+        #expect(result.succeeded, "\(result.output.prefix(3000))")
+    }
 }
