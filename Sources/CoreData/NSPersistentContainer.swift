@@ -28,11 +28,10 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
 
     open var description: String { runtimeDescription.description }
 
-    /// The runtime's description. A store at `/dev/null` is kept in memory, as Apple's Xcode
-    /// template relies on Core Data doing for previews and tests.
+    /// The runtime's description. (A store at `/dev/null` is kept in memory by the runtime's
+    /// coordinator, as Core Data does.)
     var runtimeDescription: PersistentStoreDescription {
-        if url?.path == "/dev/null" { return PersistentStoreDescription(type: .inMemory) }
-        return PersistentStoreDescription(
+        PersistentStoreDescription(
             type: PersistentStoreType(rawValue: type), url: url, configuration: configuration)
     }
 }

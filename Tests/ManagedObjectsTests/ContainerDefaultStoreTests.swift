@@ -50,4 +50,33 @@ struct ContainerDefaultStoreTests {
         }
         #expect(names == ["joe"])
     }
+
+    /// Xcode's template sets `persistentStoreDescriptions.first!.url = URL(fileURLWithPath:
+    /// "/dev/null")` for previews and tests: Core Data then keeps the SQLite store in memory.
+    @Test("an SQLite store at /dev/null is kept in memory: it saves and fetches, and each container starts empty")
+    func devNullIsInMemory() throws {
+        func launch() throws -> PersistentContainer {
+            let container = PersistentContainer(name: "Tweets", managedObjectModel: TwitterModel.managedObjectModel)
+            container.persistentStoreDescriptions[0].url = URL(fileURLWithPath: "/dev/null")
+            #expect(container.persistentStoreDescriptions.first?.type == .sqlite)
+            try container.loadPersistentStores()
+            return container
+        }
+        let first = try launch()
+        #expect(first.persistentStoreCoordinator.persistentStores.map(\.type) == [.inMemory])
+        let context = first.newBackgroundContext()
+        let names = try context.performAndWait {
+            let user = TwitterUser(context: context)
+            user.screenName = "joe"
+            try context.save()
+            return try context.fetch(TwitterUser.fetchRequest()).map(\.screenName)
+        }
+        #expect(names == ["joe"])
+        let second = try launch().newBackgroundContext()
+        #expect(try second.performAndWait { try second.count(for: TwitterUser.fetchRequest()) } == 0)
+        // Nothing was written to /dev/null or beside it.
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+        #expect(attributes[.type] as? FileAttributeType == .typeCharacterSpecial)
+    }
 }

@@ -86,6 +86,49 @@ struct ValidationTests {
         #expect(try saveError(playlist(4)).code.rawValue == 1590)
     }
 
+    /// Core Data counts a to-many's members against its declared `minCount` and `maxCount` only:
+    /// a required (non-optional) to-many without `minCount` saves empty (a real app's store has
+    /// 26 such relationships empty), one with `minCount` does not (1580), and `maxCount` holds
+    /// whether or not the relationship is optional.
+    @Test("a required to-many is held to its declared minimum: without minCount it saves empty",
+          arguments: StoreKind.allCases)
+    func requiredToManyCountsAgainstItsDeclaredMinimum(_ kind: StoreKind) throws {
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Folder", attributes: [Attribute(name: "name", type: .string, isOptional: true)], relationships: [
+                Relationship(name: "files", destinationEntity: "File", inverseName: "folder", inverseEntity: "File",
+                             isToMany: true, isOptional: false),
+                Relationship(name: "pinned", destinationEntity: "File", inverseName: "pinnedIn", inverseEntity: "File",
+                             isToMany: true, isOptional: false, minCount: 1),
+                Relationship(name: "recent", destinationEntity: "File", inverseName: "recentIn", inverseEntity: "File",
+                             isToMany: true, isOptional: true, maxCount: 1),
+            ]),
+            Entity(name: "File", relationships: [
+                Relationship(name: "folder", destinationEntity: "Folder", inverseName: "files", inverseEntity: "Folder",
+                             isOptional: true),
+                Relationship(name: "pinnedIn", destinationEntity: "Folder", inverseName: "pinned", inverseEntity: "Folder",
+                             isOptional: true),
+                Relationship(name: "recentIn", destinationEntity: "Folder", inverseName: "recent", inverseEntity: "Folder",
+                             isOptional: true),
+            ]),
+        ]))
+        try withContext(model, kind: kind) { context in
+            let folder = ManagedObject(entity: try #require(model["Folder"]), insertInto: context)
+            // `files` is required, has no minCount and is empty; `pinned` requires one.
+            let lacking = try #require(throws: ManagedObjectError.self) { try context.save() }
+            #expect(lacking.code == .relationshipLacksMinimumCount && lacking.key == "pinned", "\(kind)")
+            let file = ManagedObject(entity: try #require(model["File"]), insertInto: context)
+            file.setValue(folder, forKey: "pinnedIn")
+            try context.save()
+            #expect((folder.value(forKey: "files") as? Set<ManagedObject>)?.isEmpty == true)
+            // The maximum of an optional to-many holds too.
+            let other = ManagedObject(entity: try #require(model["File"]), insertInto: context)
+            file.setValue(folder, forKey: "recentIn")
+            other.setValue(folder, forKey: "recentIn")
+            let exceeding = try #require(throws: ManagedObjectError.self) { try context.save() }
+            #expect(exceeding.code == .relationshipExceedsMaximumCount && exceeding.key == "recent", "\(kind)")
+        }
+    }
+
     @Test("a value of the wrong type: 1550")
     func wrongType() throws {
         let error = try saveError { context in book(context) { $0.setPrimitiveValue(42, forKey: "title") } }

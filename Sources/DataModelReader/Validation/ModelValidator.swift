@@ -6,17 +6,20 @@
 /// a destination that requires an object (a required to-one, or a to-many with a minimum
 /// count); a missing parent entity or an inheritance cycle; duplicate entity, property,
 /// composite, fetch request or configuration names; a property that redeclares an inherited
-/// one; an inverse that is not a relationship of the destination, does not lead back to the
-/// source entity (or one related to it by inheritance), or names another relationship as its
-/// own inverse; a composite attribute naming no or an unknown composite, or composites that
-/// contain themselves; a fetch request or configuration naming an unknown entity; a
-/// uniqueness constraint or index naming an unknown property.
+/// one; an inverse that is not a relationship of the destination, or does not lead back to
+/// the source entity (or one related to it by inheritance); a composite attribute naming no
+/// or an unknown composite, or composites that contain themselves; a fetch request or
+/// configuration naming an unknown entity; a uniqueness constraint or index naming an unknown
+/// property.
 ///
-/// Warnings: a relationship without an inverse (as in Xcode); an optional attribute without a
-/// type that is not transient (it can only be nil) and a relationship without a destination
-/// that requires no object (it can only be empty), which Xcode rejects but real models keep;
-/// a destination entity that is not in the model (such a relationship cannot be resolved);
-/// `ordered` on a to-one; `minCount` above `maxCount`; a configuration listing an entity twice.
+/// Warnings: a relationship without an inverse (as in Xcode); an inverse whose own inverse is
+/// another relationship (an inverse mismatch: Xcode builds it, and each side keeps the inverse
+/// it names); an optional attribute without a type that is not transient (it can only be nil)
+/// and a relationship without a destination that requires no object (it can only be empty),
+/// which Xcode rejects but real models keep; a destination entity that is not in the model
+/// (such a relationship cannot be resolved); `ordered` on a to-one; `minCount` above
+/// `maxCount`; a configuration listing an entity twice. (The test fixtures under
+/// Tests/DataModelTests/Fixtures/XcodeWarnings hold a model for each.)
 public struct ModelValidator: Sendable {
     public init() {}
 
@@ -296,7 +299,9 @@ private struct ValidationPass {
                 "the inverse '\(destinationName).\(inverseName)' of relationship '\(qualifiedName)' leads to '\(back)', not back to '\(entity.name)'",
                 at: location)
         } else if let backName = inverse.inverseName, backName != relationship.name {
-            error(
+            // An inverse mismatch: Xcode's model compiler builds it (a real app's bundle has one);
+            // each side keeps the inverse it names (Docs/RuntimeDifferences.md, "Models").
+            warning(
                 "relationship '\(qualifiedName)' names '\(destinationName).\(inverseName)' as its inverse, but that relationship's inverse is '\(backName)'",
                 at: location)
         }

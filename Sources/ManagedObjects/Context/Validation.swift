@@ -111,12 +111,13 @@ enum Validation {
             return [error(.missingMandatoryProperty, "\(relationship.name) is required", object, relationship.name,
                           location: location)]
         }
-        // A to-many that is optional and unbounded never comes here (`PropertySlot.isValidated`),
+        // A to-many without count bounds never comes here (`PropertySlot.isValidated`),
         // so its members are not read from the store for nothing.
         let count = object.resolvedToMany(at: relationship.index).count
-        // As in Core Data, an empty optional to-many is valid whatever its minimum.
+        // As in Core Data, an empty optional to-many is valid whatever its minimum, and a
+        // required one is held to its declared minimum alone: without `minCount` it may be empty.
         if count == 0 && relationship.isOptional { return [] }
-        let minimum = max(relationship.minCount ?? 0, relationship.isOptional ? 0 : 1)
+        let minimum = relationship.minCount ?? 0
         if count < minimum {
             return [error(.relationshipLacksMinimumCount,
                           "\(relationship.name) has \(count) object(s), fewer than the minimum \(minimum)",

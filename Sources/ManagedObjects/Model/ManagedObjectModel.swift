@@ -253,7 +253,7 @@ struct PropertySlot {
     let shape: Shape
     let isTransient: Bool
     /// Validation has something to check (the one place that says so): a derived attribute has
-    /// not, nor has an optional relationship without count bounds.
+    /// not, nor has an optional relationship or a to-many without count bounds.
     let isValidated: Bool
     /// An attribute's value needs no more than its presence and this exact storage type to be
     /// valid (no bounds, no pattern); `nil` when validation looks further.
@@ -272,7 +272,9 @@ struct PropertySlot {
             isValidated = !attribute.attribute.isDerived
             plainStorageType = attribute.hasValueBounds ? nil : AttributeValues.storageType(of: attribute.type)
         case .relationship(let relationship):
-            isValidated = !relationship.isOptional || relationship.minCount != nil || relationship.maxCount != nil
+            // A to-many without count bounds may be empty even when required (as in Core Data).
+            isValidated = (!relationship.isOptional && !relationship.isToMany)
+                || relationship.minCount != nil || relationship.maxCount != nil
             plainStorageType = nil
         }
     }

@@ -50,7 +50,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
     /// when there is no file; see ``SQLiteStore/init(model:url:migration:)`` for the errors a file that
-    /// cannot be opened throws), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
+    /// cannot be opened throws; at `/dev/null`, kept in memory as Core Data does), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL. `migration`: how a store written with another model version is migrated
     /// (`nil`: it is not; see ``StoreMigrationOptions``).
     @discardableResult
@@ -68,6 +68,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         case .sqlite:
             guard let url else {
                 throw ManagedObjectError(.persistentStoreOpen, "an SQLite store needs a file URL")
+            }
+            // Core Data keeps an SQLite store at /dev/null in memory: Xcode's template points its
+            // container there for previews and tests. The one place that rule lives.
+            if url.standardizedFileURL.path == "/dev/null" {
+                let store = InMemoryStore()
+                addPersistentStore(store)
+                return store
             }
             let store = try SQLiteStore(model: managedObjectModel, url: url, migration: migration)
             addPersistentStore(store)
