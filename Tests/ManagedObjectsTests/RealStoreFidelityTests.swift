@@ -410,4 +410,28 @@ struct RealStoreFidelityTests {
             #expect(!name.isEmpty)
         }
     }
+
+    /// Cells of a DECIMAL column as SQLite keeps what Core Data bound (NUMERIC affinity: a whole
+    /// number as INTEGER, as CartKit's `ZUNITPRICEAMOUNT` = 5, others as REAL, CoreDataPlus
+    /// SampleModel2's 10.11 and 3.3333333333; numeric text becomes REAL too, so a TEXT cell
+    /// reaches the reader only from PostgreSQL's NUMERIC, read as text): each reads as the
+    /// Decimal written.
+    @Test("a Decimal reads exactly from the INTEGER or REAL cell SQLite keeps it in", arguments: [
+        ("5", "integer", "5"), ("9007199254740993", "integer", "9007199254740993"), ("10.11", "real", "10.11"),
+        ("3.3333333333", "real", "3.3333333333"), ("-0.5", "real", "-0.5"), ("CAST('12.50' AS TEXT)", "real", "12.5"),
+    ])
+    func decimalFromEveryStorageClass(_ literal: String, _ storageClass: String, _ expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try RealSQLiteStoreTests.copy("Karim-ezzedine__CartKit/CartStorage_v1.sqlite", into: directory)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { try $0.execute(sql: "UPDATE ZCDCARTITEM SET ZUNITPRICEAMOUNT = \(literal)") }
+        try queue.close()
+        #expect(try rawSQL(url.path, "SELECT typeof(ZUNITPRICEAMOUNT) FROM ZCDCARTITEM") == storageClass)
+        let store = try #require(Self.stores.first { $0.path == "Karim-ezzedine__CartKit/CartStorage_v1.sqlite" })
+        let context = try sqliteContext(try Self.writingVersion(of: store, at: url), at: url)
+        try context.performAndWait {
+            let item = try #require(try context.fetch(FetchRequest<ManagedObject>(entityName: "CDCartItem")).first)
+            #expect(item.value(forKey: "unitPriceAmount") as? Decimal == Decimal(string: expected))
+        }
+    }
 }
