@@ -62,11 +62,25 @@ struct RealStoreFidelityTests {
         }
     }
 
-    /// The version of `store.bundle` whose entity version hashes are the store's, read whole.
+    /// The version of `store.bundle` (of the port of a model built in code when there is no
+    /// bundle) whose entity version hashes are the store's, read whole.
     static func writingVersion(of store: RealStore, at url: URL) throws -> ManagedObjectModel {
-        let bundlePath = try #require(store.bundle, "\(store.path): its model is built in code and not ported")
-        let bundle = RealSQLiteStoreTests.shared.appendingPathComponent("corpus").appendingPathComponent(bundlePath)
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: .sqlite, at: url)
+        guard let bundlePath = store.bundle else {
+            let versions = SampleModel2Port.versions
+            let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] ?? [:]
+            if let match = versions.first(where: { $0.model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }) {
+                return match.model
+            }
+            // The version by the store's name, so that the reading is still checked.
+            let version = versions[store.path.contains("_V2") ? 1 : 0]
+            Issue.record("""
+                \(store.path): \(version.name) of the port does not have the store's hashes; entities that differ: \
+                \(version.model.entityVersionHashesByName.filter { stored[$0.key] != $0.value }.keys.sorted())
+                """)
+            return version.model
+        }
+        let bundle = RealSQLiteStoreTests.shared.appendingPathComponent("corpus").appendingPathComponent(bundlePath)
         let names = try FileManager.default.contentsOfDirectory(atPath: bundle.path)
             .filter { $0.hasSuffix(".xcdatamodel") }.map { String($0.dropLast(".xcdatamodel".count)) }.sorted()
         var unreadable: [String] = []
@@ -91,12 +105,16 @@ struct RealStoreFidelityTests {
         try Self.knownGapIfUnported(store) { try Self.readWhole(store) }
     }
 
-    /// Runs `body`, for a store whose model is built in code and not ported as a known issue
-    /// (CoreDataPlus's SampleModel2: port `SampleModel2+V1.swift`, `+V2.swift` to close it):
-    /// listed, and failing the test the day it stops failing.
+    /// Runs `body`, for a store whose model is built in code (CoreDataPlus's SampleModel2, read
+    /// through ``SampleModel2Port``) as a known issue, failing the test the day it stops failing.
+    /// What remains: the port's Book hash is not the store's (the derived `pagesCount`, whose
+    /// hashing no `.xcdatamodeld` store here shows, is the likely cause); the store has
+    /// persistent history tables (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`), which this
+    /// runtime does not make; it has no index for the `authorIndex` fetch index CoreDataPlus
+    /// declares on the sub-entity Author.
     static func knownGapIfUnported(_ store: RealStore, _ body: () throws -> Void) throws {
         if store.bundle == nil {
-            withKnownIssue("\(store.path): its model is built in code and not ported") { try body() }
+            withKnownIssue("\(store.path): its model is built in code, and the port is not yet the model that wrote it") { try body() }
         } else {
             try body()
         }
