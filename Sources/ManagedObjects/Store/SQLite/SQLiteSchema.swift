@@ -97,7 +97,7 @@ package struct SQLiteSchema: @unchecked Sendable {
     package var fetchIndexes: [(name: String, table: String, columns: [String])] = []
     /// The to-manys without inverse kept in a column of the destination's table
     /// (``Storage/toManyByInverse(table:foreignKey:orderColumn:)``): no to-one writes that
-    /// column, so a save writes it from the to-many (``foreignKeyWrites(of:owner:members:)``).
+    /// column, so a save writes it from the to-many (``foreignKeyWrites(entity:index:owner:members:)``).
     package var ownerKeptForeignKeys: Set<ObjectIdentifier> = []
 
     /// The entities in Core Data's numbering order (see the type's documentation).
@@ -224,7 +224,7 @@ package struct SQLiteSchema: @unchecked Sendable {
                 // its entity's keys and is named after the relationship pointing there (the
                 // inverse, else itself); the other column holds the destination's keys.
                 var owner = relationship
-                if let inverse = relationship.inverseRelationship, inverse !== relationship, let inverseEntity = inverse.entity {
+                if let inverse = relationship.inverseRelationship, inverse.isToMany, inverse !== relationship, let inverseEntity = inverse.entity {
                     let inverseNumber = entityNumbers[inverseEntity.name]!
                     if inverseNumber < ownNumber || (inverseNumber == ownNumber && inverse.name > relationship.name) { owner = inverse }
                 }
