@@ -335,11 +335,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         let sql: String
         switch schema.storage[objectID.entity.name]?[relationship.index] {
         case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+            sql = "SELECT Z_PK, \(schema.entityNumberColumn(ofTable: table)) FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .toManyByJoin(let join, let side)?:
             let destinationTable = schema.table(of: destination).name
             sql = """
-                SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
+                SELECT d.Z_PK, \(schema.entityNumberColumn(ofTable: destinationTable, alias: "d")) FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
                 WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
                 """
         default:
@@ -661,8 +661,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         return [pool.send(numbered: inserting ? statements.insert : statements.update, bindings: bindings, on: connection)]
     }
 
-    /// Writes the loaded to-manys of saved objects: order columns of to-manys kept by the
-    /// inverse's foreign key, and join-table rows (an object's rows all removed before any is
+    /// Writes the loaded to-manys of saved objects: order columns and owners' keys of to-manys
+    /// kept in the destination's rows, and join-table rows (an object's rows all removed before any is
     /// written, so the two sides of a many-to-many agree whichever comes first).
     private func writeToManys(of objects: [StoredObject], connection: PostgresConnection) throws -> [EventLoopFuture<PostgresQueryResult>] {
         var writes: [EventLoopFuture<PostgresQueryResult>] = []
@@ -672,11 +672,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             for (index, stored) in storage.enumerated() {
                 guard case .toMany(let members) = object.values[index] else { continue }
                 switch stored {
-                case .toManyByInverse(let table, _, let orderColumn?):
-                    for (position, member) in members.enumerated() {
+                case .toManyByInverse:
+                    for write in schema.foreignKeyWrites(entity: object.objectID.entity, index: index, owner: owner, members: members) {
                         writes.append(pool.send(
-                            "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?",
-                            bindings: PostgreSQLConnectionPool.bindings([(position + 1).databaseValue, member.storeNumber?.databaseValue ?? .null]),
+                            write.sql,
+                            bindings: PostgreSQLConnectionPool.bindings(write.arguments.map { $0?.databaseValue ?? .null }),
                             on: connection))
                     }
                 case .toManyByJoin(let join, let side):

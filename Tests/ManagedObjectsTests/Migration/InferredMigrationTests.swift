@@ -312,6 +312,34 @@ struct InferredMigrationTests {
         #expect(try Self.authors(of: context, key: "editor") == ["A1": [], "A2": [], "B1": [], "none": []])
     }
 
+    @Test("a to-many without inverse keeps its members, kept in its destination's rows (Z<n><NAME>), through a migration")
+    func toManyWithoutInverse() throws {
+        func model(extra: [Attribute]) -> Model {
+            Model(entities: [
+                Entity(name: "Author", attributes: [Attribute(name: "name", type: .string)] + extra,
+                       relationships: [Relationship(name: "books", destinationEntity: "Book", isToMany: true, isOptional: true)]),
+                Entity(name: "Book", attributes: [Attribute(name: "title", type: .string)]),
+            ])
+        }
+        let fixture = try Fixture([model(extra: []), model(extra: [Attribute(name: "born", type: .integer16, isOptional: true)])])
+        try fixture.write { context, model in
+            let ann = Self.insert("Author", ["name": "Ann"], in: context, model: model)
+            let bob = Self.insert("Author", ["name": "Bob"], in: context, model: model)
+            let books = ["A1", "A2", "B1", "none"].map { Self.insert("Book", ["title": $0], in: context, model: model) }
+            ann.setValue(Set(books[0...1]), forKey: "books")
+            bob.setValue(Set([books[2]]), forKey: "books")
+        }
+        #expect(try rawSQL(fixture.url.path, "SELECT COUNT(Z1BOOKS) FROM ZBOOK") == "3")
+        let context = try fixture.open()
+        let titles = try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")).reduce(into: [String: [String]]()) { result, author in
+                result[author.value(forKey: "name") as! String] = (author.value(forKey: "books") as! Set<ManagedObject>)
+                    .map { $0.value(forKey: "title") as! String }.sorted()
+            }
+        }
+        #expect(titles == ["Ann": ["A1", "A2"], "Bob": ["B1"]])
+    }
+
     /// Author ↔ Book with `books` one-to-many or many-to-many, ordered or not (the same order
     /// columns Core Data names: `Z_FOK_AUTHOR` in ZBOOK, `Z_FOK_<n>BOOKS` in the join table).
     static func orderedLibrary(manyToMany: Bool, ordered: Bool, extra: [Relationship] = []) -> Model {

@@ -165,7 +165,31 @@ package struct InferredMigrationPlan {
         }
         statements += entityColumnUpdates
         statements += joinTableStatements()
+        statements += ownerKeptForeignKeyStatements()
         statements += orderStatements()
+        return statements
+    }
+
+    /// Fills the owner's key of each destination to-many without inverse kept in its
+    /// destination's rows (``SQLiteSchema/ownerKeptForeignKeys``) from the pairs the source kept,
+    /// once every row is in: no to-one of the destination writes that column.
+    private func ownerKeptForeignKeyStatements() -> [Statement] {
+        var statements: [Statement] = []
+        for entity in destination.entities {
+            let inheritedCount = entity.superentity?.properties.count ?? 0
+            for case .relationship(let relationship) in entity.properties[inheritedCount...]
+            where destinationSchema.ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) {
+                guard case .toManyByInverse(let table, let foreignKey, _)? = destinationSchema.storage[entity.name]?[relationship.index],
+                      let pairs = sourcePairs(for: relationship) else { continue }
+                statements.append(Statement(
+                    entity: entity.name,
+                    sql: """
+                        UPDATE \(table) SET \(foreignKey) = (SELECT MIN(own) FROM (\(pairs)) AS pairs WHERE pairs.other = \(table).Z_PK) \
+                        WHERE Z_PK IN (SELECT other FROM (\(pairs)) AS members)
+                        """,
+                    arguments: []))
+            }
+        }
         return statements
     }
 

@@ -52,7 +52,8 @@ package final class SQLiteRowLayout: @unchecked Sendable {
     /// The insert of `rowsPerInsert` rows, the one most of a large save's rows go in by.
     private let fullSQLiteInsertSQL: String
     /// Whether a save writes more than the row for a loaded to-many: order keys of an ordered
-    /// one kept by the inverse's foreign key, or join-table rows.
+    /// one kept by the inverse's foreign key, the owner's key of one without inverse, or
+    /// join-table rows.
     package let writesToManys: Bool
 
     package init?(entity: EntityDescription, schema: SQLiteSchema) {
@@ -95,9 +96,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         self.storage = storage
         self.readProperties = readProperties
         self.writtenColumns = writtenColumns
-        writesToManys = storage.contains { stored in
-            switch stored {
-            case .toManyByInverse(_, _, let orderColumn): orderColumn != nil
+        writesToManys = storage.indices.contains { index in
+            switch storage[index] {
+            case .toManyByInverse: schema.writesForeignKeys(entity: entity, index: index)
             case .toManyByJoin: true
             default: false
             }

@@ -10,13 +10,22 @@ import Foundation
 /// - a column `Z<ATTRIBUTE>` per stored attribute; when two sub-entities of one table declare
 ///   the same name, the later one (entity number order) gets `Z<NAME>1`, `Z<NAME>2`, …;
 /// - a to-one as a foreign-key column `Z<RELATIONSHIP>` holding the destination's `Z_PK`, plus
-///   `Z<n>_<RELATIONSHIP>` (n: the declaring entity's number) holding the destination's
-///   `Z_ENT` when the destination entity has sub-entities;
+///   `Z<n>_<RELATIONSHIP>` (n: the *destination* entity's number) holding the destination's
+///   `Z_ENT` when the destination entity has sub-entities (Scout's `ZSYNCDELIVERY.Z3_OBJECT`,
+///   SyncDelivery being 17 and SyncableObject 3; CoreDataPlus SampleModel2's `ZPAGE.Z1_BOOK`);
 /// - an ordered to-many with a to-one inverse as the order column `Z_FOK_<INVERSE>` beside
 ///   the destination's foreign key;
-/// - a many-to-many (or a to-many without inverse) as a join table `Z_<n><RELATIONSHIP>` with
-///   one column per side, `Z_<n><NAME>` (n: that side's entity number, NAME: the relationship
-///   that points to it), plus `Z_FOK_<n><NAME>` for an ordered side.
+/// - an unordered to-many without inverse as a column `Z<n><RELATIONSHIP>` (n: the declaring
+///   entity's number) in the destination's table holding the owner's `Z_PK`, indexed (CartKit's
+///   `ZCDCARTITEMMODIFIER.Z2MODIFIERS`, framework 1523); an ordered one keeps a join table (no
+///   real store shows one);
+/// - a many-to-many as a join table `Z_<n><RELATIONSHIP>` with one column per side,
+///   `Z_<n><NAME>` (n: that side's entity number, NAME: the relationship that points to it),
+///   plus `Z_FOK_<n><NAME>` for an ordered side. The relationship of the entity with the lower
+///   number names the table and its entity's column comes first (bignerdranch's `Z_1BOOKS`:
+///   `Z_1AUTHORS`, `Z_2BOOKS`); of a reflexive pair, the one whose name sorts last
+///   (DuckDuckGo's Bookmarks V4: `Z_1FAVORITES` with `Z_1FAVORITEFOLDERS`, `Z_1FAVORITES`,
+///   `Z_FOK_1FAVORITES`, where `favoriteFolders` ↔ `favorites`).
 ///
 /// Entity numbers (`Z_ENT`): the real stores number root entities in name order, each followed
 /// by its sub-entities depth first, siblings in name order (CoreDataPlus's SampleModel: Car 1,
@@ -86,6 +95,10 @@ package struct SQLiteSchema: @unchecked Sendable {
     /// The model's fetch indexes of properties, as Core Data names them (`Z_Car_byMakerAndNumberPlate`,
     /// columns `COLLATE BINARY ASC`/`DESC`, in CoreDataPlus's SampleModel V2 store).
     package var fetchIndexes: [(name: String, table: String, columns: [String])] = []
+    /// The to-manys without inverse kept in a column of the destination's table
+    /// (``Storage/toManyByInverse(table:foreignKey:orderColumn:)``): no to-one writes that
+    /// column, so a save writes it from the to-many (``foreignKeyWrites(entity:index:owner:members:)``).
+    package var ownerKeptForeignKeys: Set<ObjectIdentifier> = []
 
     /// The entities in Core Data's numbering order (see the type's documentation).
     package static func numberingOrder(of model: ManagedObjectModel) -> [EntityDescription] {
@@ -129,21 +142,24 @@ package struct SQLiteSchema: @unchecked Sendable {
             tables.append(Table(name: "Z" + entity.name.uppercased(), root: entity, columns: []))
         }
         var joinTablesByRelationship: [ObjectIdentifier: (JoinTable, JoinTable.Side)] = [:]
-        // Columns in entity order: a sub-entity's clashing name gets the next free number.
+        /// A column of the table at `tableIndex`: a clashing name gets the next free number.
+        func addTableColumn(_ base: String, _ type: String, to tableIndex: Int) -> String {
+            var name = base
+            var suffix = 1
+            while tables[tableIndex].columns.contains(where: { $0.name == name }) {
+                name = base + String(suffix)
+                suffix += 1
+            }
+            tables[tableIndex].columns.append(Column(name: name, type: type))
+            return name
+        }
+        // Columns in entity order: a sub-entity's clashing name gets the next free number
+        // (Scout's `ZNAME`, `ZNAME1`, `ZNAME2` of CrashObject 8, MetricsObject 9, NamedObject 12).
         for entity in ordered {
             let tableIndex = tablesByRoot[entity.rootEntity.name]!
             let inheritedCount = entity.superentity?.properties.count ?? 0
             var entityStorage = entity.superentity.flatMap { storage[$0.name] } ?? []
-            func addColumn(_ base: String, _ type: String) -> String {
-                var name = base
-                var suffix = 1
-                while tables[tableIndex].columns.contains(where: { $0.name == name }) {
-                    name = base + String(suffix)
-                    suffix += 1
-                }
-                tables[tableIndex].columns.append(Column(name: name, type: type))
-                return name
-            }
+            func addColumn(_ base: String, _ type: String) -> String { addTableColumn(base, type, to: tableIndex) }
             for property in entity.properties[inheritedCount...] {
                 switch property {
                 case .attribute(let attribute):
@@ -159,7 +175,7 @@ package struct SQLiteSchema: @unchecked Sendable {
                     let column = addColumn("Z" + relationship.name.uppercased(), "INTEGER")
                     var entityColumn: String?
                     if let destination = relationship.destinationEntity, !destination.subentities.isEmpty {
-                        entityColumn = addColumn("Z\(entityNumbers[entity.name]!)_\(relationship.name.uppercased())", "INTEGER")
+                        entityColumn = addColumn("Z\(entityNumbers[destination.name]!)_\(relationship.name.uppercased())", "INTEGER")
                     }
                     entityStorage[relationship.index] = .toOne(column: column, entityColumn: entityColumn)
                     indexes.append((
@@ -191,31 +207,43 @@ package struct SQLiteSchema: @unchecked Sendable {
                         table: destinationTable, foreignKey: foreignKey, orderColumn: orderColumn)))
                     continue
                 }
-                if let inverse = relationship.inverseRelationship,
-                   let (join, side) = joinTablesByRelationship[ObjectIdentifier(inverse)] {
-                    let own: JoinTable.Side = side == .first ? .second : .first
-                    declared.append((relationship.index, .toManyByJoin(join, ownSide: own)))
+                if let (join, side) = joinTablesByRelationship[ObjectIdentifier(relationship)] {
+                    declared.append((relationship.index, .toManyByJoin(join, ownSide: side)))
                     continue
                 }
-                // The first side met names the table. Its column holds this entity's keys and is
-                // named after the relationship pointing here (the inverse, else this one).
                 let ownNumber = entityNumbers[entity.name]!
-                let otherNumber = entityNumbers[destination.name]!
-                let pointingHere = relationship.inverseRelationship?.name ?? relationship.name
-                var join = JoinTable(
-                    name: "Z_\(ownNumber)\(relationship.name.uppercased())",
-                    firstColumn: "Z_\(ownNumber)\(pointingHere.uppercased())",
-                    secondColumn: "Z_\(otherNumber)\(relationship.name.uppercased())")
-                if join.firstColumn == join.secondColumn { join.secondColumn += "1" }
-                // `Z_FOK_` takes the place of the column's `Z_`: Z_2SONGS is ordered by Z_FOK_2SONGS.
-                if relationship.isOrdered { join.secondOrderColumn = "Z_FOK_" + join.secondColumn.dropFirst(2) }
-                if relationship.inverseRelationship?.isOrdered == true { join.firstOrderColumn = "Z_FOK_" + join.firstColumn.dropFirst(2) }
-                joinTables.append(join)
-                if let inverse = relationship.inverseRelationship {
-                    joinTablesByRelationship[ObjectIdentifier(inverse)] = (join, .second)
+                if relationship.inverseRelationship == nil, !relationship.isOrdered {
+                    let tableIndex = tablesByRoot[destination.rootEntity.name]!
+                    let foreignKey = addTableColumn("Z\(ownNumber)\(relationship.name.uppercased())", "INTEGER", to: tableIndex)
+                    ownerKeptForeignKeys.insert(ObjectIdentifier(relationship))
+                    indexes.append((name: "\(destinationTable)_\(foreignKey)_INDEX", table: destinationTable, columns: [foreignKey]))
+                    declared.append((relationship.index, .toManyByInverse(table: destinationTable, foreignKey: foreignKey, orderColumn: nil)))
+                    continue
                 }
-                joinTablesByRelationship[ObjectIdentifier(relationship)] = (join, .first)
-                declared.append((relationship.index, .toManyByJoin(join, ownSide: .first)))
+                // The side that names the table (see the type's documentation): its column holds
+                // its entity's keys and is named after the relationship pointing there (the
+                // inverse, else itself); the other column holds the destination's keys.
+                var owner = relationship
+                if let inverse = relationship.inverseRelationship, inverse.isToMany, inverse !== relationship, let inverseEntity = inverse.entity {
+                    let inverseNumber = entityNumbers[inverseEntity.name]!
+                    if inverseNumber < ownNumber || (inverseNumber == ownNumber && inverse.name > relationship.name) { owner = inverse }
+                }
+                guard let ownerEntity = owner.entity, let ownerDestination = owner.destinationEntity else { continue }
+                let ownerNumber = entityNumbers[ownerEntity.name]!
+                let memberNumber = entityNumbers[ownerDestination.name]!
+                let member = owner.inverseRelationship
+                var join = JoinTable(
+                    name: "Z_\(ownerNumber)\(owner.name.uppercased())",
+                    firstColumn: "Z_\(ownerNumber)\((member?.name ?? owner.name).uppercased())",
+                    secondColumn: "Z_\(memberNumber)\(owner.name.uppercased())")
+                if join.firstColumn == join.secondColumn { join.secondColumn += "1" }
+                // `Z_FOK_` takes the place of the column's `Z_`: Z_1FAVORITES is ordered by Z_FOK_1FAVORITES.
+                if owner.isOrdered { join.secondOrderColumn = "Z_FOK_" + join.secondColumn.dropFirst(2) }
+                if let member, member !== owner, member.isOrdered { join.firstOrderColumn = "Z_FOK_" + join.firstColumn.dropFirst(2) }
+                joinTables.append(join)
+                if let member { joinTablesByRelationship[ObjectIdentifier(member)] = (join, .second) }
+                joinTablesByRelationship[ObjectIdentifier(owner)] = (join, .first)
+                declared.append((relationship.index, .toManyByJoin(join, ownSide: owner === relationship ? .first : .second)))
             }
             // Sub-entities inherit what their ancestors declared.
             for descendant in entity.selfAndDescendants {
@@ -236,6 +264,23 @@ package struct SQLiteSchema: @unchecked Sendable {
                 guard columns.count == names.count, !columns.isEmpty else { continue }
                 uniqueIndexes.append((
                     name: "Z_\(entity.name)_UNIQUE_\(names.joined(separator: "_"))", table: table, columns: columns))
+            }
+            // Indexes of models before fetch indexes (objcio's Moody, framework 637): an indexed
+            // attribute's `<TABLE>_<COLUMN>_INDEX`, a compound index's `<TABLE>_<COLUMN>_<COLUMN>…`.
+            let inheritedCount = entity.superentity?.properties.count ?? 0
+            for case .attribute(let attribute) in entity.properties[inheritedCount...] where attribute.attribute.isIndexed {
+                guard case .attribute(let column, _) = storage[entity.name]![attribute.index] else { continue }
+                indexes.append((name: "\(table)_\(column)_INDEX", table: table, columns: [column]))
+            }
+            for names in entity.entity.compoundIndexes {
+                let columns = names.compactMap { name -> String? in
+                    switch entity.property(named: name).map({ storage[entity.name]![$0.index] }) {
+                    case .attribute(let column, _)?, .toOne(let column, _)?: column
+                    default: nil
+                    }
+                }
+                guard columns.count == names.count, !columns.isEmpty else { continue }
+                indexes.append((name: ([table] + columns).joined(separator: "_"), table: table, columns: columns))
             }
             // Fetch indexes (model versions add and remove them; migration creates them).
             for index in entity.entity.fetchIndexes {
@@ -267,6 +312,36 @@ package struct SQLiteSchema: @unchecked Sendable {
         }
     }
 
+    /// Whether a save writes the foreign key or order keys of the to-many at `index` of
+    /// `entity`'s properties, kept in the destination's rows (``foreignKeyWrites(entity:index:owner:members:)``).
+    package func writesForeignKeys(entity: EntityDescription, index: Int) -> Bool {
+        guard case .toManyByInverse(_, _, let orderColumn)? = storage[entity.name]?[index] else { return false }
+        guard orderColumn == nil else { return true }
+        if case .relationship(let relationship) = entity.properties[index] { return ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) }
+        return false
+    }
+
+    /// The statements (SQL with `?` parameters, and the arguments) a save runs for the loaded
+    /// to-many at `index` of `entity`'s properties when it is kept in the destination's rows:
+    /// the owner's key of one without inverse (no to-one writes it), the order keys (1, 2, …)
+    /// of an ordered one. Both SQL stores run them.
+    package func foreignKeyWrites(
+        entity: EntityDescription, index: Int, owner: Int64, members: [ManagedObjectID]
+    ) -> [(sql: String, arguments: [Int64?])] {
+        guard case .toManyByInverse(let table, let foreignKey, let orderColumn)? = storage[entity.name]?[index] else { return [] }
+        var writes: [(sql: String, arguments: [Int64?])] = []
+        if case .relationship(let relationship) = entity.properties[index], ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) {
+            writes.append(("UPDATE \(table) SET \(foreignKey) = NULL WHERE \(foreignKey) = ?", [owner]))
+            for member in members { writes.append(("UPDATE \(table) SET \(foreignKey) = ? WHERE Z_PK = ?", [owner, member.storeNumber])) }
+        }
+        if let orderColumn {
+            for (position, member) in members.enumerated() {
+                writes.append(("UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?", [Int64(position + 1), member.storeNumber]))
+            }
+        }
+        return writes
+    }
+
     package func table(of entity: EntityDescription) -> Table {
         tables.first { $0.root === entity.rootEntity }!
     }
@@ -288,11 +363,23 @@ package struct SQLiteSchema: @unchecked Sendable {
         }
     }
 
-    /// The columns of `table`'s rows as stores read them: `Z_PK, Z_ENT, Z_OPT`, then the
-    /// table's columns (PostgreSQL's NUMERIC as text, the form the SQLite store reads too).
+    /// What a store reads as the entity number of a row of the table `tableName` (prefixed by
+    /// `alias`): `Z_ENT`, or for a table of one entity that entity's number, since Core Data reads
+    /// every row of such a table as that entity whatever its `Z_ENT` holds.
+    package func entityNumberColumn(ofTable tableName: String, alias: String? = nil) -> String {
+        if let table = tables.first(where: { $0.name == tableName }), table.root.subentities.isEmpty,
+           let number = entityNumbers[table.root.name] {
+            return "CAST(\(number) AS BIGINT)"
+        }
+        return alias.map { "\($0).Z_ENT" } ?? "Z_ENT"
+    }
+
+    /// The columns of `table`'s rows as stores read them: `Z_PK, Z_ENT, Z_OPT` (the entity
+    /// number as ``entityNumberColumn(ofTable:alias:)`` gives it), then the table's columns
+    /// (PostgreSQL's NUMERIC as text, the form the SQLite store reads too).
     package func selectClause(_ table: Table, dialect: SQLDialect) -> String {
         let alias = SQLPredicateTranslator.tableAlias
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"].map { "\(alias).\($0)" } + table.columns.map {
+        let columns = ["\(alias).Z_PK", entityNumberColumn(ofTable: table.name, alias: alias), "\(alias).Z_OPT"] + table.columns.map {
             dialect == .postgreSQL && $0.type == "DECIMAL" ? "\(alias).\($0.name)::text" : "\(alias).\($0.name)"
         }
         return "SELECT \(columns.joined(separator: ", "))"

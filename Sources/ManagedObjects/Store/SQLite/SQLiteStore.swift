@@ -306,11 +306,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
         let sql: String
         switch schema.storage[objectID.entity.name]?[relationship.index] {
         case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+            sql = "SELECT Z_PK, \(schema.entityNumberColumn(ofTable: table)) FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case .toManyByJoin(let join, let side)?:
             let destinationTable = schema.table(of: destination).name
             sql = """
-                SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
+                SELECT d.Z_PK, \(schema.entityNumberColumn(ofTable: destinationTable, alias: "d")) FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
                 WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
                 """
         default:
@@ -624,8 +624,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
     }
 
-    /// Writes the loaded to-manys of saved objects: order columns of to-manys kept by the
-    /// inverse's foreign key, and join-table rows. A join table's rows of an object are all
+    /// Writes the loaded to-manys of saved objects: order columns and owners' keys of to-manys
+    /// kept in the destination's rows, and join-table rows. A join table's rows of an object are all
     /// removed before any are written, so the two sides of a many-to-many agree whichever
     /// comes first.
     private func writeToManys(of lists: [[StoredObject]], db: Database) throws {
@@ -644,10 +644,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 for (index, stored) in layout.storage.enumerated() {
                     guard case .toMany(let members) = objects[position].values[index] else { continue }
                     switch stored {
-                    case .toManyByInverse(let table, _, let orderColumn?):
-                        for (order, member) in members.enumerated() {
-                            try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
-                                .execute(arguments: [order + 1, member.storeNumber])
+                    case .toManyByInverse:
+                        for write in schema.foreignKeyWrites(entity: layout.entity, index: index, owner: owner, members: members) {
+                            try db.cachedStatement(sql: write.sql).execute(arguments: StatementArguments(write.arguments))
                         }
                     case .toManyByJoin(let join, let side):
                         try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [owner])

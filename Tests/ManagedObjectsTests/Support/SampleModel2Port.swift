@@ -1,0 +1,76 @@
+import DataModel
+import ManagedObjects
+
+/// CoreDataPlus's SampleModel2, which that project builds in code (`SampleModel2+V1.swift`,
+/// `SampleModel2+V2.swift`, beside its stores in `shared/stores/alemar11__CoreDataPlus/SampleModel2`),
+/// ported to model values: the entities, attributes, relationships, counts, uniqueness
+/// constraints and fetch indexes those files declare. Left out: the fetched properties
+/// (`feedbacks`, `favFeedbacks`), the title's validation predicates and the transformers of
+/// `cover` and `content` (value transformers are another issue); none is in a version hash.
+enum SampleModel2Port {
+    /// Version 1 (`SampleModel2V1`) or 2 (`SampleModel2V2`: Author's `siteURL` removed, Book's
+    /// `cover` renamed `frontCover`).
+    static func model(version: Int) -> Model {
+        let writer = Entity(
+            name: "Writer", isAbstract: true,
+            attributes: [Attribute(name: "age", type: .integer16)])
+        let author = Entity(
+            name: "Author", parentEntity: "Writer",
+            attributes: [Attribute(name: "alias", type: .string)]
+                + (version == 1 ? [Attribute(name: "siteURL", type: .uri, isOptional: true)] : []),
+            relationships: [
+                Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book",
+                             isToMany: true, isOptional: true, deleteRule: .cascade, minCount: 0,
+                             // `.max`, as CoreDataPlus sets it: Core Data hashes it as 0xFFFFFFFF (the
+                             // store's Author hash says so), not as unbounded.
+                             maxCount: Int.max),
+            ],
+            uniquenessConstraints: [["alias"]],
+            fetchIndexes: [FetchIndex(name: "authorIndex", elements: [FetchIndex.Element(property: "alias")])])
+        let book = Entity(
+            name: "Book",
+            attributes: [
+                Attribute(name: "uniqueID", type: .uuid),
+                Attribute(name: "title", type: .string),
+                Attribute(name: "price", type: .decimal),
+                Attribute(name: version == 1 ? "cover" : "frontCover", type: .transformable,
+                          renamingIdentifier: version == 1 ? nil : "cover"),
+                Attribute(name: "publishedAt", type: .date),
+                Attribute(name: "pagesCount", type: .integer64, isOptional: true, isDerived: true, derivationExpression: "pages.@count"),
+            ],
+            relationships: [
+                Relationship(name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author",
+                             minCount: 1, maxCount: 1),
+                Relationship(name: "pages", destinationEntity: "Page", inverseName: "book", inverseEntity: "Page",
+                             isToMany: true, deleteRule: .cascade, minCount: 1, maxCount: 10_000),
+            ],
+            uniquenessConstraints: [["uniqueID"]])
+        let graphicNovel = Entity(
+            name: "GraphicNovel", parentEntity: "Book",
+            attributes: [Attribute(name: "isBlackAndWhite", type: .boolean, defaultValueString: "NO")])
+        let page = Entity(
+            name: "Page",
+            attributes: [
+                Attribute(name: "isBookmarked", type: .boolean, defaultValueString: "NO"),
+                Attribute(name: "number", type: .integer32),
+                Attribute(name: "content", type: .transformable),
+            ],
+            relationships: [
+                Relationship(name: "book", destinationEntity: "Book", inverseName: "pages", inverseEntity: "Book", minCount: 1, maxCount: 1),
+            ])
+        let feedback = Entity(
+            name: "Feedback",
+            attributes: [
+                Attribute(name: "authorAlias", type: .string),
+                Attribute(name: "bookID", type: .uuid),
+                Attribute(name: "comment", type: .string, isOptional: true),
+                Attribute(name: "rating", type: .double),
+            ])
+        return Model(entities: [writer, author, book, graphicNovel, page, feedback])
+    }
+
+    /// Both versions, named as CoreDataPlus names them.
+    static var versions: [(name: String, model: ManagedObjectModel)] {
+        [("SampleModel2V1", ManagedObjectModel(model(version: 1))), ("SampleModel2V2", ManagedObjectModel(model(version: 2)))]
+    }
+}
