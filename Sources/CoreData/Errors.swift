@@ -31,3 +31,11 @@ public let NSPersistentStoreOpenError = ManagedObjectError.Code.persistentStoreO
 public let NSPersistentStoreIncompatibleVersionHashError =
     ManagedObjectError.Code.persistentStoreIncompatibleVersionHash.rawValue
 public let NSPersistentStoreOperationError = ManagedObjectError.Code.persistentStoreOperation.rawValue
+
+// User-info keys Core Data code reads; Core Data's string values. The runtime's errors carry
+// only the key, value and detailed errors (see Docs/RuntimeDifferences.md).
+public let NSValidationObjectErrorKey = "NSValidationErrorObject"
+public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
+public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
+public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
+public let NSPersistentStoreSaveConflictsErrorKey = "conflictList"

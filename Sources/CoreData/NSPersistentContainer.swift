@@ -16,6 +16,14 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     open var shouldAddStoreAsynchronously = false
     open var shouldMigrateStoreAutomatically = true
     open var shouldInferMappingModelAutomatically = true
+    /// Options by key (`NSPersistentHistoryTrackingKey`, …): kept, and not read by the stores
+    /// (see Docs/RuntimeDifferences.md).
+    open private(set) var options: [String: NSObject] = [:]
+
+    /// Sets or (with `nil`) removes an option.
+    open func setOption(_ option: NSObject?, forKey key: String) {
+        options[key] = option
+    }
 
     public init() {
         type = NSSQLiteStoreType
