@@ -56,6 +56,13 @@ extension ManagedObjectContext {
         get { nil }
         set {}
     }
+
+    /// Always `true`, Core Data's default: a fault whose row is gone reads as empty instead of
+    /// raising (a Swift getter cannot throw); setting `false` is accepted and changes nothing.
+    public var shouldDeleteInaccessibleFaults: Bool {
+        get { true }
+        set {}
+    }
 }
 
 extension PersistentStoreCoordinator {

@@ -84,7 +84,7 @@ open class NSPersistentContainer: @unchecked Sendable {
         self.init(name: name, managedObjectModel: managedObjectModel, modelLoadingError: nil)
     }
 
-    private init(name: String, managedObjectModel: NSManagedObjectModel, modelLoadingError: (any Error)?) {
+    init(name: String, managedObjectModel: NSManagedObjectModel, modelLoadingError: (any Error)?) {
         self.name = name
         self.managedObjectModel = managedObjectModel
         self.modelLoadingError = modelLoadingError
@@ -172,14 +172,22 @@ enum ModelLookup {
             for fileName in ["\(name).xcdatamodeld", "\(name).xcdatamodel"] {
                 let url = directory.appendingPathComponent(fileName)
                 guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                let model = try ManagedObjectModel(contentsOf: url)
-                let modules = moduleNames(forBundleAt: directory)
-                return ManagedObjectModel(model.model, classes: classes(for: model.model, modules: modules))
+                return try model(at: url)
             }
         }
         throw ModelNotFound(name: name, searched: directories)
         #endif
     }
+
+    #if ModelFiles
+    /// The model file at `url`, its entities bound to the classes their `representedClassName`
+    /// names in the module of the bundle holding the file or the main executable's.
+    static func model(at url: URL) throws -> ManagedObjectModel {
+        let model = try ManagedObjectModel(contentsOf: url, versionName: nil)
+        let modules = moduleNames(forBundleAt: url.deletingLastPathComponent())
+        return ManagedObjectModel(model.model, classes: classes(for: model.model, modules: modules))
+    }
+    #endif
 
     /// The main bundle's resources, the SwiftPM resource bundles (`<package>_<target>.resources`)
     /// beside it, and the current directory.

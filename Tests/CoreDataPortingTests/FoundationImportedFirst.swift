@@ -28,4 +28,49 @@ struct PredicateNamesWithFoundationFirst {
         #expect(!compound.evaluate(with: ["name": "b"]))
         #expect(sort.key == "name" && !sort.ascending)
     }
+
+    @Test func fetchRequestsTakeEveryKindOfFoundationPredicate() throws {
+        let context = PersistenceController(inMemory: true).container.viewContext
+        for (unique, text, user) in [("1", "swift 1", "paul"), ("2", "swift 2", "paul"), ("3", "objc", "anna")] {
+            _ = try Tweet.findOrCreateTweet(matching: unique, text: text, postedBy: user, in: context)
+        }
+        try context.save()
+        func texts(_ predicate: NSPredicate?, _ sortDescriptors: [NSSortDescriptor]? = [NSSortDescriptor(key: "text", ascending: true)]) throws -> [String?] {
+            let request: NSFetchRequest<Tweet> = Tweet.fetchRequest()
+            request.predicate = predicate
+            request.sortDescriptors = sortDescriptors
+            return try context.fetch(request).map(\.text)
+        }
+        let byPaul = NSPredicate(format: "tweeter.screenName == %@", "paul")
+        #expect(try texts(byPaul) == ["swift 1", "swift 2"])
+        #expect(try texts(NSPredicate(format: "text IN %@", argumentArray: [["objc", "swift 2"]])) == ["objc", "swift 2"])
+        #expect(try texts(NSCompoundPredicate(notPredicateWithSubpredicate: byPaul)) == ["objc"])
+        #expect(try texts(NSPredicate(value: false)) == [])
+        #expect(try texts(NSPredicate(value: true)).count == 3)
+        #expect(try texts(NSPredicate { object, _ in (object as? Tweet)?.text?.hasSuffix("2") == true }) == ["swift 2"])
+        #expect(try texts(nil, [NSSortDescriptor(key: "text", ascending: false)]) == ["swift 2", "swift 1", "objc"])
+        #expect(try texts(nil, [NSSortDescriptor(keyPath: \Tweet.text, ascending: false)]) == ["swift 2", "swift 1", "objc"])
+
+        // What a request is given, it gives back, with Core Data's format.
+        let request: NSFetchRequest<Tweet> = Tweet.fetchRequest()
+        request.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [byPaul, NSPredicate(format: "text BEGINSWITH %@", "swift")])
+        request.sortDescriptors = [NSSortDescriptor(key: "created", ascending: false)]
+        #expect(request.predicate?.predicateFormat == #"tweeter.screenName == "paul" AND text BEGINSWITH "swift""#)
+        #expect(request.sortDescriptors?.map(\.key) == ["created"])
+        #expect(request.sortDescriptors?.map(\.ascending) == [false])
+    }
+
+    @Test func substitutionVariablesFillAFormatPredicate() {
+        let template = NSPredicate(format: "name == $NAME")
+        let filled = template.withSubstitutionVariables(["NAME": "a"])
+        #expect(filled.evaluate(with: ["name": "a"]))
+        #expect(!filled.evaluate(with: ["name": "b"]))
+        #expect(filled.predicateFormat == #"name == "a""#)
+    }
+}
+
+/// Key paths of this hand-written class name its properties, as generated classes' do, so
+/// `NSSortDescriptor(keyPath:ascending:)` sorts by them.
+extension Tweet: FetchableManagedObject {
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { [\Tweet.text: "text"] }
 }
