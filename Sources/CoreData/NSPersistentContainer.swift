@@ -148,24 +148,25 @@ enum ModelLookup {
     struct ModelNotFound: Error, CustomStringConvertible {
         var name: String
         var searched: [URL]
+        /// Why no generated model was found.
+        var generated: ManagedObjectError
         var description: String {
             "NSPersistentContainer: no model named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel) in "
-                + searched.map(\.path).joined(separator: ", ")
+                + searched.map(\.path).joined(separator: ", ") + "; \(generated.message)"
         }
     }
 
-    /// Built without the `ModelFiles` trait, CoreData reads no model files.
-    struct ModelFilesNotBuiltIn: Error, CustomStringConvertible {
-        var name: String
-        var description: String {
-            "NSPersistentContainer(name: \"\(name)\"): this build of CoreData reads no model files (the package's "
-                + "ModelFiles trait is off); pass the generated model: NSPersistentContainer(name:managedObjectModel:)"
-        }
-    }
-
+    /// The model generated from `<name>.xcdatamodeld` (see `GeneratedModels`), else (with the
+    /// `ModelFiles` trait) the model file of that name.
     static func model(named name: String) throws -> ManagedObjectModel {
+        let generatedError: ManagedObjectError
+        do {
+            return try GeneratedModels.model(named: name)
+        } catch {
+            generatedError = error
+        }
         #if !ModelFiles
-        throw ModelFilesNotBuiltIn(name: name)
+        throw generatedError
         #else
         let directories = searchDirectories()
         for directory in directories {
@@ -175,7 +176,7 @@ enum ModelLookup {
                 return try model(at: url)
             }
         }
-        throw ModelNotFound(name: name, searched: directories)
+        throw ModelNotFound(name: name, searched: directories, generated: generatedError)
         #endif
     }
 

@@ -17,12 +17,6 @@ extension NSPredicate {
         FoundationBridge.predicates.set(predicate, for: self)
     }
 
-    /// The predicate as a format string, as Core Data prints it (Foundation on Linux has no
-    /// format for the predicates made here).
-    public var predicateFormat: String {
-        FoundationBridge.objectPredicate(self).predicateFormat
-    }
-
     /// `$VARIABLES` replaced by values.
     public func withSubstitutionVariables(_ variables: [String: Any]) -> Self {
         let substituted = FoundationBridge.objectPredicate(self).withSubstitutionVariables(variables)

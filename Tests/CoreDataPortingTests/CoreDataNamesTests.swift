@@ -52,11 +52,4 @@ import Testing
         #expect(context.undoManager == nil)
         #expect(context.shouldDeleteInaccessibleFaults)
     }
-
-    @Test func errorKeysHaveCoreDataValues() {
-        #expect(NSValidationObjectErrorKey == "NSValidationErrorObject")
-        #expect(NSValidationPredicateErrorKey == "NSValidationErrorPredicate")
-        #expect(NSPersistentStoreSaveConflictsErrorKey == "conflictList")
-        #expect(NSValidationKeyErrorKey == "NSValidationErrorKey")
-    }
 }

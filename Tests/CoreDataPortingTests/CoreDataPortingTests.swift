@@ -194,7 +194,6 @@ import Testing
         #expect(try context.count(for: fetchRequest(NSCompoundPredicate(andPredicateWithSubpredicates: [objc, byPaul]))) == 0)
         #expect(try context.count(for: fetchRequest(or)) == 3)
         #expect(try context.count(for: fetchRequest(not)) == 1)
-        #expect(and.predicateFormat == #"text BEGINSWITH "swift" AND tweeter.screenName == "paul""#)
     }
 
     @Test func objectPredicateTakesTheFormatLabel() throws {

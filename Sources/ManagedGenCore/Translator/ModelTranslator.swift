@@ -44,6 +44,7 @@ struct ModelTranslator {
         let registry = classes.isEmpty ? "[:]" : SwiftLiteral.array(classes.map(SwiftLiteral.atom)).rendered()
         let registryType = "[\(types.string): \(types.managedObject).Type]"
         var result: [Declaration] = [
+            registration(),
             .type(TypeDeclaration(
                 .enum, access: access, name: SwiftNames.escaped(index.modelTypeName),
                 members: [
@@ -74,6 +75,23 @@ struct ModelTranslator {
         ]
         result += index.model.composites.map(compositeDeclaration)
         return result
+    }
+
+    /// Registers the model under its name as the program loads (a load-time initializer, which
+    /// Swift 6.3 writes on Linux), so `PersistentContainer(name:)` and Core Data code's
+    /// `NSPersistentContainer(name:)` find it with no model file. The closure only records how to
+    /// build the model: nothing is built before the program asks for it.
+    private func registration() -> Declaration {
+        // Always qualified: it runs in the app's module, where a type of that name may exist.
+        let register = "ManagedObjects.GeneratedModels.register(\(SwiftNames.stringLiteral(index.modelName))) { "
+            + "\(SwiftNames.escaped(index.modelTypeName)).managedObjectModel }"
+        return Declaration(.conditional(condition: "compiler(>=6.3) && os(Linux)", declarations: [
+            .variable(
+                VariableDeclaration(
+                    attributes: ["@used", #"@section(".init_array")"#], access: .private, isLet: true,
+                    name: "registerModel", type: "@convention(c) () -> Void", initializer: "{ \(register) }"),
+                documentation: ["Registers `\(index.modelTypeName)` under the name `\(index.modelName)` as the program loads."]),
+        ]))
     }
 
     /// `versions`, the bundle's versions for migration (the current one is `managedObjectModel`),
