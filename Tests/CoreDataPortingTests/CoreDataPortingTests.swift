@@ -296,7 +296,7 @@ import Testing
 
     @Test func saveErrorsAreNSErrorsInTheCocoaDomain() throws {
         let context = PersistenceController(inMemory: true).container.viewContext
-        _ = NSEntityDescription.insertNewObject(forEntityName: "TwitterUser", into: context)  // no name
+        let user = NSEntityDescription.insertNewObject(forEntityName: "TwitterUser", into: context)  // no name
         do {
             try context.save()
             Issue.record("saved a user without its mandatory name")
@@ -305,6 +305,7 @@ import Testing
             #expect(nsError.domain == NSCocoaErrorDomain)
             #expect(nsError.code == NSValidationMissingMandatoryPropertyError)
             #expect(nsError.userInfo[NSValidationKeyErrorKey] as? String == "name")
+            #expect(nsError.userInfo[NSValidationObjectErrorKey] as? NSManagedObject === user)
         }
     }
 
