@@ -1,7 +1,7 @@
 // The models the plugin generated into this target register themselves by name as the test
 // program loads, so a container finds one by name with no model file.
 import Foundation
-import ManagedObjects
+@_spi(Generated) import ManagedObjects
 import Testing
 
 @Suite struct GeneratedModelsTests {
@@ -25,5 +25,13 @@ import Testing
         #expect(error?.message.contains("no generated model named 'NoSuchModel'") == true)
         #expect(error?.message.contains("Notes") == true, "the message lists the generated models")
         #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
+    }
+
+    /// A Manual/None entity's class is found by name at run time, as Core Data finds it.
+    @Test func manualEntityClassesAreFoundByName() {
+        #expect(GeneratedModels.manualClass(named: "Reserved", fileID: #fileID) == Reserved.self)
+        #expect(GeneratedModels.manualClass(named: ".Reserved", fileID: #fileID) == Reserved.self)
+        #expect(GeneratedModels.manualClass(named: "GeneratedSeedsTests.Reserved", fileID: "Other/File.swift") == Reserved.self)
+        #expect(GeneratedModels.manualClass(named: "NoSuchClass", fileID: #fileID) == ManagedObject.self)
     }
 }

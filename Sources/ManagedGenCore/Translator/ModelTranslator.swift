@@ -37,6 +37,13 @@ struct ModelTranslator {
         let classes = index.model.entities.compactMap { entity -> String? in
             let plan = index.plan(for: entity)
             guard plan.hasClass else { return nil }
+            guard plan.generatesCode else {
+                // Manual/None: the user may not have written the class (code that uses objects by
+                // key); found at run time by name, else `ManagedObject`, as Core Data falls back
+                // to `NSManagedObject`.
+                return "\(SwiftNames.stringLiteral(entity.name)): ManagedObjects.GeneratedModels.manualClass("
+                    + "named: \(SwiftNames.stringLiteral(entity.representedClassName ?? plan.className)), fileID: #fileID)"
+            }
             return "\(SwiftNames.stringLiteral(entity.name)): \(SwiftNames.escaped(plan.className)).self"
         }
         // A typed constant: a large untyped dictionary literal defeats the type checker.

@@ -16,6 +16,18 @@ public enum GeneratedModels {
         registered.withLock { $0[name, default: []].append(model) }
     }
 
+    /// The class of an entity whose code the user writes (Manual/None codegen), found at run
+    /// time as Core Data finds a `representedClassName`: `Class` or `.Class` in the module of the
+    /// generated file (`fileID`, `Module/File.swift`), `Module.Class` as given; `ManagedObject`
+    /// when there is none, as Core Data falls back to `NSManagedObject`.
+    @_spi(Generated)
+    public static func manualClass(named className: String, fileID: String) -> ManagedObject.Type {
+        let name = className.hasPrefix(".") ? String(className.dropFirst()) : className
+        let module = fileID.prefix { $0 != "/" }
+        let qualified = name.contains(".") ? name : "\(module).\(name)"
+        return _typeByName(qualified) as? ManagedObject.Type ?? ManagedObject.self
+    }
+
     /// The model generated from `<name>.xcdatamodeld` (or `.xcdatamodel`).
     /// - Throws: `ManagedObjectError` (134070) when no generated model has that name, or
     ///   several do (two targets generating from models of one name).

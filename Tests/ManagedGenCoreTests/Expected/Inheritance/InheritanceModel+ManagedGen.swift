@@ -30,7 +30,7 @@ public enum InheritanceModel {
 
     private static let classes: [String: ManagedObject.Type] = [
         "Animal": Animal.self, "Bird": Bird.self, "Mammal": Mammal.self, "Dog": Dog.self, "Keeper": Keeper.self,
-        "Enclosure": Enclosure.self,
+        "Enclosure": ManagedObjects.GeneratedModels.manualClass(named: "Enclosure", fileID: #fileID),
     ]
 
     @_optimize(none) private static func animalEntity() -> Entity {

@@ -28,7 +28,7 @@ public enum KeywordsModel {
 
     private static let classes: [Swift.String: ManagedObjects.ManagedObject.Type] = [
         "Set": Set.self, "Task": Task.self, "Error": Error.self, "Data": Data.self, "String": String.self,
-        "ManagedObject": ManagedObject.self,
+        "ManagedObject": ManagedObjects.GeneratedModels.manualClass(named: "ManagedObject", fileID: #fileID),
     ]
 
     @_optimize(none) private static func setEntity() -> Entity {
