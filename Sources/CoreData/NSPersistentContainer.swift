@@ -156,6 +156,17 @@ enum ModelLookup {
         }
     }
 
+    /// Built without the `ModelFiles` trait, CoreData reads no model files.
+    struct ModelFilesNotBuiltIn: Error, CustomStringConvertible {
+        var name: String
+        /// Why no generated model was found.
+        var generated: ManagedObjectError
+        var description: String {
+            "NSPersistentContainer(name: \"\(name)\"): \(generated.message), and this build of CoreData reads no model "
+                + "files (the package's ModelFiles trait is off); pass the model: NSPersistentContainer(name:managedObjectModel:)"
+        }
+    }
+
     /// The model generated from `<name>.xcdatamodeld` (see `GeneratedModels`), else (with the
     /// `ModelFiles` trait) the model file of that name.
     static func model(named name: String) throws -> ManagedObjectModel {
@@ -166,7 +177,7 @@ enum ModelLookup {
             generatedError = error
         }
         #if !ModelFiles
-        throw generatedError
+        throw ModelFilesNotBuiltIn(name: name, generated: generatedError)
         #else
         let directories = searchDirectories()
         for directory in directories {
