@@ -2,10 +2,11 @@
 // compiles on Linux with `import CoreData` unchanged. Only built where Apple's framework does
 // not exist (see Package.swift).
 //
-// Foundation is re-exported so that this module's `NSPredicate` and `NSSortDescriptor` shadow
-// Foundation's for a file that imports only CoreData. A file that also imports Foundation
-// itself still resolves `NSPredicate(format:…)` here, but a type annotation `: NSPredicate`
-// is ambiguous there (checked with a two-module example; see Docs/RuntimeDifferences.md).
+// `NSPredicate`, `NSCompoundPredicate`, `NSComparisonPredicate`, `NSExpression` and
+// `NSSortDescriptor` are Foundation's own classes: a declaration of one of those names here
+// would be ambiguous in every file that also imports Foundation (checked on Swift 6.3, in
+// either import order). This module gives them Core Data's format and key initializers
+// (NSPredicate+Format.swift, NSSortDescriptor+Key.swift).
 @_exported import Foundation
 @_exported import ManagedObjects
 #if ModelFiles
@@ -24,11 +25,6 @@ public typealias NSPersistentStoreCoordinator = PersistentStoreCoordinator
 public typealias NSManagedObjectContextConcurrencyType = ManagedObjectContext.ConcurrencyType
 public typealias NSFetchRequest<ResultType> = FetchRequest<ResultType>
 public typealias NSFetchRequestResultType = FetchRequestResultType
-/// Core Data's predicate: this package's `ObjectPredicate` (`NSPredicate(format:…)`).
-public typealias NSPredicate = ObjectPredicate
-/// `NSCompoundPredicate(andPredicateWithSubpredicates:)` and its siblings make an `NSPredicate`.
-public typealias NSCompoundPredicate = ObjectPredicate
-public typealias NSSortDescriptor = ObjectSortDescriptor
 public typealias NSFetchedResultsChangeType = FetchedResultsChangeType
 
 /// What a fetch request can give. Core Data's `@objc` protocol conforms to itself, so Core Data
@@ -44,6 +40,30 @@ public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
 // Store options Core Data code passes; accepted and not read (see Docs/RuntimeDifferences.md).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
+public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"
+public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
+public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+
+/// Core Data's store class; here the runtime's store protocol (`persistentStores`,
+/// `persistentStore(for:)` give its stores).
+public typealias NSPersistentStore = PersistentStore
+
+extension ManagedObjectContext {
+    /// Always `nil`: contexts record no undo, and Foundation on Linux has no `UndoManager`.
+    /// Apple's templates set it to `nil` (iOS's default), which this accepts.
+    public var undoManager: AnyObject? {
+        get { nil }
+        set {}
+    }
+
+    /// Always `true`, Core Data's default: a fault whose row is gone reads as empty instead of
+    /// raising (a Swift getter cannot throw); setting `false` is accepted and changes nothing.
+    public var shouldDeleteInaccessibleFaults: Bool {
+        get { true }
+        set {}
+    }
+}
 
 extension PersistentStoreCoordinator {
     /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`
@@ -57,27 +77,17 @@ extension PersistentStoreCoordinator {
     }
 }
 
+extension PersistentStoreCoordinator {
+    /// The store at `url` (compared as standardized file URLs), or `nil`.
+    public func persistentStore(for url: URL) -> (any PersistentStore)? {
+        persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }
+    }
+}
+
 extension ManagedObjectContext.ConcurrencyType {
     /// Core Data's `NSManagedObjectContextConcurrencyType` case names.
     public static var mainQueueConcurrencyType: Self { .mainQueue }
     public static var privateQueueConcurrencyType: Self { .privateQueue }
-}
-
-extension ObjectPredicate {
-    /// `NSCompoundPredicate(andPredicateWithSubpredicates:)`: true when every one is.
-    public init(andPredicateWithSubpredicates subpredicates: [ObjectPredicate]) {
-        self = .and(subpredicates)
-    }
-
-    /// `NSCompoundPredicate(orPredicateWithSubpredicates:)`: true when any one is.
-    public init(orPredicateWithSubpredicates subpredicates: [ObjectPredicate]) {
-        self = .or(subpredicates)
-    }
-
-    /// `NSCompoundPredicate(notPredicateWithSubpredicate:)`.
-    public init(notPredicateWithSubpredicate predicate: ObjectPredicate) {
-        self = .not(predicate)
-    }
 }
 
 extension EntityDescription {

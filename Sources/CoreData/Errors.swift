@@ -6,6 +6,7 @@ import ManagedObjects
 
 public let NSValidationKeyErrorKey = ManagedObjectError.UserInfoKey.validationKey
 public let NSValidationValueErrorKey = ManagedObjectError.UserInfoKey.validationValue
+public let NSValidationObjectErrorKey = ManagedObjectError.UserInfoKey.validationObject
 public let NSDetailedErrorsKey = ManagedObjectError.UserInfoKey.detailedErrors
 
 public let NSManagedObjectValidationError = ManagedObjectError.Code.validation.rawValue
@@ -31,3 +32,10 @@ public let NSPersistentStoreOpenError = ManagedObjectError.Code.persistentStoreO
 public let NSPersistentStoreIncompatibleVersionHashError =
     ManagedObjectError.Code.persistentStoreIncompatibleVersionHash.rawValue
 public let NSPersistentStoreOperationError = ManagedObjectError.Code.persistentStoreOperation.rawValue
+
+// User-info keys Core Data code reads; Core Data's string values. The runtime's errors do not
+// carry these (see Docs/RuntimeDifferences.md).
+public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
+public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
+public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
+public let NSPersistentStoreSaveConflictsErrorKey = "conflictList"

@@ -1,5 +1,5 @@
 import Foundation
-import ManagedObjects
+@_spi(CoreData) import ManagedObjects
 
 /// One section of a fetched-results controller's results, as Core Data gives it.
 public protocol NSFetchedResultsSectionInfo {
@@ -110,8 +110,8 @@ open class NSFetchedResultsController<ResultType>: @unchecked Sendable {
     open func performFetch() throws {
         let request = results.fetchRequest
         request.entityName = fetchRequest.entityName
-        request.predicate = fetchRequest.predicate
-        request.sortDescriptors = fetchRequest.sortDescriptors
+        request.objectPredicate = fetchRequest.objectPredicate
+        request.objectSortDescriptors = fetchRequest.objectSortDescriptors
         request.fetchLimit = fetchRequest.fetchLimit
         request.fetchOffset = fetchRequest.fetchOffset
         request.fetchBatchSize = fetchRequest.fetchBatchSize

@@ -16,6 +16,14 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     open var shouldAddStoreAsynchronously = false
     open var shouldMigrateStoreAutomatically = true
     open var shouldInferMappingModelAutomatically = true
+    /// Options by key (`NSPersistentHistoryTrackingKey`, …): kept, and not read by the stores
+    /// (see Docs/RuntimeDifferences.md).
+    open private(set) var options: [String: NSObject] = [:]
+
+    /// Sets or (with `nil`) removes an option.
+    open func setOption(_ option: NSObject?, forKey key: String) {
+        options[key] = option
+    }
 
     public init() {
         type = NSSQLiteStoreType
@@ -75,7 +83,7 @@ open class NSPersistentContainer: @unchecked Sendable {
         self.init(name: name, managedObjectModel: managedObjectModel, modelLoadingError: nil)
     }
 
-    private init(name: String, managedObjectModel: NSManagedObjectModel, modelLoadingError: (any Error)?) {
+    init(name: String, managedObjectModel: NSManagedObjectModel, modelLoadingError: (any Error)?) {
         self.name = name
         self.managedObjectModel = managedObjectModel
         self.modelLoadingError = modelLoadingError
@@ -139,38 +147,58 @@ enum ModelLookup {
     struct ModelNotFound: Error, CustomStringConvertible {
         var name: String
         var searched: [URL]
+        /// Why no generated model was found.
+        var generated: ManagedObjectError
         var description: String {
             "NSPersistentContainer: no model named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel) in "
-                + searched.map(\.path).joined(separator: ", ")
+                + searched.map(\.path).joined(separator: ", ") + "; \(generated.message)"
         }
     }
 
     /// Built without the `ModelFiles` trait, CoreData reads no model files.
     struct ModelFilesNotBuiltIn: Error, CustomStringConvertible {
         var name: String
+        /// Why no generated model was found.
+        var generated: ManagedObjectError
         var description: String {
-            "NSPersistentContainer(name: \"\(name)\"): this build of CoreData reads no model files (the package's "
-                + "ModelFiles trait is off); pass the generated model: NSPersistentContainer(name:managedObjectModel:)"
+            "NSPersistentContainer(name: \"\(name)\"): \(generated.message), and this build of CoreData reads no model "
+                + "files (the package's ModelFiles trait is off); pass the model: NSPersistentContainer(name:managedObjectModel:)"
         }
     }
 
+    /// The model generated from `<name>.xcdatamodeld` (see `GeneratedModels`), else (with the
+    /// `ModelFiles` trait) the model file of that name.
     static func model(named name: String) throws -> ManagedObjectModel {
+        let generatedError: ManagedObjectError
+        do {
+            return try GeneratedModels.model(named: name)
+        } catch {
+            generatedError = error
+        }
         #if !ModelFiles
-        throw ModelFilesNotBuiltIn(name: name)
+        throw ModelFilesNotBuiltIn(name: name, generated: generatedError)
         #else
         let directories = searchDirectories()
         for directory in directories {
             for fileName in ["\(name).xcdatamodeld", "\(name).xcdatamodel"] {
                 let url = directory.appendingPathComponent(fileName)
                 guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                let model = try ManagedObjectModel(contentsOf: url)
-                let modules = moduleNames(forBundleAt: directory)
-                return ManagedObjectModel(model.model, classes: classes(for: model.model, modules: modules))
+                return try model(at: url)
             }
         }
-        throw ModelNotFound(name: name, searched: directories)
+        throw ModelNotFound(name: name, searched: directories, generated: generatedError)
         #endif
     }
+
+    #if ModelFiles
+    /// The model file at `url`, its entities bound to the classes their `representedClassName`
+    /// names in the module of the bundle holding the file or the main executable's.
+    static func model(at url: URL) throws -> ManagedObjectModel {
+        let model = try ManagedObjectModel(contentsOf: url, versionName: nil)
+        let modules = moduleNames(forBundleAt: url.deletingLastPathComponent())
+        return ManagedObjectModel(model.model, classes: classes(for: model.model, modules: modules))
+    }
+    #endif
 
     /// The main bundle's resources, the SwiftPM resource bundles (`<package>_<target>.resources`)
     /// beside it, and the current directory.

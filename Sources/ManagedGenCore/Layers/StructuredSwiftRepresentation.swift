@@ -59,6 +59,8 @@ public struct Declaration: Hashable, Sendable {
         case enumCase(name: String)
         /// `<access> typealias <name> = <type>`.
         case typeAlias(name: String, access: AccessModifier, type: String)
+        /// `#if <condition>`, the declarations, `#endif`.
+        case conditional(condition: String, declarations: [Declaration])
     }
 
     public init(_ kind: Kind, documentation: [String] = [], comments: [String] = []) {

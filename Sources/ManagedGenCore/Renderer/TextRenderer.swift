@@ -67,6 +67,8 @@ public struct TextRenderer: Sendable {
             let head = signature(functionHead(function), function.parameters,
                                  isThrowing: function.isThrowing, returnType: function.returnType, indentLevel)
             line = body.isEmpty ? "\(head) {}" : "\(head) { \(body) }"
+        case .conditional:
+            return nil
         case .initializer(let initializer):
             guard initializer.body.isEmpty else { return nil }
             line = signature(prefix(initializer.access, []) + "init", initializer.parameters, isThrowing: false, returnType: nil, indentLevel) + " {}"
@@ -103,6 +105,10 @@ public struct TextRenderer: Sendable {
             writer.line("case \(name)")
         case .typeAlias(let name, let access, let type):
             writer.line(prefix(access, []) + "typealias \(name) = \(type)")
+        case .conditional(let condition, let declarations):
+            writer.line("#if \(condition)")
+            renderMembers(declarations, separateAll: true, into: &writer)
+            writer.line("#endif")
         }
     }
 

@@ -37,6 +37,13 @@ struct ModelTranslator {
         let classes = index.model.entities.compactMap { entity -> String? in
             let plan = index.plan(for: entity)
             guard plan.hasClass else { return nil }
+            guard plan.generatesCode else {
+                // Manual/None: the user may not have written the class (code that uses objects by
+                // key); found at run time by name, else `ManagedObject`, as Core Data falls back
+                // to `NSManagedObject`.
+                return "\(SwiftNames.stringLiteral(entity.name)): ManagedObjects.GeneratedModels.manualClass("
+                    + "named: \(SwiftNames.stringLiteral(entity.representedClassName ?? plan.className)), fileID: #fileID)"
+            }
             return "\(SwiftNames.stringLiteral(entity.name)): \(SwiftNames.escaped(plan.className)).self"
         }
         // A typed constant: a large untyped dictionary literal defeats the type checker.
@@ -44,6 +51,7 @@ struct ModelTranslator {
         let registry = classes.isEmpty ? "[:]" : SwiftLiteral.array(classes.map(SwiftLiteral.atom)).rendered()
         let registryType = "[\(types.string): \(types.managedObject).Type]"
         var result: [Declaration] = [
+            registration(),
             .type(TypeDeclaration(
                 .enum, access: access, name: SwiftNames.escaped(index.modelTypeName),
                 members: [
@@ -74,6 +82,23 @@ struct ModelTranslator {
         ]
         result += index.model.composites.map(compositeDeclaration)
         return result
+    }
+
+    /// Registers the model under its name as the program loads (a load-time initializer, which
+    /// Swift 6.3 writes on Linux), so `PersistentContainer(name:)` and Core Data code's
+    /// `NSPersistentContainer(name:)` find it with no model file. The closure only records how to
+    /// build the model: nothing is built before the program asks for it.
+    private func registration() -> Declaration {
+        // Always qualified: it runs in the app's module, where a type of that name may exist.
+        let register = "ManagedObjects.GeneratedModels.register(\(SwiftNames.stringLiteral(index.modelName))) { "
+            + "\(SwiftNames.escaped(index.modelTypeName)).managedObjectModel }"
+        return Declaration(.conditional(condition: "compiler(>=6.3) && os(Linux)", declarations: [
+            .variable(
+                VariableDeclaration(
+                    attributes: ["@used", #"@section(".init_array")"#], access: .private, isLet: true,
+                    name: "registerModel", type: "@convention(c) () -> Void", initializer: "{ \(register) }"),
+                documentation: ["Registers `\(index.modelTypeName)` under the name `\(index.modelName)` as the program loads."]),
+        ]))
     }
 
     /// `versions`, the bundle's versions for migration (the current one is `managedObjectModel`),

@@ -72,6 +72,13 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
     public var entityName: String?
     /// The object concerned.
     public var objectID: ManagedObjectID?
+    /// The object a validation error is about (`NSValidationObjectErrorKey`), as Core Data's
+    /// error holds it; use it on its context's queue only.
+    public var object: ManagedObject? {
+        get { objectReference?.object }
+        set { objectReference = newValue.map(ObjectReference.init) }
+    }
+    private var objectReference: ObjectReference?
     /// The property concerned (`NSValidationKeyErrorKey`).
     public var key: String?
     /// A description of the offending value (`NSValidationValueErrorKey`).
@@ -149,4 +156,11 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         for detail in detailedErrors { text += "\n  \(detail)" }
         return text
     }
+}
+
+/// Holds a validation error's object: an error is `Sendable`, an object is used on its
+/// context's queue, as with Core Data's `NSError`.
+private final class ObjectReference: @unchecked Sendable {
+    let object: ManagedObject
+    init(_ object: ManagedObject) { self.object = object }
 }

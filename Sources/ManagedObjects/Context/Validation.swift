@@ -142,10 +142,12 @@ enum Validation {
         _ code: ManagedObjectError.Code, _ message: String, _ object: ManagedObject, _ key: String,
         value: Any? = nil, location: SourceLocation?
     ) -> ManagedObjectError {
-        ManagedObjectError(
+        var error = ManagedObjectError(
             code, "\(object.entity.name).\(message)" + (location.map { " (model: \($0))" } ?? ""),
             entityName: object.entity.name, objectID: object.objectID, key: key,
             value: value.map { String(describing: $0) })
+        error.object = object
+        return error
     }
 }
 

@@ -56,9 +56,28 @@ public final class PersistentContainer: Sendable {
         set { descriptions.withLock { $0 = newValue } }
     }
 
-    public init(name: String, managedObjectModel: ManagedObjectModel) {
+    /// Why `init(name:)` has no model; `loadPersistentStores` reports it.
+    private let modelLoadingError: ManagedObjectError?
+
+    public convenience init(name: String, managedObjectModel: ManagedObjectModel) {
+        self.init(name: name, managedObjectModel: managedObjectModel, modelLoadingError: nil)
+    }
+
+    /// A container for the model generated from `<name>.xcdatamodeld`, as Core Data's finds the
+    /// model named `name` in the app's bundle (see ``GeneratedModels``). Without one, the model
+    /// is empty and `loadPersistentStores` reports why.
+    public convenience init(name: String) {
+        do {
+            self.init(name: name, managedObjectModel: try GeneratedModels.model(named: name), modelLoadingError: nil)
+        } catch {
+            self.init(name: name, managedObjectModel: ManagedObjectModel(Model()), modelLoadingError: error)
+        }
+    }
+
+    private init(name: String, managedObjectModel: ManagedObjectModel, modelLoadingError: ManagedObjectError?) {
         self.name = name
         self.managedObjectModel = managedObjectModel
+        self.modelLoadingError = modelLoadingError
         self.descriptions = LockedValue([PersistentStoreDescription(url: Self.defaultStoreURL(name: name))])
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
         self.viewContext = ManagedObjectContext(concurrencyType: .mainQueue,
@@ -93,6 +112,10 @@ public final class PersistentContainer: Sendable {
         completionHandler: (PersistentStoreDescription, (any Error)?) -> Void
     ) {
         for var description in persistentStoreDescriptions {
+            if let modelLoadingError {
+                completionHandler(description, modelLoadingError)
+                continue
+            }
             do {
                 if description.type == .sqlite {
                     let url = description.url ?? Self.defaultStoreURL(name: name)

@@ -6,6 +6,11 @@ import Foundation
 // Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
+#if compiler(>=6.3) && os(Linux)
+/// Registers `InheritanceModel` under the name `Inheritance` as the program loads.
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Inheritance") { InheritanceModel.managedObjectModel } }
+#endif
+
 /// The model `Inheritance`.
 public enum InheritanceModel {
     /// The model as Swift values: an app needs no model file at run time.
@@ -25,7 +30,7 @@ public enum InheritanceModel {
 
     private static let classes: [String: ManagedObject.Type] = [
         "Animal": Animal.self, "Bird": Bird.self, "Mammal": Mammal.self, "Dog": Dog.self, "Keeper": Keeper.self,
-        "Enclosure": Enclosure.self,
+        "Enclosure": ManagedObjects.GeneratedModels.manualClass(named: "Enclosure", fileID: #fileID),
     ]
 
     @_optimize(none) private static func animalEntity() -> Entity {

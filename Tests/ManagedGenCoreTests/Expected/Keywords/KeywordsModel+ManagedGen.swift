@@ -6,6 +6,11 @@ import Foundation
 // Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
+#if compiler(>=6.3) && os(Linux)
+/// Registers `KeywordsModel` under the name `Keywords` as the program loads.
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Keywords") { KeywordsModel.managedObjectModel } }
+#endif
+
 /// The model `Keywords`.
 public enum KeywordsModel {
     /// The model as Swift values: an app needs no model file at run time.
@@ -23,7 +28,7 @@ public enum KeywordsModel {
 
     private static let classes: [Swift.String: ManagedObjects.ManagedObject.Type] = [
         "Set": Set.self, "Task": Task.self, "Error": Error.self, "Data": Data.self, "String": String.self,
-        "ManagedObject": ManagedObject.self,
+        "ManagedObject": ManagedObjects.GeneratedModels.manualClass(named: "ManagedObject", fileID: #fileID),
     ]
 
     @_optimize(none) private static func setEntity() -> Entity {

@@ -6,6 +6,11 @@ import Foundation
 // Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
 
+#if compiler(>=6.3) && os(Linux)
+/// Registers `TweetsModel` under the name `Tweets` as the program loads.
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Tweets") { TweetsModel.managedObjectModel } }
+#endif
+
 /// The model `Tweets`.
 public enum TweetsModel {
     /// The model as Swift values: an app needs no model file at run time.

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The models generated code registers by name as the program loads, so that
+/// `PersistentContainer(name: "Todos")` finds the model generated from `Todos.xcdatamodeld` as
+/// Core Data finds `Todos.momd` in the app's bundle: no model file, no libxml2.
+///
+/// Generated code registers from a load-time initializer, which Swift 6.3 compilers write
+/// (`@section(".init_array")`) on Linux; elsewhere, or with an older compiler, nothing is
+/// registered and a container needs its model given (`init(name:managedObjectModel:)`).
+public enum GeneratedModels {
+    private static let registered = LockedValue<[String: [@Sendable () -> ManagedObjectModel]]>([:])
+
+    /// Called by generated code as the program loads: only record how to build the model.
+    @_spi(Generated)
+    public static func register(_ name: String, _ model: @escaping @Sendable () -> ManagedObjectModel) {
+        registered.withLock { $0[name, default: []].append(model) }
+    }
+
+    /// The class of an entity whose code the user writes (Manual/None codegen), found at run
+    /// time as Core Data finds a `representedClassName`: `Class` or `.Class` in the module of the
+    /// generated file (`fileID`, `Module/File.swift`), `Module.Class` as given; `ManagedObject`
+    /// when there is none, as Core Data falls back to `NSManagedObject`.
+    @_spi(Generated)
+    public static func manualClass(named className: String, fileID: String) -> ManagedObject.Type {
+        let name = className.hasPrefix(".") ? String(className.dropFirst()) : className
+        let module = fileID.prefix { $0 != "/" }
+        let qualified = name.contains(".") ? name : "\(module).\(name)"
+        return _typeByName(qualified) as? ManagedObject.Type ?? ManagedObject.self
+    }
+
+    /// The model generated from `<name>.xcdatamodeld` (or `.xcdatamodel`).
+    /// - Throws: `ManagedObjectError` (134070) when no generated model has that name, or
+    ///   several do (two targets generating from models of one name).
+    public static func model(named name: String) throws(ManagedObjectError) -> ManagedObjectModel {
+        let models = registered.withLock { $0[name] ?? [] }
+        guard models.count == 1 else {
+            let known = registered.withLock { $0.keys.sorted() }
+            throw ManagedObjectError(
+                .persistentStoreOperation,
+                models.isEmpty
+                    ? "no generated model named '\(name)' (generated models: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
+                    : "\(models.count) generated models are named '\(name)'; give the container its model")
+        }
+        return models[0]()
+    }
+}

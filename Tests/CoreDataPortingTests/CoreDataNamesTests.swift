@@ -1,0 +1,55 @@
+import CoreData
+import Testing
+
+/// Core Data names and shapes the public porting cases' first errors asked for.
+@Suite struct CoreDataNamesTests {
+    @Test func modelFromAFileIsFailable() throws {
+        let url = try #require(Bundle.module.url(forResource: "Twitter", withExtension: "xcdatamodeld"))
+        let model = try #require(NSManagedObjectModel(contentsOf: url))
+        #expect(model.entitiesByName.keys.sorted() == ["Tweet", "TwitterUser"])
+        #expect(model.entitiesByName["Tweet"]?.managedObjectClass == Tweet.self)
+        #expect(NSManagedObjectModel(contentsOf: url.deletingLastPathComponent().appendingPathComponent("Missing.xcdatamodeld")) == nil)
+    }
+
+    @Test func cloudKitContainerIsALocalContainer() throws {
+        let container = NSPersistentCloudKitContainer(name: "Twitter")
+        container.persistentStoreDescriptions.first!.url = URL(fileURLWithPath: "/dev/null")
+        container.persistentStoreDescriptions.first!.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        #expect(container.persistentStoreDescriptions.first!.options[NSPersistentHistoryTrackingKey] == true as NSNumber)
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        let store: NSPersistentStore? = container.persistentStoreCoordinator.persistentStores.first
+        #expect(store?.type == .inMemory)
+        _ = try Tweet.findOrCreateTweet(matching: "1", text: "local", postedBy: "paul", in: container.viewContext)
+        try container.viewContext.save()
+        #expect(try container.viewContext.count(for: Tweet.fetchRequest()) == 1)
+    }
+
+    @Test func storeForURL() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CoreDataNamesTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Twitter.sqlite")
+        let container = NSPersistentContainer(name: "Twitter")
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        let coordinator = container.persistentStoreCoordinator
+        #expect(coordinator.persistentStore(for: url) === coordinator.persistentStores.first)
+        #expect(coordinator.persistentStore(for: directory.appendingPathComponent("Other.sqlite")) == nil)
+    }
+
+    @Test func mergeTypesRoundTrip() {
+        let policies: [NSMergePolicy] = [
+            NSErrorMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy, NSMergeByPropertyObjectTrumpMergePolicy,
+            NSOverwriteMergePolicy, NSRollbackMergePolicy,
+        ]
+        #expect(policies.map(\.mergeType.rawValue) == [0, 1, 2, 3, 4])
+        #expect(policies.map { NSMergePolicy(merge: $0.mergeType) } == policies)
+    }
+
+    @Test func contextHasNoUndoManagerAndKeepsInaccessibleFaultsDeleted() {
+        let context = PersistenceController(inMemory: true).container.viewContext
+        context.undoManager = nil
+        context.shouldDeleteInaccessibleFaults = true
+        #expect(context.undoManager == nil)
+        #expect(context.shouldDeleteInaccessibleFaults)
+    }
+}
