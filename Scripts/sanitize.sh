@@ -19,8 +19,16 @@ log="$scratch/test-output.txt"
 # The runtime's tests alone need only the runtime: the package is cut down to it and its tests
 # (MANAGEDGEN_RUNTIME_TESTS_ONLY, see Package.swift), which spares building SwiftNIO, BoringSSL
 # and the generator under the sanitizer. Any other filter builds the whole package.
+# SwiftPM writes the cut-down package's resolution into Package.resolved: it is put back after.
 if [ "$filter" = ManagedObjectsTests ] || [[ "$filter" == ManagedObjectsTests.* ]]; then
     export MANAGEDGEN_RUNTIME_TESTS_ONLY=1
+    resolved_backup=$(mktemp)
+    if [ -f Package.resolved ]; then
+        cp Package.resolved "$resolved_backup"
+        trap 'cp "$resolved_backup" Package.resolved; rm -f "$resolved_backup"' EXIT
+    else
+        trap 'rm -f Package.resolved "$resolved_backup"' EXIT
+    fi
 fi
 # The build runs the sanitized managedgen (the build plugin generates the seeds' classes): leak
 # detection is off there too, since LeakSanitizer cannot see references Swift keeps with tag
