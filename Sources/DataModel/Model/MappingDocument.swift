@@ -7,11 +7,21 @@ public struct MappingDocument: Hashable, Sendable, Codable {
     public var destinationVersionName: String
     /// In Xcode's order (its `mappingnumber`), the order Core Data runs them in.
     public var entityMappings: [EntityMapping]
+    /// The two versions as the file keeps them (`sourcemodeldata`, `destinationmodeldata`), with
+    /// what their entities' version hashes depend on: Core Data picks a mapping model by those
+    /// hashes, not by the names above, which may be stale. `nil` when the file has none.
+    public var sourceModel: Model?
+    public var destinationModel: Model?
 
-    public init(sourceVersionName: String, destinationVersionName: String, entityMappings: [EntityMapping]) {
+    public init(
+        sourceVersionName: String, destinationVersionName: String, entityMappings: [EntityMapping],
+        sourceModel: Model? = nil, destinationModel: Model? = nil
+    ) {
         self.sourceVersionName = sourceVersionName
         self.destinationVersionName = destinationVersionName
         self.entityMappings = entityMappings
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
     }
 
     /// One entity mapping (Core Data's `NSEntityMapping`).
