@@ -116,6 +116,7 @@ private struct DocumentBuilder {
         "XDDEVMAPPINGMODEL": ["sourcemodelpath", "sourcemodeldata", "destinationmodelpath", "destinationmodeldata"],
         "XDDEVENTITYMAPPING": [
             "name", "sourcename", "destinationname", "mappingtypename", "mappingnumber", "migrationpolicyclassname", "autogenerateexpression",
+            "userinfodata",
         ],
         "XDDEVATTRIBUTEMAPPING": ["name", "valueexpressiondata", "autogenerateexpression"],
         "XDDEVRELATIONSHIPMAPPING": ["name", "valueexpressiondata", "autogenerateexpression", "sourcekeypath", "sourcemappingname"],
@@ -166,6 +167,19 @@ private struct DocumentBuilder {
         }
     }
 
+    /// An entity mapping's `userinfodata`: a keyed-archived dictionary of strings.
+    private func userInfo(of object: StoredObject, in mapping: String) throws(MappingModelReadError) -> [String: String] {
+        guard let text = object.attributes["userinfodata"], !text.isEmpty else { return [:] }
+        guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+            throw failure("entity mapping \(mapping): the user info is not base64", at: object)
+        }
+        do {
+            return try ModelArchiveUnarchiver.stringDictionary(fromArchive: [UInt8](data))
+        } catch {
+            throw failure("entity mapping \(mapping): cannot read the user info: \(error.description)", at: object)
+        }
+    }
+
     /// `Tests/Model.xcdatamodeld/Model 2.xcdatamodel` → `Model 2`.
     private func versionName(_ model: StoredObject, _ attribute: String) throws(MappingModelReadError) -> String {
         guard let path = model.attributes[attribute], let last = path.split(separator: "/").last, !last.isEmpty else {
@@ -187,6 +201,7 @@ private struct DocumentBuilder {
             name: name, sourceEntityName: source, destinationEntityName: destination,
             mappingTypeName: object.attributes["mappingtypename"],
             migrationPolicyClassName: object.attributes["migrationpolicyclassname"].flatMap { $0.isEmpty ? nil : $0 },
+            userInfo: try userInfo(of: object, in: name),
             autogeneratesExpressions: object.attributes["autogenerateexpression"] == "1",
             attributeMappings: try properties(of: object, named: name, "attributemappings", type: "XDDEVATTRIBUTEMAPPING"),
             relationshipMappings: try properties(of: object, named: name, "relationshipmappings", type: "XDDEVRELATIONSHIPMAPPING"))

@@ -16,6 +16,22 @@ enum ModelArchiveUnarchiver {
     }
 
     static func model(fromArchive bytes: [UInt8]) throws(ReadError) -> Model {
+        try graph(bytes).model()
+    }
+
+    /// A keyed-archived dictionary of strings (an entity mapping's user info, as Xcode writes it).
+    static func stringDictionary(fromArchive bytes: [UInt8]) throws(ReadError) -> [String: String] {
+        let graph = try graph(bytes)
+        guard let root = graph.object(graph.root) else { throw ReadError(description: "the archive has no root object") }
+        var result: [String: String] = [:]
+        for (key, value) in graph.dictionary(root) {
+            guard let text = graph.text(value) else { throw ReadError(description: "the value of \(key) is not a string") }
+            result[key] = text
+        }
+        return result
+    }
+
+    private static func graph(_ bytes: [UInt8]) throws(ReadError) -> Graph {
         let archive: BinaryPropertyList.Value
         do {
             archive = try BinaryPropertyList.read(bytes)
@@ -26,11 +42,15 @@ enum ModelArchiveUnarchiver {
               case .array(let objects)? = top["$objects"] else {
             throw ReadError(description: "not a keyed archive (no $archiver NSKeyedArchiver and $objects)")
         }
-        return try Graph(objects: objects).model()
+        var root: BinaryPropertyList.Value?
+        if case .dictionary(let roots)? = top["$top"] { root = roots["root"] }
+        return Graph(objects: objects, root: root)
     }
 
     private struct Graph {
         let objects: [BinaryPropertyList.Value]
+        /// `$top.root`: a reference to the archived root object.
+        let root: BinaryPropertyList.Value?
 
         func object(_ value: BinaryPropertyList.Value?) -> BinaryPropertyList.Value? {
             guard case .uid(let uid)? = value, uid >= 0, uid < objects.count else { return nil }

@@ -167,4 +167,34 @@ struct AppMappingModelTests {
             #expect(continents.count == Set(continentByCountry.values).count)
         }
     }
+
+    @Test("MHWBookToBookPolicy (BookMigration), Model1 → Model2: each book's authorName becomes an Author, one per name")
+    func bookToBookModel2() throws {
+        let bundle = "hwaxxer__BookMigration/BookMigration/Model.xcdatamodeld"
+        let versions = try ManagedObjectModelVersions(contentsOf: Self.corpus(bundle))
+        let directory = try TemporaryDirectory()
+        let url = try RealSQLiteStoreTests.copy("hwaxxer__BookMigration/Model1.sqlite", into: directory)
+        let before = try rawSQL(url.path, "SELECT ZTITLE, ZAUTHORNAME FROM ZBOOK").split(separator: "\n")
+            .map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let authorByTitle = Dictionary(uniqueKeysWithValues: before.map { ($0[0], $0[1]) })
+        let source = AppStoreMigrationTests.Source(
+            store: "hwaxxer__BookMigration/Model1.sqlite", bundle: bundle, mappingFolder: "hwaxxer__BookMigration/BookMigration")
+        let mappings = try AppStoreMigrationTests.mappingModels(for: source, versions: versions)
+        #expect(mappings.first { $0.sourceVersionName == "Model1" }?.entityMappings.first { $0.name == "BookToBook" }?.userInfo == ["modelVersion": "2"])
+        let files = try rawSQL(url.path, "SELECT ZTITLE, ZFILEURL FROM ZBOOK ORDER BY ZTITLE")
+        let model2 = try #require(versions.version(named: "Model2"))
+        let container = try RealStoreMigrationTests.container(model2, versions: versions, at: url) { $0.mappingModels = mappings }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+            #expect(books.count == 4)
+            for book in books {
+                let authors = try #require(book.value(forKey: "authors") as? Set<ManagedObject>)
+                #expect(authors.map { $0.value(forKey: "name") as? String } == [authorByTitle[book.value(forKey: "title") as? String ?? ""]])
+            }
+            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Author")) == Set(authorByTitle.values).count)
+        }
+        // The keyed archives of `fileURL` are copied as they were.
+        #expect(try rawSQL(url.path, "SELECT ZTITLE, ZFILEURL FROM ZBOOK ORDER BY ZTITLE") == files)
+    }
 }

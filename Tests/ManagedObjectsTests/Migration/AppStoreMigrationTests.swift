@@ -123,8 +123,19 @@ struct AppStoreMigrationTests {
         return text.contains("join table") || text.range(of: #"\bZ(\d+_[A-Z]|_\d+[A-Z])"#, options: .regularExpression) != nil
     }
 
+    /// BookMigration's Model2 → Model3 is a multi-pass migration: the app's `MHWMigrationManager`
+    /// runs two mapping models for the one step (`Model2_to_Model3`, whose UserToUser mapping is
+    /// left out of its model, then `Model2_to_Model3_User`) into one destination store. Migration
+    /// here runs one mapping model per step, as Core Data's automatic migration does, so the users
+    /// are not carried over. Recorded so that it flags once multi-pass migration exists.
+    static let multiPassFailures: Set<String> = ["hwaxxer__BookMigration/Model1.sqlite → Model3"]
+
     @Test("migrates to the later version, keeping every entity's objects", arguments: cases)
     func migrates(_ testCase: Case) throws {
+        if Self.multiPassFailures.contains(testCase.testDescription) {
+            withKnownIssue("multi-pass migration (two mapping models for one step) is not supported") { try migrate(testCase) }
+            return
+        }
         try withKnownIssue("schema naming of join tables and Z<n>_ columns (issue 39, Build item 1; another branch)") {
             try migrate(testCase)
         } when: {

@@ -99,7 +99,7 @@ extension MappingModel {
             entityMappings.append(EntityMapping(
                 name: mapping.name, sourceEntityName: sourceName, destinationEntityName: destinationName,
                 attributeMappings: attributes, relationshipMappings: relationships,
-                entityMigrationPolicyClassName: mapping.migrationPolicyClassName))
+                entityMigrationPolicyClassName: mapping.migrationPolicyClassName, userInfo: mapping.userInfo))
         }
         self.init(
             from: sourceVersion.name, to: destinationVersion.name, entityMappings: entityMappings,

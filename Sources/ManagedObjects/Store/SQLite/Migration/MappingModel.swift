@@ -52,11 +52,13 @@ public struct EntityMapping: Sendable {
     /// The name an ``EntityMigrationPolicy`` type is registered under
     /// (``EntityMigrationPolicies/register(_:named:)``); `nil`: the default behaviour.
     public var entityMigrationPolicyClassName: String?
+    /// For policies to read (Core Data's `userInfo`; Xcode's editor writes strings).
+    public var userInfo: [String: String]
 
     public init(
         name: String, sourceEntityName: String, destinationEntityName: String,
         attributeMappings: [PropertyMapping]? = nil, relationshipMappings: [PropertyMapping]? = nil,
-        entityMigrationPolicyClassName: String? = nil
+        entityMigrationPolicyClassName: String? = nil, userInfo: [String: String] = [:]
     ) {
         self.name = name
         self.sourceEntityName = sourceEntityName
@@ -64,6 +66,7 @@ public struct EntityMapping: Sendable {
         self.attributeMappings = attributeMappings
         self.relationshipMappings = relationshipMappings
         self.entityMigrationPolicyClassName = entityMigrationPolicyClassName
+        self.userInfo = userInfo
     }
 }
 
