@@ -133,6 +133,21 @@ enum ModelArchiveUnarchiver {
                 entities.append(try entity(value))
             }
             guard !entities.isEmpty else { throw ReadError(description: "the archived model has no XDPMEntity") }
+            // Hashing walks up each hierarchy: every parent must exist, without a cycle.
+            let parents = Dictionary(entities.map { ($0.name, $0.parentEntity) }, uniquingKeysWith: { first, _ in first })
+            for entity in entities {
+                var seen: Set<String> = [entity.name]
+                var parent = entity.parentEntity
+                while let name = parent {
+                    guard let next = parents[name] else {
+                        throw ReadError(description: "archived entity \(entity.name) has superentity \(name), which the archive does not have")
+                    }
+                    guard seen.insert(name).inserted else {
+                        throw ReadError(description: "archived entity \(entity.name)'s superentities form a cycle through \(name)")
+                    }
+                    parent = next
+                }
+            }
             return Model(entities: entities.sorted { $0.name < $1.name })
         }
 
