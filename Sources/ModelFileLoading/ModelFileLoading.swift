@@ -35,8 +35,10 @@ extension ManagedObjectModelVersions {
 
 extension MappingModel {
     /// Reads a mapping model Xcode wrote (a `.xcmappingmodel` folder or its `xcmapping.xml`) for
-    /// the versions it maps between, which `versions` must hold. Core Data's
-    /// `NSMappingModel(contentsOf:)`, with the versions given instead of found in a bundle.
+    /// the versions it maps between, which `versions` must hold: those with the entity version
+    /// hashes of the two models the file keeps (as Core Data matches them), else those of the
+    /// names it writes. Core Data's `NSMappingModel(contentsOf:)`, with the versions given
+    /// instead of found in a bundle.
     ///
     /// Throws 134110 naming the file (and the entity mapping and property concerned) when the
     /// file cannot be read, names versions, entities or properties the versions lack, or holds a

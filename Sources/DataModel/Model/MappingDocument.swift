@@ -7,11 +7,21 @@ public struct MappingDocument: Hashable, Sendable, Codable {
     public var destinationVersionName: String
     /// In Xcode's order (its `mappingnumber`), the order Core Data runs them in.
     public var entityMappings: [EntityMapping]
+    /// The two versions as the file keeps them (`sourcemodeldata`, `destinationmodeldata`), with
+    /// what their entities' version hashes depend on: Core Data picks a mapping model by those
+    /// hashes, not by the names above, which may be stale. `nil` when the file has none.
+    public var sourceModel: Model?
+    public var destinationModel: Model?
 
-    public init(sourceVersionName: String, destinationVersionName: String, entityMappings: [EntityMapping]) {
+    public init(
+        sourceVersionName: String, destinationVersionName: String, entityMappings: [EntityMapping],
+        sourceModel: Model? = nil, destinationModel: Model? = nil
+    ) {
         self.sourceVersionName = sourceVersionName
         self.destinationVersionName = destinationVersionName
         self.entityMappings = entityMappings
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
     }
 
     /// One entity mapping (Core Data's `NSEntityMapping`).
@@ -26,6 +36,9 @@ public struct MappingDocument: Hashable, Sendable, Codable {
         public var mappingTypeName: String?
         /// As written, possibly module-qualified (`App.CarPolicy`, `REPLACE_AT_RUNTIME.CarPolicy`).
         public var migrationPolicyClassName: String?
+        /// The entity mapping's user info (Core Data's `NSEntityMapping.userInfo`, which policies
+        /// read), as Xcode's editor writes it: string values by key.
+        public var userInfo: [String: String]
         /// Whether Xcode fills properties without an expression with its default
         /// (`$source.<name>` for an attribute, the destination objects of the source relationship of
         /// that name for a relationship).
@@ -35,7 +48,7 @@ public struct MappingDocument: Hashable, Sendable, Codable {
 
         public init(
             name: String, sourceEntityName: String?, destinationEntityName: String?, mappingTypeName: String? = nil,
-            migrationPolicyClassName: String? = nil, autogeneratesExpressions: Bool = true,
+            migrationPolicyClassName: String? = nil, userInfo: [String: String] = [:], autogeneratesExpressions: Bool = true,
             attributeMappings: [PropertyMapping] = [], relationshipMappings: [PropertyMapping] = []
         ) {
             self.name = name
@@ -43,6 +56,7 @@ public struct MappingDocument: Hashable, Sendable, Codable {
             self.destinationEntityName = destinationEntityName
             self.mappingTypeName = mappingTypeName
             self.migrationPolicyClassName = migrationPolicyClassName
+            self.userInfo = userInfo
             self.autogeneratesExpressions = autogeneratesExpressions
             self.attributeMappings = attributeMappings
             self.relationshipMappings = relationshipMappings

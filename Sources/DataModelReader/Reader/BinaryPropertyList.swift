@@ -64,12 +64,16 @@ enum BinaryPropertyList {
         }
 
         private func unsigned(at position: Int, size: Int) throws(ReadError) -> Int {
+            let value = try bits(at: position, size: size)
+            guard value <= UInt64(Int.max) else { throw ReadError(description: "a value at offset \(position) is out of range") }
+            return Int(value)
+        }
+
+        private func bits(at position: Int, size: Int) throws(ReadError) -> UInt64 {
             guard position >= 0, size <= 8, position + size <= bytes.count else {
                 throw ReadError(description: "the property list ends inside a value at offset \(position)")
             }
-            let value = Self.bigEndian(bytes[position..<(position + size)])
-            guard value <= UInt64(Int.max) else { throw ReadError(description: "a value at offset \(position) is out of range") }
-            return Int(value)
+            return Self.bigEndian(bytes[position..<(position + size)])
         }
 
         func object(_ index: Int, depth: Int) throws(ReadError) -> Value {
@@ -92,8 +96,8 @@ enum BinaryPropertyList {
             case 0x1:
                 guard low <= 3 else { throw ReadError(description: "object \(index) is an integer of \(1 << low) bytes") }
                 let size = 1 << low
-                let raw = UInt64(try unsigned(at: start + 1, size: size))
-                // 8-byte integers are signed; shorter ones are not.
+                let raw = try bits(at: start + 1, size: size)
+                // 8-byte integers are signed (Xcode archives -1 as one, for instance); shorter ones are not.
                 return .integer(size == 8 ? Int(Int64(bitPattern: raw)) : Int(raw))
             case 0x2:
                 switch low {

@@ -12,11 +12,11 @@ import Testing
 struct MappingModelMigrationTests {
     /// Makes the car as the default does, then links it to the Maker of its `maker` name,
     /// created once per name.
-    struct MakerPolicy: EntityMigrationPolicy {
-        func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-            try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
+    final class MakerPolicy: EntityMigrationPolicy {
+        override func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+            try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
             guard let name = source.value(forKey: "maker") as? String,
-                  let car = manager.destinationInstances(forEntityMappingNamed: mapping.name, sourceInstances: [source]).first,
+                  let car = manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first,
                   let makerEntity = manager.destinationContext.persistentStoreCoordinator.managedObjectModel["Maker"] else { return }
             var makers = manager.userInfo["makers"] as? [String: ManagedObject] ?? [:]
             let maker = makers[name] ?? ManagedObject(entity: makerEntity, insertInto: manager.destinationContext)

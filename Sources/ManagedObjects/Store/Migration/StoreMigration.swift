@@ -75,17 +75,24 @@ package enum StoreMigration {
         } else {
             destinations = [.init(name: targetName, model: model)]
         }
+        // From each version: a mapping model to the furthest version it reaches (a direct
+        // mapping before a chain, as Core Data prefers), else the next version, inferred.
         var previous = source
         var steps: [Step] = []
-        for destination in destinations {
-            let mapping = options.mappingModels.first { $0.sourceVersionName == previous.name && $0.destinationVersionName == destination.name }
-            guard mapping != nil || options.shouldInferMappingModelAutomatically else {
+        var remaining = destinations[...]
+        while let next = remaining.first {
+            let direct = remaining.indices.reversed().lazy.compactMap { index in
+                options.mappingModels.first { $0.maps(from: previous, to: remaining[index]) }.map { (index, $0) }
+            }.first
+            guard direct != nil || options.shouldInferMappingModelAutomatically else {
                 throw ManagedObjectError(
                     .migrationMissingMappingModel,
-                    "no mapping model from version \(previous.name) to \(destination.name) for \(store), and inferring one is off")
+                    "no mapping model from version \(previous.name) to \(next.name) for \(store), and inferring one is off")
             }
-            steps.append(Step(source: previous, destination: destination, mappingModel: mapping))
-            previous = destination
+            let index = direct?.0 ?? remaining.startIndex
+            steps.append(Step(source: previous, destination: remaining[index], mappingModel: direct?.1))
+            previous = remaining[index]
+            remaining = remaining[(index + 1)...]
         }
         return steps
     }

@@ -17,21 +17,34 @@ extension MappingModel {
         func failure(_ message: String, entity: String? = nil, key: String? = nil) -> ManagedObjectError {
             ManagedObjectError(.migration, "mapping model \(file): \(message)", entityName: entity, key: key)
         }
-        guard let source = versions.version(named: document.sourceVersionName) else {
-            throw failure("maps from version \(document.sourceVersionName), which is not among the model's versions (\(versions.versions.map(\.name).joined(separator: ", ")))")
+        // The versions are those whose entity hashes the file's archived models have (as Core
+        // Data matches them: the names written may be stale); a file without archived models, or
+        // whose archived model is that of no version (itself stale), is matched by the names.
+        func version(_ role: String, named name: String, archived: Model?) throws(ManagedObjectError) -> (ManagedObjectModelVersions.Version, byHashes: Bool) {
+            if let archived {
+                let hashes = ManagedObjectModel(archived).entityVersionHashesByName
+                if let found = versions.versions.first(where: { $0.entityVersionHashes == hashes }) { return (found, true) }
+            }
+            guard let found = versions.versions.first(where: { $0.name == name }) else {
+                let names = versions.versions.map(\.name).joined(separator: ", ")
+                let hashes = archived == nil ? "" : " and the model it keeps has the entity version hashes of none of them"
+                throw failure("maps \(role) version \(name), which is not among the model's versions (\(names))\(hashes)")
+            }
+            return (found, false)
         }
-        guard let destination = versions.version(named: document.destinationVersionName) else {
-            throw failure("maps to version \(document.destinationVersionName), which is not among the model's versions (\(versions.versions.map(\.name).joined(separator: ", ")))")
-        }
+        let (sourceVersion, sourceByHashes) = try version("from", named: document.sourceVersionName, archived: document.sourceModel)
+        let (destinationVersion, destinationByHashes) = try version("to", named: document.destinationVersionName, archived: document.destinationModel)
+        let source = sourceVersion.model
+        let destination = destinationVersion.model
         let mappingNames = Set(document.entityMappings.map(\.name))
         var entityMappings: [EntityMapping] = []
         for mapping in document.entityMappings {
             guard let sourceName = mapping.sourceEntityName, let destinationName = mapping.destinationEntityName else { continue }
             guard let sourceEntity = source[sourceName] else {
-                throw failure("entity mapping \(mapping.name) maps from entity \(sourceName), which version \(document.sourceVersionName) does not have", entity: sourceName)
+                throw failure("entity mapping \(mapping.name) maps from entity \(sourceName), which version \(sourceVersion.name) does not have", entity: sourceName)
             }
             guard let destinationEntity = destination[destinationName] else {
-                throw failure("entity mapping \(mapping.name) maps to entity \(destinationName), which version \(document.destinationVersionName) does not have", entity: destinationName)
+                throw failure("entity mapping \(mapping.name) maps to entity \(destinationName), which version \(destinationVersion.name) does not have", entity: destinationName)
             }
             func value(of property: MappingDocument.PropertyMapping, isRelationship: Bool) throws(ManagedObjectError) -> PropertyMapping.Value? {
                 let kind = isRelationship ? "relationship" : "attribute"
@@ -86,8 +99,11 @@ extension MappingModel {
             entityMappings.append(EntityMapping(
                 name: mapping.name, sourceEntityName: sourceName, destinationEntityName: destinationName,
                 attributeMappings: attributes, relationshipMappings: relationships,
-                entityMigrationPolicyClassName: mapping.migrationPolicyClassName))
+                entityMigrationPolicyClassName: mapping.migrationPolicyClassName, userInfo: mapping.userInfo))
         }
-        self.init(from: document.sourceVersionName, to: document.destinationVersionName, entityMappings: entityMappings)
+        self.init(
+            from: sourceVersion.name, to: destinationVersion.name, entityMappings: entityMappings,
+            sourceEntityVersionHashes: sourceByHashes ? sourceVersion.entityVersionHashes : nil,
+            destinationEntityVersionHashes: destinationByHashes ? destinationVersion.entityVersionHashes : nil)
     }
 }

@@ -12,17 +12,34 @@ public struct MappingModel: Sendable {
     public var sourceVersionName: String
     public var destinationVersionName: String
     public var entityMappings: [EntityMapping]
+    /// The entity version hashes (``ManagedObjectModel/entityVersionHashesByName``) of the two
+    /// versions, by which a migration picks this mapping model, as Core Data does; `nil`: it is
+    /// picked by the version name instead. A mapping file read from disk has them.
+    public var sourceEntityVersionHashes: [String: Data]?
+    public var destinationEntityVersionHashes: [String: Data]?
 
-    public init(from sourceVersionName: String, to destinationVersionName: String, entityMappings: [EntityMapping]) {
+    public init(
+        from sourceVersionName: String, to destinationVersionName: String, entityMappings: [EntityMapping],
+        sourceEntityVersionHashes: [String: Data]? = nil, destinationEntityVersionHashes: [String: Data]? = nil
+    ) {
         self.sourceVersionName = sourceVersionName
         self.destinationVersionName = destinationVersionName
         self.entityMappings = entityMappings
+        self.sourceEntityVersionHashes = sourceEntityVersionHashes
+        self.destinationEntityVersionHashes = destinationEntityVersionHashes
+    }
+
+    /// Whether this mapping takes a store of `source` to `destination`: by entity hashes where
+    /// it has them (a mapping file's version names may be stale), else by version names.
+    func maps(from source: ManagedObjectModelVersions.Version, to destination: ManagedObjectModelVersions.Version) -> Bool {
+        (sourceEntityVersionHashes.map { $0 == source.entityVersionHashes } ?? (sourceVersionName == source.name))
+            && (destinationEntityVersionHashes.map { $0 == destination.entityVersionHashes } ?? (destinationVersionName == destination.name))
     }
 }
 
 /// Which source entity's objects become which destination entity's. Core Data's `NSEntityMapping`.
 public struct EntityMapping: Sendable {
-    /// Named as Xcode names them (`CarToCar`), for `destinationInstances(forEntityMappingNamed:…)`.
+    /// Named as Xcode names them (`CarToCar`), for `destinationInstances(forEntityMappingName:…)`.
     public var name: String
     public var sourceEntityName: String
     public var destinationEntityName: String
@@ -35,11 +52,13 @@ public struct EntityMapping: Sendable {
     /// The name an ``EntityMigrationPolicy`` type is registered under
     /// (``EntityMigrationPolicies/register(_:named:)``); `nil`: the default behaviour.
     public var entityMigrationPolicyClassName: String?
+    /// For policies to read (Core Data's `userInfo`; Xcode's editor writes strings).
+    public var userInfo: [String: String]
 
     public init(
         name: String, sourceEntityName: String, destinationEntityName: String,
         attributeMappings: [PropertyMapping]? = nil, relationshipMappings: [PropertyMapping]? = nil,
-        entityMigrationPolicyClassName: String? = nil
+        entityMigrationPolicyClassName: String? = nil, userInfo: [String: String] = [:]
     ) {
         self.name = name
         self.sourceEntityName = sourceEntityName
@@ -47,6 +66,7 @@ public struct EntityMapping: Sendable {
         self.attributeMappings = attributeMappings
         self.relationshipMappings = relationshipMappings
         self.entityMigrationPolicyClassName = entityMigrationPolicyClassName
+        self.userInfo = userInfo
     }
 }
 
@@ -72,43 +92,39 @@ public struct PropertyMapping: Sendable {
     }
 }
 
-/// A custom step of an entity mapping. Core Data's `NSEntityMigrationPolicy` subclasses; the
-/// default implementations do what Core Data's do.
-public protocol EntityMigrationPolicy: Sendable {
-    init()
-    /// Makes the destination objects of one source object (default: one object of the mapping's
-    /// destination entity with its attribute mappings applied, associated with the source).
-    func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws
-    /// Sets the relationships of one destination object (default: the mapping's relationship mappings).
-    func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws
-}
+/// A custom step of an entity mapping: Core Data's `NSEntityMigrationPolicy`, subclassed the
+/// same way, so that an app's subclass ports line for line (`override`, `super`). The
+/// implementations here do what Core Data's do; an entity mapping without a policy uses them.
+/// A migration makes one instance per entity mapping and uses it on the migration's thread only.
+open class EntityMigrationPolicy {
+    public required init() {}
 
-extension EntityMigrationPolicy {
-    public func createDestinationInstances(forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        try manager.createDefaultDestinationInstance(forSource: source, in: mapping)
+    /// Makes the destination objects of one source object: one object of the mapping's
+    /// destination entity in `manager.destinationContext`, with its attribute mappings applied,
+    /// associated with the source (``MigrationManager/associate(sourceInstance:withDestinationInstance:for:)``).
+    open func createDestinationInstances(forSource sInstance: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try manager.createDefaultDestinationInstance(forSource: sInstance, in: mapping)
     }
 
-    public func createRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
-        try manager.createDefaultRelationships(forDestination: destination, in: mapping)
+    /// Sets the relationships of one destination object: the mapping's relationship mappings.
+    open func createRelationships(forDestination dInstance: ManagedObject, in mapping: EntityMapping, manager: MigrationManager) throws {
+        try manager.createDefaultRelationships(forDestination: dInstance, in: mapping)
     }
 }
-
-/// The policy an entity mapping without one uses.
-struct DefaultEntityMigrationPolicy: EntityMigrationPolicy {}
 
 /// Custom policies by the name entity mappings give (`entityMigrationPolicyClassName`), as Core
 /// Data finds `NSEntityMigrationPolicy` subclasses by class name.
 public enum EntityMigrationPolicies {
-    private static let registered = LockedValue<[String: any EntityMigrationPolicy.Type]>([:])
+    private static let registered = LockedValue<[String: EntityMigrationPolicy.Type]>([:])
 
-    public static func register(_ type: any EntityMigrationPolicy.Type, named name: String) {
+    public static func register(_ type: EntityMigrationPolicy.Type, named name: String) {
         registered.withLock { $0[name] = type }
     }
 
     /// The policy registered under `name`; for a module-qualified name as Xcode writes Swift
     /// classes (`App.CarPolicy`, `REPLACE_AT_RUNTIME.CarPolicy`) not registered as such, the one
     /// registered under the class name alone (`CarPolicy`).
-    static func policy(named name: String) -> (any EntityMigrationPolicy.Type)? {
+    static func policy(named name: String) -> (EntityMigrationPolicy.Type)? {
         registered.withLock { registered in
             registered[name] ?? name.split(separator: ".").last.flatMap { registered[String($0)] }
         }

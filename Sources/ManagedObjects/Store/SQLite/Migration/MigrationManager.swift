@@ -33,13 +33,14 @@ public final class MigrationManager {
         created[mapping.name, default: []].append(destination)
     }
 
-    /// The destination objects the mapping named `name` made of `sourceInstances`.
-    public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ManagedObject]) -> [ManagedObject] {
+    /// The destination objects the mapping named `name` made of `sourceInstances`. Core Data's
+    /// `destinationInstances(forEntityMappingName:sourceInstances:)`.
+    public func destinationInstances(forEntityMappingName name: String, sourceInstances: [ManagedObject]) -> [ManagedObject] {
         sourceInstances.flatMap { destinations[name]?[$0.objectID] ?? [] }
     }
 
     /// The source objects the mapping named `name` made `destinationInstances` of.
-    public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ManagedObject]) -> [ManagedObject] {
+    public func sourceInstances(forEntityMappingName name: String, destinationInstances: [ManagedObject]) -> [ManagedObject] {
         destinationInstances.compactMap { sources[name]?[ObjectIdentifier($0)] }
     }
 
@@ -77,7 +78,7 @@ public final class MigrationManager {
 
     /// Core Data's default: the relationship mappings applied to a destination object.
     public func createDefaultRelationships(forDestination destination: ManagedObject, in mapping: EntityMapping) throws {
-        guard let source = sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destination]).first else { return }
+        guard let source = sourceInstances(forEntityMappingName: mapping.name, destinationInstances: [destination]).first else { return }
         let mappings = mapping.relationshipMappings ?? destination.entity.relationships
             .filter { !$0.isTransient && source.entity.relationship(named: $0.name) != nil }
             .map { PropertyMapping(name: $0.name, value: .sourceKeyPath($0.name)) }
@@ -96,7 +97,7 @@ public final class MigrationManager {
                     mappingModel.entityMappings.lazy.compactMap { self.destinations[$0.name]?[object.objectID]?.first }.prefix(1)
                 }
             case .destinationInstances(let name, let keyPath)?:
-                related = destinationInstances(forEntityMappingNamed: name, sourceInstances: Self.objects(source.value(forKeyPath: keyPath)))
+                related = destinationInstances(forEntityMappingName: name, sourceInstances: Self.objects(source.value(forKeyPath: keyPath)))
             case .constant(.null)?:
                 related = []
             case .constant(let constant)?:
@@ -127,7 +128,7 @@ public final class MigrationManager {
 
     /// Creates every destination object, then every relationship, each mapping with its policy.
     func migrateObjects() throws {
-        var policies: [String: any EntityMigrationPolicy] = [:]
+        var policies: [String: EntityMigrationPolicy] = [:]
         for mapping in mappingModel.entityMappings {
             if let name = mapping.entityMigrationPolicyClassName {
                 guard let type = EntityMigrationPolicies.policy(named: name) else {
@@ -137,7 +138,7 @@ public final class MigrationManager {
                 }
                 policies[mapping.name] = type.init()
             } else {
-                policies[mapping.name] = DefaultEntityMigrationPolicy()
+                policies[mapping.name] = EntityMigrationPolicy()
             }
         }
         for mapping in mappingModel.entityMappings {
