@@ -4,7 +4,8 @@
 #   Scripts/sanitize.sh thread  [TEST FILTER]    Thread Sanitizer (default filter: ManagedObjectsTests)
 #   Scripts/sanitize.sh address [TEST FILTER]    Address Sanitizer
 #
-# SANITIZE_SCRATCH_PATH names the build folder (default .build-thread or .build-address).
+# SANITIZE_SCRATCH_PATH names the build folder (default .build-thread or .build-address, with
+# -runtime for the runtime's tests alone).
 # With MANAGEDGEN_POSTGRES_URL set (Scripts/postgres.sh start), the PostgreSQL store's tests
 # run against that server, and skipping them counts as a failure.
 #
@@ -14,8 +15,6 @@ cd "$(dirname "$0")/.."
 sanitizer=${1:?usage: Scripts/sanitize.sh thread|address [test filter]}
 filter=${2:-ManagedObjectsTests}
 case "$sanitizer" in thread | address) ;; *) echo "no sanitizer '$sanitizer' (thread or address)" >&2; exit 2 ;; esac
-scratch=${SANITIZE_SCRATCH_PATH:-.build-$sanitizer}
-log="$scratch/test-output.txt"
 # The runtime's tests alone need only the runtime: the package is cut down to it and its tests
 # (MANAGEDGEN_RUNTIME_TESTS_ONLY, see Package.swift), which spares building SwiftNIO, BoringSSL
 # and the generator under the sanitizer. Any other filter builds the whole package.
@@ -30,6 +29,10 @@ if [ "$filter" = ManagedObjectsTests ] || [[ "$filter" == ManagedObjectsTests.* 
         trap 'rm -f Package.resolved "$resolved_backup"' EXIT
     fi
 fi
+# The cut-down package builds in a folder of its own: modules another build left in a shared
+# folder (PostgreSQLStore's, say) would be found and fail to load.
+scratch=${SANITIZE_SCRATCH_PATH:-.build-$sanitizer${MANAGEDGEN_RUNTIME_TESTS_ONLY:+-runtime}}
+log="$scratch/test-output.txt"
 # The build runs the sanitized managedgen (the build plugin generates the seeds' classes): leak
 # detection is off there too, since LeakSanitizer cannot see references Swift keeps with tag
 # bits in an enum payload and reports what they hold as leaked.
