@@ -30,6 +30,10 @@ public typealias NSPredicate = ObjectPredicate
 public typealias NSCompoundPredicate = ObjectPredicate
 public typealias NSSortDescriptor = ObjectSortDescriptor
 public typealias NSFetchedResultsChangeType = FetchedResultsChangeType
+// Value transformers: Swift on Linux has no `ValueTransformer`; `ManagedObjects` provides it
+// (exported above) and these give Foundation's and Core Data's names for the rest.
+public typealias NSValueTransformerName = ValueTransformerName
+public typealias NSSecureUnarchiveFromDataTransformer = SecureUnarchiveFromDataTransformer
 
 /// What a fetch request can give. Core Data's `@objc` protocol conforms to itself, so Core Data
 /// code writes `NSFetchRequest<NSFetchRequestResult>`; a Swift protocol does not, which is why
