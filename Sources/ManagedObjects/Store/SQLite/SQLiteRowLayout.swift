@@ -184,16 +184,10 @@ package final class SQLRowReader: Sendable {
     /// A Transformable cell (the BLOB its transformer wrote) as the value it transforms back to.
     private func transformableValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
         guard case .attribute(let attribute) = property else { return nil }
-        switch cell.storage {
-        case .null:
-            return nil
-        case .blob(let data):
-            return try TransformableValues.value(of: data, attribute: attribute, objectID: objectID)
-        case .int64, .double, .string:
-            throw ManagedObjectError(
-                .persistentStoreOperation, "Transformable attribute \(attribute.name) of \(objectID): the cell holds \(cell), not the BLOB a transformer writes",
-                entityName: objectID.entity.name, objectID: objectID, key: attribute.name)
-        }
+        // A cell of another kind reads as nil, as a cell that does not read as its attribute's
+        // type does for every other type (`SQLiteValues.attributeValue`).
+        guard case .blob(let data) = cell.storage else { return nil }
+        return try TransformableValues.value(of: data, attribute: attribute, objectID: objectID)
     }
 
     /// An object ID attribute's URI, when it names an object of this store.
