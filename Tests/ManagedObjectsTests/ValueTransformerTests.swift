@@ -197,10 +197,24 @@ struct ValueTransformerTests {
                 "$null", ["$class": Reference(2), "NS.time": "yesterday"], ["$classname": "NSDate", "$classes": ["NSDate", "NSObject"]],
             ])),
             ("nesting 2,000 deep", try archive(objects: deep, root: 2)),
+            ("an array claiming 4 billion members", hugeCountPlist),
             ("a root that is no reference", try PropertyListSerialization.data(fromPropertyList: [
                 "$archiver": "NSKeyedArchiver", "$top": ["root": "here"], "$objects": ["$null"],
             ], format: .binary, options: 0)),
         ]
+    }
+
+    /// A binary plist of one array whose count says 2³² members, in 50 bytes.
+    static var hugeCountPlist: Data {
+        var bytes = Array("bplist00".utf8)
+        bytes += [0xAF, 0x13, 0, 0, 0, 1, 0, 0, 0, 0]  // array, count as an 8-byte integer
+        let offsetTable = bytes.count
+        bytes += [8]  // object 0 at offset 8
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]  // unused, offset size 1, reference size 1
+        bytes += [0, 0, 0, 0, 0, 0, 0, 1]  // one object
+        bytes += [0, 0, 0, 0, 0, 0, 0, 0]  // the top object is object 0
+        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)]
+        return Data(bytes)
     }
 
     @Test("hostile and truncated archives in the store are errors naming attribute and object, never a trap")
