@@ -26,6 +26,10 @@ public typealias NSManagedObjectContextConcurrencyType = ManagedObjectContext.Co
 public typealias NSFetchRequest<ResultType> = FetchRequest<ResultType>
 public typealias NSFetchRequestResultType = FetchRequestResultType
 public typealias NSFetchedResultsChangeType = FetchedResultsChangeType
+// Value transformers: Swift on Linux has no `ValueTransformer`; `ManagedObjects` provides it
+// (exported above) and these give Foundation's and Core Data's names for the rest.
+public typealias NSValueTransformerName = ValueTransformerName
+public typealias NSSecureUnarchiveFromDataTransformer = SecureUnarchiveFromDataTransformer
 
 /// What a fetch request can give. Core Data's `@objc` protocol conforms to itself, so Core Data
 /// code writes `NSFetchRequest<NSFetchRequestResult>`; a Swift protocol does not, which is why

@@ -544,7 +544,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             guard storage.indices.contains(index), case .attribute(let column, let type) = storage[index],
                   case .attribute(let value?) = object.values[index] else { return nil }
             conditions.append("\(SQLPredicateTranslator.tableAlias).\(column) = ?")
-            arguments.append(try SQLiteValues.databaseValue(of: value, type: type, attribute: object.objectID.entity.properties[index].name))
+            arguments.append(try SQLiteValues.databaseValue(
+                of: value, property: object.objectID.entity.properties[index], type: type, objectID: object.objectID))
         }
         let table = schema.table(of: object.objectID.entity)
         return try read { connection in
@@ -640,7 +641,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                     // NUMERIC, which takes no text parameter.
                     try bindings.append(decimal)
                 } else {
-                    PostgreSQLConnectionPool.append(try SQLiteValues.databaseValue(of: value, type: type, attribute: layout.entity.properties[index].name), to: &bindings)
+                    PostgreSQLConnectionPool.append(
+                        try SQLiteValues.databaseValue(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID),
+                        to: &bindings)
                 }
             case .toOneKey(let index):
                 guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {

@@ -41,7 +41,7 @@ struct ConformanceThroughStoresTests {
         }
         print("conformance cases through \(kind) stores: \(compared) compared, \(asTabled) as the table says; not run: \(skipped)")
         // SQL stores keep typed columns only: the cases whose values are arrays or other values
-        // only a Transformable attribute holds (there are no value transformers) are not run there.
+        // only a Transformable attribute holds (kept there as archives, which SQL does not compare) are not run there.
         #expect(compared >= (kind == .inMemory ? 400 : 90))
         // The records become managed objects whose values went through a store: a case that
         // compares a relationship with the table's own record (`tweeter = %@`) cannot match the

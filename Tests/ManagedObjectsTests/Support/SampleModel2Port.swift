@@ -5,9 +5,17 @@ import ManagedObjects
 /// `SampleModel2+V2.swift`, beside its stores in `shared/stores/alemar11__CoreDataPlus/SampleModel2`),
 /// ported to model values: the entities, attributes, relationships, counts, uniqueness
 /// constraints and fetch indexes those files declare. Left out: the fetched properties
-/// (`feedbacks`, `favFeedbacks`), the title's validation predicates and the transformers of
-/// `cover` and `content` (value transformers are another issue); none is in a version hash.
+/// (`feedbacks`, `favFeedbacks`) and the title's validation predicates; none is in a version
+/// hash. `cover` and `content` name CoreDataPlus's own transformers (keyed archives of its
+/// `Cover` and `Content` classes, which this port does not have): `archivedBytes`, a
+/// pass-through, stands for them, so their cells read as the archives' bytes.
 enum SampleModel2Port {
+    static let archivedBytes: ValueTransformerName = {
+        let name = ValueTransformerName("SampleModel2Port.ArchivedBytes")
+        ValueTransformer.setValueTransformer(ValueTransformer(), forName: name)
+        return name
+    }()
+
     /// Version 1 (`SampleModel2V1`) or 2 (`SampleModel2V2`: Author's `siteURL` removed, Book's
     /// `cover` renamed `frontCover`).
     static func model(version: Int) -> Model {
@@ -34,7 +42,7 @@ enum SampleModel2Port {
                 Attribute(name: "title", type: .string),
                 Attribute(name: "price", type: .decimal),
                 Attribute(name: version == 1 ? "cover" : "frontCover", type: .transformable,
-                          renamingIdentifier: version == 1 ? nil : "cover"),
+                          valueTransformerName: archivedBytes.rawValue, renamingIdentifier: version == 1 ? nil : "cover"),
                 Attribute(name: "publishedAt", type: .date),
                 Attribute(name: "pagesCount", type: .integer64, isOptional: true, isDerived: true, derivationExpression: "pages.@count"),
             ],
@@ -53,7 +61,7 @@ enum SampleModel2Port {
             attributes: [
                 Attribute(name: "isBookmarked", type: .boolean, defaultValueString: "NO"),
                 Attribute(name: "number", type: .integer32),
-                Attribute(name: "content", type: .transformable),
+                Attribute(name: "content", type: .transformable, valueTransformerName: archivedBytes.rawValue),
             ],
             relationships: [
                 Relationship(name: "book", destinationEntity: "Book", inverseName: "pages", inverseEntity: "Book", minCount: 1, maxCount: 1),

@@ -147,15 +147,19 @@ package final class SQLRowReader: Sendable {
     /// The row whose cells `column` gives, as a stored object; `nil` for an entity number the
     /// model does not know or a row without a key. `entityNumber(table, key)` reads `Z_ENT` of
     /// the row `key` of `table`, for a to-one whose row does not say which sub-entity it names.
+    /// Throws for a Transformable cell its transformer cannot read, naming attribute and object.
     package func storedObject(
         column: (Int) -> DatabaseValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?
-    ) rethrows -> StoredObject? {
+    ) throws -> StoredObject? {
         func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
         guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
+        let objectID = permanentID(entity: layout.entity, number: key)
         var values: [StoredValue] = []
         values.reserveCapacity(layout.readProperties.count)
-        for property in layout.readProperties {
+        for (index, property) in layout.readProperties.enumerated() {
             switch property {
+            case .attribute(let position, .transformable):
+                values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
             case .attribute(let position, let type):
                 values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
             case .toOne(let position, let entityPosition, let destination, let destinationTable):
@@ -174,7 +178,16 @@ package final class SQLRowReader: Sendable {
                 values.append(value)
             }
         }
-        return StoredObject(objectID: permanentID(entity: layout.entity, number: key), version: Int(integer(2) ?? 0), values: values)
+        return StoredObject(objectID: objectID, version: Int(integer(2) ?? 0), values: values)
+    }
+
+    /// A Transformable cell (the BLOB its transformer wrote) as the value it transforms back to.
+    private func transformableValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
+        guard case .attribute(let attribute) = property else { return nil }
+        // A cell of another kind reads as nil, as a cell that does not read as its attribute's
+        // type does for every other type (`SQLiteValues.attributeValue`).
+        guard case .blob(let data) = cell.storage else { return nil }
+        return try TransformableValues.value(of: data, attribute: attribute, objectID: objectID)
     }
 
     /// An object ID attribute's URI, when it names an object of this store.

@@ -17,10 +17,10 @@ extension SQLiteStore {
             throw ManagedObjectError(.invalidFetchRequest, "batch insert: the store has no table for \(entity.name)", entityName: entity.name)
         }
         guard request.rowCount > 0 else { return StoreBatchOutcome(count: 0, objectIDs: request.returnsObjectIDs ? [] : nil) }
-        var columns: [(position: Int, name: String, type: AttributeType, attribute: String)] = []
+        var columns: [(position: Int, name: String, type: AttributeType, attribute: AttributeDescription)] = []
         for (position, attribute) in request.attributes.enumerated() {
             guard case .attribute(let column, let type) = storage[attribute.index] else { continue }
-            columns.append((position, column, type, attribute.name))
+            columns.append((position, column, type, attribute))
         }
         let table = schema.table(of: entity).name
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
@@ -47,9 +47,10 @@ extension SQLiteStore {
                 binder.bind(.int64(entityNumber), at: 2)
                 binder.bind(.int64(1), at: 3)
                 for (index, column) in columns.enumerated() {
-                    let value = try SQLiteValues.databaseValue(
-                        request.value(row: row, column: column.position), type: column.type, attribute: column.attribute)
-                    binder.bind(value.storage, at: Int32(4 + index))
+                    let value = try request.value(row: row, column: column.position).map {
+                        try SQLiteValues.databaseValue(of: $0, property: .attribute(column.attribute), type: column.type, objectID: nil)
+                    }
+                    binder.bind((value ?? .null).storage, at: Int32(4 + index))
                 }
                 do {
                     if returning {
@@ -87,7 +88,9 @@ extension SQLiteStore {
                     for assignment in assignments {
                         guard case .constant(let value) = assignment.value else { continue }
                         set.append("\(assignment.column) = ?")
-                        arguments.append(try SQLiteValues.databaseValue(value, type: assignment.type, attribute: assignment.attribute.name))
+                        arguments.append(try value.map {
+                            try SQLiteValues.databaseValue(of: $0, property: .attribute(assignment.attribute), type: assignment.type, objectID: nil)
+                        } ?? .null)
                     }
                     let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
                     if request.returnsObjectIDs {
@@ -109,7 +112,10 @@ extension SQLiteStore {
                     for assignment in assignments {
                         let value = try assignment.value.value(
                             for: assignment.attribute, of: object, subject: SnapshotSubject.point(&probe, at: object, graph: graph))
-                        arguments.append(try SQLiteValues.databaseValue(value, type: assignment.type, attribute: assignment.attribute.name))
+                        arguments.append(try value.map {
+                            try SQLiteValues.databaseValue(
+                                of: $0, property: .attribute(assignment.attribute), type: assignment.type, objectID: object.objectID)
+                        } ?? .null)
                     }
                     arguments.append(object.objectID.storeNumber.databaseValue)
                     try statement.execute(arguments: StatementArguments(arguments))

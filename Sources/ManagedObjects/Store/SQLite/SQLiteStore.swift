@@ -588,7 +588,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     bind(.null)
                     continue
                 }
-                bind(try SQLiteValues.databaseValue(of: value, type: type, attribute: layout.entity.properties[index].name).storage)
+                bind(try SQLiteValues.databaseValue(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID).storage)
             case .toOneKey(let index):
                 guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
                     bind(.null)

@@ -53,8 +53,8 @@ package enum SQLiteValues {
         case .objectID:
             if let objectID = value as? ManagedObjectID { return objectID.uriRepresentation.absoluteString.databaseValue }
         case .transformable:
-            // Core Data keeps what the value transformer produced; this runtime has no
-            // transformers, so only values already archived to Data can be stored.
+            // What the attribute's value transformer produced (`databaseValue(of:property:type:objectID:)`
+            // transforms the object's value first).
             if let data = value as? Data { return data.databaseValue }
         case .composite, .undefined:
             break
@@ -62,6 +62,17 @@ package enum SQLiteValues {
         throw ManagedObjectError(
             .validation, "the SQLite store cannot store \(Swift.type(of: value)) in a \(type.rawValue) attribute",
             key: attribute(), value: "\(value)")
+    }
+
+    /// The column value of a property's value (not `nil`): a Transformable attribute's value
+    /// through its value transformer, naming attribute and object when that fails.
+    package static func databaseValue(
+        of value: Any, property: PropertyDescription, type: AttributeType, objectID: ManagedObjectID?
+    ) throws -> DatabaseValue {
+        if type == .transformable, case .attribute(let attribute) = property {
+            return try TransformableValues.storedData(value, attribute: attribute, objectID: objectID).databaseValue
+        }
+        return try databaseValue(of: value, type: type, attribute: property.name)
     }
 
     /// The attribute value (of the storage type) a column holds; `nil` for NULL or a value that
