@@ -108,21 +108,6 @@ struct AppStoreMigrationTests {
         return counts
     }
 
-    /// Migrations that fail on the schema names of join tables and `Z<n>_` columns, which another
-    /// branch fixes (issue 39, Build item 1): recorded as known issues, so that each flags (a
-    /// known issue not recorded) once it migrates.
-    static let schemaNamingFailures: Set<String> = [
-        "duckduckgo__BrowserServicesKit/Bookmarks_V4.sqlite → BookmarksModel 5",
-        "duckduckgo__BrowserServicesKit/Bookmarks_V4.sqlite → BookmarksModel 6",
-        "duckduckgo__BrowserServicesKit/Bookmarks_V5.sqlite → BookmarksModel 6",
-    ]
-
-    /// Whether an error names a join table (`Z_1FAVORITES`) or a destination's entity column (`Z3_OBJECT`).
-    static func isSchemaNaming(_ error: any Error) -> Bool {
-        let text = "\(error)"
-        return text.contains("join table") || text.range(of: #"\bZ(\d+_[A-Z]|_\d+[A-Z])"#, options: .regularExpression) != nil
-    }
-
     /// BookMigration's Model2 → Model3 is a multi-pass migration: the app's `MHWMigrationManager`
     /// runs two mapping models for the one step (`Model2_to_Model3`, whose UserToUser mapping is
     /// left out of its model, then `Model2_to_Model3_User`) into one destination store. Migration
@@ -136,13 +121,7 @@ struct AppStoreMigrationTests {
             withKnownIssue("multi-pass migration (two mapping models for one step) is not supported") { try migrate(testCase) }
             return
         }
-        try withKnownIssue("schema naming of join tables and Z<n>_ columns (issue 39, Build item 1; another branch)") {
-            try migrate(testCase)
-        } when: {
-            Self.schemaNamingFailures.contains(testCase.testDescription)
-        } matching: { issue in
-            issue.error.map(Self.isSchemaNaming) ?? false
-        }
+        try migrate(testCase)
     }
 
     func migrate(_ testCase: Case) throws {
