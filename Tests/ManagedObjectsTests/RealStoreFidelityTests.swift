@@ -39,11 +39,8 @@ struct RealStoreFidelityTests {
          "wibosco__CoreDataMigration-Example/CoreDataMigration-Example/CoreData/Model/CoreDataMigration_Example.xcdatamodeld"),
     ]
 
-    /// Moody's `ColorsTransformer` (objcio's, for UIColor arrays) is not ported: a pass-through
-    /// under its name, so its cells read as the bytes it wrote (without one, reading them is an
-    /// error naming attribute and object: `ValueTransformerTests.unknownTransformer`).
     init() {
-        ValueTransformer.setValueTransformer(ValueTransformer(), forName: "ColorsTransformer")
+        RealAppTransformers.registered
     }
 
     static var storesDirectory: URL { RealSQLiteStoreTests.shared.appendingPathComponent("stores") }

@@ -11,6 +11,10 @@ import Testing
 /// objects as the source store's `Z_ENT` rows say.
 @Suite("Migration: every real store to every later version of its bundle")
 struct AppStoreMigrationTests {
+    init() {
+        RealAppTransformers.registered
+    }
+
     /// A real store, its bundle, and where the app keeps its mapping models.
     struct Source: Sendable {
         var store: String
