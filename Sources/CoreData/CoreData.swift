@@ -137,7 +137,10 @@ public typealias NSBatchDeleteRequest = BatchDeleteRequest
 public typealias NSBatchDeleteResult = BatchDeleteResult
 public typealias NSBatchDeleteRequestResultType = BatchDeleteRequestResultType
 
-/// The keys of a remote save's changes (`mergeChanges(fromRemoteContextSave:into:)`).
-public let NSInsertedObjectsKey = "inserted"
-public let NSUpdatedObjectsKey = "updated"
-public let NSDeletedObjectsKey = "deleted"
+/// The `userInfo` keys of the context notifications, and of a remote save's changes
+/// (`mergeChanges(fromRemoteContextSave:into:)`).
+public let NSInsertedObjectsKey = ManagedObjectContext.insertedObjectsKey
+public let NSUpdatedObjectsKey = ManagedObjectContext.updatedObjectsKey
+public let NSDeletedObjectsKey = ManagedObjectContext.deletedObjectsKey
+public let NSRefreshedObjectsKey = ManagedObjectContext.refreshedObjectsKey
+public let NSInvalidatedObjectsKey = ManagedObjectContext.invalidatedObjectsKey

@@ -45,6 +45,17 @@ import Testing
         #expect(policies.map { NSMergePolicy(merge: $0.mergeType) } == policies)
     }
 
+    @Test func propertiesByKindAndAttributeTypes() throws {
+        let tweet = try #require(NSPersistentContainer(name: "Twitter").managedObjectModel.entitiesByName["Tweet"])
+        #expect(tweet.attributesByName.keys.sorted() == ["created", "isFavorite", "rating", "retweetCount", "text", "unique"])
+        #expect(tweet.relationshipsByName.keys.sorted() == ["tweeter"])
+        #expect(tweet.relationshipsByName["tweeter"]?.userInfo?.isEmpty == true)
+        let types = tweet.attributesByName.mapValues(\.attributeType)
+        #expect(types["created"] == .dateAttributeType && types["text"] == .stringAttributeType)
+        #expect(types["retweetCount"] == .integer64AttributeType && types["rating"] == .doubleAttributeType)
+        #expect(types["isFavorite"]?.rawValue == 800)
+    }
+
     @Test func contextHasNoUndoManagerAndKeepsInaccessibleFaultsDeleted() {
         let context = PersistenceController(inMemory: true).container.viewContext
         context.undoManager = nil

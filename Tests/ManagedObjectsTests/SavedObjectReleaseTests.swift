@@ -44,7 +44,7 @@ struct SavedObjectReleaseTests {
             kept.text = "edited"
             #expect(kept.isUpdated && kept.changedValues().keys.sorted() == ["text"])
             try context.save()
-            let fresh = context.persistentStoreCoordinator
+            let fresh: PersistentStoreCoordinator = context.persistentStoreCoordinator
             let reader = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: fresh)
             let texts = try reader.performAndWait { try reader.fetch(Tweet.fetchRequest()).map { $0.text ?? "" }.sorted() }
             #expect(texts == ["edited", "tweet 1", "tweet 2"])

@@ -46,7 +46,7 @@ extension ManagedObjectContext {
         var insert = StoreBatchInsert(entity: entity, attributes: rows.attributes, values: rows.values, rowCount: rows.count)
         insert.returnsObjectIDs = request.resultType == .objectIDs
         insert.updatesObjectsOnConstraintConflict = batchInsertUpdatesOnConstraintConflict
-        let outcome = try persistentStoreCoordinator.store().batchInsert(insert)
+        let outcome = try coordinator.store().batchInsert(insert)
         return BatchInsertResult(resultType: request.resultType, outcome: outcome)
     }
 
@@ -70,7 +70,7 @@ extension ManagedObjectContext {
         var update = StoreBatchUpdate(entity: entity, predicate: request.predicate, values: values)
         update.includesSubentities = request.includesSubentities
         update.returnsObjectIDs = request.resultType == .updatedObjectIDsResultType
-        let outcome = try persistentStoreCoordinator.store().batchUpdate(update)
+        let outcome = try coordinator.store().batchUpdate(update)
         return BatchUpdateResult(resultType: request.resultType, outcome: outcome)
     }
 
@@ -78,7 +78,7 @@ extension ManagedObjectContext {
     /// their delete rules, all or none.
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchDeleteResult {
-        let store = try persistentStoreCoordinator.store()
+        let store = try coordinator.store()
         var delete: StoreBatchDelete
         if let objectIDs = request.objectIDs {
             guard let first = objectIDs.first else { return BatchDeleteResult(resultType: request.resultType, outcome: .init(count: 0, objectIDs: [])) }
@@ -146,6 +146,10 @@ extension ManagedObjectContext {
     public static let insertedObjectIDsKey = "inserted_objectIDs"
     public static let updatedObjectIDsKey = "updated_objectIDs"
     public static let deletedObjectIDsKey = "deleted_objectIDs"
+    /// Core Data's `NSRefreshedObjectsKey` and `NSInvalidatedObjectsKey`: objects reloaded by a
+    /// merge, and objects that left the context without being deleted here.
+    public static let refreshedObjectsKey = "refreshed"
+    public static let invalidatedObjectsKey = "invalidated"
 
     /// Changes made outside the contexts (a batch request, another coordinator): the typed form
     /// of the dictionary `mergeChanges(fromRemoteContextSave:into:)` takes.
@@ -175,7 +179,7 @@ extension ManagedObjectContext {
                         switch element {
                         case let id as ManagedObjectID: id
                         case let object as ManagedObject: object.objectID
-                        case let uri as URL: context.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri)
+                        case let uri as URL: context.coordinator.managedObjectID(forURIRepresentation: uri)
                         default: nil
                         }
                     }
@@ -197,23 +201,21 @@ extension ManagedObjectContext {
     /// inserted ones. The coordinator's cached rows of changed objects are dropped first, so
     /// faults fire with the store's values.
     private func merge(_ changes: RemoteChanges) {
-        persistentStoreCoordinator.rowCache.apply(saved: [], deleted: changes.updated + changes.deleted)
+        coordinator.rowCache.apply(saved: [], deleted: changes.updated + changes.deleted)
         performAndWait {
-            var refreshed: [ManagedObjectID] = []
+            var refreshed: [ManagedObject] = []
             for objectID in changes.updated {
                 guard let object = registered[objectID], !object.isFault else { continue }
                 refresh(object, mergeChanges: true)
-                refreshed.append(objectID)
+                refreshed.append(object)
             }
-            var removed: [ManagedObjectID] = []
+            var removed: [ManagedObject] = []
             for objectID in changes.deleted {
                 guard let object = registered[objectID] else { continue }
                 forget(object)
-                removed.append(objectID)
+                removed.append(object)
             }
-            guard !changes.inserted.isEmpty || !refreshed.isEmpty || !removed.isEmpty else { return }
-            post(ContextNotification(
-                name: .objectsDidChange, context: self, inserted: changes.inserted, deleted: removed, refreshed: refreshed))
+            announceMerge(inserted: changes.inserted, refreshed: refreshed, removed: removed)
         }
     }
 }

@@ -8,13 +8,13 @@ extension ManagedObjectContext {
     /// The row cache the context's faults fire from: the coordinator's, shared with its other
     /// contexts, unless the context reads something else than the store's current rows.
     var rowCache: RowCache {
-        parent == nil && queryGeneration == nil ? persistentStoreCoordinator.rowCache : ownRowCache
+        parent == nil && queryGeneration == nil ? coordinator.rowCache : ownRowCache
     }
 
     /// The store that evaluates this context's requests (a pinned context's store view).
     func readingStore() throws -> any PersistentStore {
         if parent == nil, let view = queryGeneration?.storeView { return view }
-        return try persistentStoreCoordinator.store()
+        return try coordinator.store()
     }
 
     /// The answer to a request over what the context reads: for a child, its parent's view (the
@@ -26,7 +26,7 @@ extension ManagedObjectContext {
                 request.resultType.isDictionaries ? try parent.sourceAnswer(request) : try parent.answer(forChild: request)
             }
         }
-        return try persistentStoreCoordinator.execute(request, on: readingStore())
+        return try coordinator.execute(request, on: readingStore())
     }
 
     /// One object's values as this context's source has them (not retained in a row cache).
@@ -34,7 +34,7 @@ extension ManagedObjectContext {
         if let parent {
             return try parent.performAndWait { try parent.snapshot(forChild: objectID) }
         }
-        guard let store = persistentStoreCoordinator.store(for: objectID) else { return nil }
+        guard let store = coordinator.store(for: objectID) else { return nil }
         return try (queryGeneration?.storeView ?? store).snapshot(for: objectID)
     }
 
@@ -46,13 +46,13 @@ extension ManagedObjectContext {
         if let view = queryGeneration?.storeView {
             return try objectIDs.compactMap { try view.snapshot(for: $0) }
         }
-        return try persistentStoreCoordinator.snapshots(for: objectIDs)
+        return try coordinator.snapshots(for: objectIDs)
     }
 
     /// An object's row for a fault to fire with, with one more use in `rowCache`.
     func retainedSourceSnapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
-        if rowCache === persistentStoreCoordinator.rowCache {
-            return try persistentStoreCoordinator.retainedSnapshot(for: objectID)
+        if rowCache === coordinator.rowCache {
+            return try coordinator.retainedSnapshot(for: objectID)
         }
         if let snapshot = rowCache.retainedSnapshot(for: objectID) { return snapshot }
         guard let snapshot = try sourceSnapshot(for: objectID) else { return nil }
@@ -65,7 +65,7 @@ extension ManagedObjectContext {
         if let parent {
             return try parent.performAndWait { try parent.relatedObjectIDs(forChild: objectID, relationship: relationship) }
         }
-        guard let store = persistentStoreCoordinator.store(for: objectID) else { return [] }
+        guard let store = coordinator.store(for: objectID) else { return [] }
         return try (queryGeneration?.storeView ?? store).relatedObjectIDs(of: objectID, relationship: relationship)
     }
 
@@ -78,7 +78,7 @@ extension ManagedObjectContext {
                 return parent.registered[objectID] != nil || parent.sourceCanHave(objectID)
             }
         }
-        return persistentStoreCoordinator.store(for: objectID) != nil
+        return coordinator.store(for: objectID) != nil
     }
 
     // MARK: Answering a child (on this, the parent's, queue)
@@ -188,7 +188,7 @@ extension ManagedObjectContext {
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         var groups: OrderedDictionary<ObjectIdentifier, [ManagedObject]> = [:]
         for object in temporary { groups[ObjectIdentifier(object.entity), default: []].append(object) }
-        let store = try persistentStoreCoordinator.store()
+        let store = try coordinator.store()
         for group in groups.values {
             let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
             for (object, id) in zip(group, ids) {
@@ -224,7 +224,7 @@ extension ManagedObjectContext {
             queryGeneration = token
             return
         }
-        let store = try persistentStoreCoordinator.store()
+        let store = try coordinator.store()
         guard let view = try store.pinnedForReading() else {
             throw ManagedObjectError(
                 .persistentStoreOperation, "the \(store.type) store cannot pin a query generation")

@@ -66,11 +66,15 @@ extension ManagedObjectContext {
     /// throws with the conflicts in `conflictList`, also leaving everything as it was. On
     /// success inserted objects get permanent IDs (in a child context they keep their temporary
     /// IDs until the parent saves), deleted objects leave the context, `didSave()` runs and the
-    /// `didSave` notification is posted.
-    public func save() throws {
+    /// `didSave` notification is posted. (`save()`, which a subclass may override, calls it.)
+    func saveChanges() throws {
         processPendingChanges()
         guard hasChanges else { return }
         post(ContextNotification(name: .willSave, context: self))
+        let postsToNotificationCenter = Self.postsToNotificationCenter
+        if postsToNotificationCenter {
+            postToNotificationCenter(ContextNotification(name: .willSave, context: self), objects: AnnouncedObjects())
+        }
         callWillSave()
         processPendingChanges()
 
@@ -78,9 +82,13 @@ extension ManagedObjectContext {
             + deleted.flatMap(Validation.errors(forDeleting:))
         if let error = ManagedObjectError.combining(errors) { throw error }
 
+        // The saved objects, for Core Data's did-save notification: deleted ones leave the context.
+        let savedObjects = postsToNotificationCenter
+            ? AnnouncedObjects(inserted: Array(inserted), updated: Array(updated), deleted: Array(deleted)) : nil
         let notification = if let parent { saveIntoParent(parent) } else { try saveToStore() }
         post(notification)
-        if parent == nil { persistentStoreCoordinator.contextDidSave(notification) }
+        if let savedObjects { postToNotificationCenter(notification, objects: savedObjects) }
+        if parent == nil { coordinator.contextDidSave(notification) }
         for child in children.all { child.scheduleMerge(notification) }
         advanceQueryGeneration()
     }
@@ -112,7 +120,7 @@ extension ManagedObjectContext {
 
     /// A save to the store, conflicts resolved by the merge policy.
     private func saveToStore() throws -> ContextNotification {
-        let store = try persistentStoreCoordinator.store()
+        let store = try coordinator.store()
         let storeIdentifier = store.identifier
         let outerSaveStamp = saveStamp
         latestSaveStamp = Self.stamp(after: latestSaveStamp)
@@ -181,7 +189,7 @@ extension ManagedObjectContext {
 
         // The store has the changes: make the row cache and the context match.
         let savedUpdates = changes.updated.map { var saved = $0; saved.version += 1; return saved }
-        persistentStoreCoordinator.rowCache.apply(saved: savedUpdates, deleted: changes.deleted.map(\.objectID))
+        coordinator.rowCache.apply(saved: savedUpdates, deleted: changes.deleted.map(\.objectID))
         let childrenNameTemporaryIDs = !children.all.isEmpty
         if !childrenNameTemporaryIDs { formerTemporaryIDs = [:] }
         registered.reserveCapacity(forPermanentIDs: inserted.count)

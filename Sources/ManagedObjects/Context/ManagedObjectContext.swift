@@ -8,7 +8,10 @@ import Foundation
 /// `perform` / `performAndWait`. Each context has its own objects (one per ID); contexts of
 /// one coordinator share data only through saves, and see other contexts' saves on their next
 /// fetch.
-public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+///
+/// Open, as Core Data's class is: a subclass may override `save()` (Core Data code overrides
+/// it, e.g. for a context that never writes).
+open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     // Unchecked: as in Core Data, all state below is used only on the context's queue (the
     // main queue, or the private serial `queue`), which `perform`/`performAndWait` enter. The
     // observer list, which `AsyncStream` termination may touch from anywhere, has its own lock.
@@ -22,13 +25,61 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }
 
     public let concurrencyType: ConcurrencyType
-    /// The coordinator of the context's stores (a child context's is its parent's).
-    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// The coordinator of the context's stores (a child context's is its parent's). As in Core
+    /// Data, a context made with `init(concurrencyType:)` gets it (or its `parent`) set once
+    /// before it is used; setting another one then traps, as Core Data raises ("Context already
+    /// has a coordinator; cannot replace"). Implicitly unwrapped: code written for Core Data's
+    /// optional and code written for the runtime's non-optional property both compile.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator! {
+        get { ownCoordinator ?? parentContext?.persistentStoreCoordinator }
+        set {
+            guard let newValue else {
+                precondition(persistentStoreCoordinator == nil, "\(self): a context's coordinator cannot be removed")
+                return
+            }
+            if let current = persistentStoreCoordinator {
+                precondition(current === newValue, "\(self): context already has a coordinator; cannot replace")
+                return
+            }
+            precondition(parentContext == nil, "\(self): a child context's coordinator is its parent's")
+            ownCoordinator = newValue
+            newValue.register(self)
+        }
+    }
     /// The context this one reads from and saves into, for a child context; `nil` for a context
     /// on the coordinator. A child sees its parent's unsaved changes, and its `save()` pushes
-    /// its changes into the parent, which writes them to the store when it saves.
-    public let parent: ManagedObjectContext?
-    public var managedObjectModel: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
+    /// its changes into the parent, which writes them to the store when it saves. Set once,
+    /// before the context is used, when it was made with `init(concurrencyType:)`.
+    public var parent: ManagedObjectContext? {
+        get { parentContext }
+        set {
+            guard let newValue else {
+                precondition(parentContext == nil, "\(self): a context's parent cannot be removed")
+                return
+            }
+            if let parentContext {
+                precondition(parentContext === newValue, "\(self): context already has a parent; cannot replace")
+                return
+            }
+            precondition(ownCoordinator == nil, "\(self): context already has a coordinator; cannot give it a parent")
+            parentContext = newValue
+            // A child's coordinator is its parent's (kept here, as it is read on every fetch).
+            ownCoordinator = newValue.persistentStoreCoordinator
+            newValue.children.add(self)
+        }
+    }
+    /// The coordinator set on the context, or its parent's when the parent had one when set.
+    private var ownCoordinator: PersistentStoreCoordinator?
+    private var parentContext: ManagedObjectContext?
+    /// The coordinator, for the runtime's own use: a context used before it has a coordinator
+    /// or a parent is a programming error Core Data raises on.
+    var coordinator: PersistentStoreCoordinator {
+        guard let coordinator = persistentStoreCoordinator else {
+            preconditionFailure("\(self) has no persistent store coordinator: set its persistentStoreCoordinator or parent before using it")
+        }
+        return coordinator
+    }
+    public var managedObjectModel: ManagedObjectModel { coordinator.managedObjectModel }
     /// A name for debugging and for notifications.
     public var name: String?
     /// When `true`, saves of the context's parent are merged into it
@@ -84,24 +135,24 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The stamp of the latest `callWillSave()` (`ManagedObject.willSaveStamp`).
     @exclusivity(unchecked) var willSaveStamp: UInt32 = 0
 
-    public init(concurrencyType: ConcurrencyType, persistentStoreCoordinator: PersistentStoreCoordinator) {
+    /// A context without a coordinator, Core Data's `init(concurrencyType:)`: set its
+    /// `persistentStoreCoordinator` or its `parent` before using it.
+    public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
-        self.persistentStoreCoordinator = persistentStoreCoordinator
-        self.parent = nil
         queue = Self.makeQueue(concurrencyType)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-        persistentStoreCoordinator.register(self)
+    }
+
+    public convenience init(concurrencyType: ConcurrencyType, persistentStoreCoordinator: PersistentStoreCoordinator) {
+        self.init(concurrencyType: concurrencyType)
+        self.persistentStoreCoordinator = persistentStoreCoordinator
     }
 
     /// A child context of `parent`: it reads through the parent (seeing its unsaved changes)
     /// and its saves go into the parent. Core Data's `parent` property, set at creation.
-    public init(concurrencyType: ConcurrencyType, parent: ManagedObjectContext) {
-        self.concurrencyType = concurrencyType
-        self.persistentStoreCoordinator = parent.persistentStoreCoordinator
+    public convenience init(concurrencyType: ConcurrencyType, parent: ManagedObjectContext) {
+        self.init(concurrencyType: concurrencyType)
         self.parent = parent
-        queue = Self.makeQueue(concurrencyType)
-        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
-        parent.children.add(self)
     }
 
     private static func makeQueue(_ concurrencyType: ConcurrencyType) -> DispatchQueue {
@@ -114,6 +165,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     deinit {
         // The main queue outlives its contexts: leave no marker behind for a later key.
         queue.setSpecific(key: queueKey, value: nil)
+    }
+
+    /// Writes the context's changes to its parent or its stores: see `saveChanges()` for what
+    /// a save does and throws.
+    open func save() throws {
+        try saveChanges()
     }
 
     public var description: String {
@@ -368,16 +425,20 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public func processPendingChanges() {
         // Unobserved, the changes only stop being unannounced: no notification is made, whose
         // lists would copy every new object and its ID.
-        let isObserved = observers.hasHandlers(for: .objectsDidChange)
+        let postsToNotificationCenter = Self.postsToNotificationCenter
+        let isObserved = postsToNotificationCenter || observers.hasHandlers(for: .objectsDidChange)
         let changes = takeUnannounced(listingInserts: isObserved)
         guard isObserved, !changes.isEmpty else { return }
         let inserts = changes.updated.isEmpty ? [] : Set(changes.inserted.map(ObjectIdentifier.init))
-        post(ContextNotification(
+        let updates = changes.updated.filter { !inserts.contains(ObjectIdentifier($0)) && !changes.deleted.contains($0) }
+        let notification = ContextNotification(
             name: .objectsDidChange, context: self,
-            inserted: changes.inserted.map(\.objectID),
-            updated: changes.updated.filter { !inserts.contains(ObjectIdentifier($0)) && !changes.deleted.contains($0) }
-                .map(\.objectID),
-            deleted: changes.deleted.map(\.objectID)))
+            inserted: changes.inserted.map(\.objectID), updated: updates.map(\.objectID), deleted: changes.deleted.map(\.objectID))
+        post(notification)
+        if postsToNotificationCenter {
+            postToNotificationCenter(
+                notification, objects: AnnouncedObjects(inserted: Array(changes.inserted), updated: Array(updates), deleted: Array(changes.deleted)))
+        }
     }
 
     /// The changes not announced yet, which are announced (or dropped) now; the inserted
@@ -487,22 +548,31 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// show up on the next fetch.
     public func mergeChanges(fromContextDidSave notification: ContextNotification) {
         advanceQueryGeneration()
-        var refreshed: [ManagedObjectID] = []
+        var refreshed: [ManagedObject] = []
         for objectID in notification.updatedObjectIDs {
             guard let object = registered[objectID], !object.isFault else { continue }
             refresh(object, mergeChanges: true, stored: notification.savedSnapshots[objectID])
-            refreshed.append(objectID)
+            refreshed.append(object)
         }
-        var removed: [ManagedObjectID] = []
+        var removed: [ManagedObject] = []
         for objectID in notification.deletedObjectIDs {
             guard let object = registered[objectID] else { continue }
             forget(object)
-            removed.append(objectID)
+            removed.append(object)
         }
-        if !refreshed.isEmpty || !removed.isEmpty {
-            post(ContextNotification(
-                name: .objectsDidChange, context: self, inserted: [], updated: [], deleted: removed,
-                refreshed: refreshed))
+        announceMerge(refreshed: refreshed, removed: removed)
+    }
+
+    /// The objects-did-change notification of a merge: reloaded objects, and objects another
+    /// context deleted, which left this one (Core Data names those as deleted).
+    func announceMerge(inserted: [ManagedObjectID] = [], refreshed: [ManagedObject], removed: [ManagedObject]) {
+        guard !inserted.isEmpty || !refreshed.isEmpty || !removed.isEmpty else { return }
+        let notification = ContextNotification(
+            name: .objectsDidChange, context: self, inserted: inserted, updated: [], deleted: removed.map(\.objectID),
+            refreshed: refreshed.map(\.objectID))
+        post(notification)
+        if Self.postsToNotificationCenter {
+            postToNotificationCenter(notification, objects: AnnouncedObjects(deleted: removed, refreshed: refreshed))
         }
     }
 

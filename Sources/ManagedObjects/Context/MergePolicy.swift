@@ -141,7 +141,7 @@ extension ManagedObjectContext {
     /// deleted leaves this context whatever the policy (its row is gone).
     private func resolve(_ conflict: MergeConflict) {
         let object = conflict.sourceObject
-        guard let stored = try? persistentStoreCoordinator.store(for: object.objectID)?.snapshot(for: object.objectID) else {
+        guard let stored = try? coordinator.store(for: object.objectID)?.snapshot(for: object.objectID) else {
             forget(object)
             return
         }

@@ -20,28 +20,6 @@ import Foundation
 /// Indexes are not among the inputs (as in Core Data: an index change alone does not migrate).
 /// `ModelVersionHashTests` checks these against every hash Core Data wrote in the real stores.
 public enum ModelVersionHash {
-    /// `NSAttributeType` raw values, which Core Data hashes.
-    private static func attributeTypeCode(_ type: AttributeType) -> UInt32 {
-        switch type {
-        case .undefined: 0
-        case .integer16: 100
-        case .integer32: 200
-        case .integer64: 300
-        case .decimal: 400
-        case .double: 500
-        case .float: 600
-        case .string: 700
-        case .boolean: 800
-        case .date: 900
-        case .binary: 1000
-        case .uuid: 1100
-        case .uri: 1200
-        case .transformable: 1800
-        case .objectID: 2000
-        case .composite: 2100
-        }
-    }
-
     private static func propertyHash(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> Data {
         var input = Data(name.utf8)
         let flags: UInt16 = (isOptional ? 1 : 0) | (isTransient ? 2 : 0)
@@ -53,7 +31,7 @@ public enum ModelVersionHash {
     static func hash(of attribute: Attribute, in model: Model) -> Data {
         var input = propertyHash(name: attribute.name, isOptional: attribute.isOptional,
                                  isTransient: attribute.isTransient, modifier: attribute.versionHashModifier)
-        input.appendLittleEndian(attributeTypeCode(attribute.type))
+        input.appendLittleEndian(UInt32(attribute.type.coreDataRawValue))
         if attribute.allowsExternalBinaryDataStorage { input.append(1) }
         if attribute.preserveAfterDeletion { input.append(1) }
         // Core Data hashes its own rendering of the expression (`predicateFormat`); the text as

@@ -46,7 +46,7 @@ public final class MigrationManager {
 
     /// Core Data's default: one object of the destination entity with the attribute mappings applied.
     public func createDefaultDestinationInstance(forSource source: ManagedObject, in mapping: EntityMapping) throws {
-        guard let entity = destinationContext.persistentStoreCoordinator.managedObjectModel[mapping.destinationEntityName] else {
+        guard let entity = destinationContext.coordinator.managedObjectModel[mapping.destinationEntityName] else {
             throw ManagedObjectError(
                 .migration, "entity mapping \(mapping.name) names no destination entity \(mapping.destinationEntityName)",
                 entityName: mapping.destinationEntityName)
