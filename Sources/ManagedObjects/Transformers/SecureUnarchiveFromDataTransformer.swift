@@ -6,7 +6,7 @@ import Foundation
 /// `NSSecureUnarchiveFromDataTransformer`.
 ///
 /// A subclass widens or narrows the allowed classes by overriding `allowedTopLevelClasses`.
-/// Archives are written by Foundation's `NSKeyedArchiver` and read by ``KeyedArchiveReader``
+/// Archives are written by Foundation's `NSKeyedArchiver` and read by `KeyedArchiveReader`
 /// (Foundation's unarchiver on Linux stops the program on a class that is not allowed).
 open class SecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
     /// Foundation's plist classes, as Apple's transformer allows them.
