@@ -72,6 +72,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
                 readProperties.append(.attribute(position: position, type: type))
                 writtenColumns.append(.attribute(index: property.index, type: type))
                 columnNames.append(column)
+            case (.toOne, .relationship(let relationship)) where relationship.destinationEntity == nil:
+                // Xcode only warns about a relationship without destination; it can hold nothing.
+                readProperties.append(.constant(property.emptyStoredValue))
             case (.toOne(let column, let entityColumn), .relationship(let relationship)):
                 guard let position = positions[column], let destination = relationship.destinationEntity else { return nil }
                 let entityPosition = entityColumn.flatMap { positions[$0] }
