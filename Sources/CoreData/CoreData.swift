@@ -41,7 +41,9 @@ extension ManagedObject: NSFetchRequestResult {}
 public let NSSQLiteStoreType = PersistentStoreType.sqlite.rawValue
 public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
 
-// Store options Core Data code passes; accepted and not read (see Docs/RuntimeDifferences.md).
+// Store options Core Data code passes. `NSPersistentHistoryTrackingKey` is read (an SQLite
+// store keeps Core Data's history tables); the others are accepted and not read (see
+// Docs/RuntimeDifferences.md).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
@@ -71,14 +73,26 @@ extension ManagedObjectContext {
 
 extension PersistentStoreCoordinator {
     /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`
-    /// or `NSInMemoryStoreType`; another type throws `NSPersistentStoreInvalidTypeError`.
+    /// or `NSInMemoryStoreType`; another type throws `NSPersistentStoreInvalidTypeError`. Of the
+    /// options, `NSPersistentHistoryTrackingKey` is read.
     @discardableResult
     public func addPersistentStore(
         ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
         options: [AnyHashable: Any]?
     ) throws -> any PersistentStore {
-        try addPersistentStore(type: PersistentStoreType(rawValue: storeType), configuration: configuration, at: storeURL)
+        try addPersistentStore(
+            type: PersistentStoreType(rawValue: storeType), configuration: configuration, at: storeURL,
+            persistentHistoryTracking: storeOptionIsOn(options?[NSPersistentHistoryTrackingKey]))
     }
+}
+
+/// Whether a Boolean store option (an `NSNumber`, as Core Data code passes `true as NSNumber`,
+/// or a Swift `Bool`) is on.
+func storeOptionIsOn(_ option: Any?) -> Bool {
+    (option as? Bool) ?? (option as? NSNumber)?.boolValue ?? false
+}
+
+extension PersistentStoreCoordinator {
 }
 
 extension PersistentStoreCoordinator {

@@ -16,8 +16,8 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     open var shouldAddStoreAsynchronously = false
     open var shouldMigrateStoreAutomatically = true
     open var shouldInferMappingModelAutomatically = true
-    /// Options by key (`NSPersistentHistoryTrackingKey`, …): kept, and not read by the stores
-    /// (see Docs/RuntimeDifferences.md).
+    /// Options by key: `NSPersistentHistoryTrackingKey` is read (an SQLite store keeps Core
+    /// Data's history tables); the others are kept and not read (see Docs/RuntimeDifferences.md).
     open private(set) var options: [String: NSObject] = [:]
 
     /// Sets or (with `nil`) removes an option.
@@ -39,8 +39,10 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     /// The runtime's description. (A store at `/dev/null` is kept in memory by the runtime's
     /// coordinator, as Core Data does.)
     var runtimeDescription: PersistentStoreDescription {
-        PersistentStoreDescription(
+        var description = PersistentStoreDescription(
             type: PersistentStoreType(rawValue: type), url: url, configuration: configuration)
+        description.persistentHistoryTracking = storeOptionIsOn(options[NSPersistentHistoryTrackingKey])
+        return description
     }
 }
 

@@ -36,6 +36,38 @@ import Testing
         #expect(coordinator.persistentStore(for: directory.appendingPathComponent("Other.sqlite")) == nil)
     }
 
+    /// `NSPersistentHistoryTrackingKey`, set on a store description or passed to
+    /// `addPersistentStore(ofType:configurationName:at:options:)`, reaches the SQLite store: its
+    /// file has Core Data's history tables (their SQL is kept as text in the file, or in its WAL
+    /// until a checkpoint), and a store without the option has none.
+    @Test func historyTrackingOptionMakesHistoryTables() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CoreDataNamesTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func fileText(_ url: URL) -> String {
+            ["", "-wal"].compactMap { FileManager.default.contents(atPath: url.path + $0) }
+                .map { String(decoding: $0, as: UTF8.self) }.joined()
+        }
+        let tracked = directory.appendingPathComponent("Tracked.sqlite")
+        let container = NSPersistentContainer(name: "Twitter")
+        let description = NSPersistentStoreDescription(url: tracked)
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        container.persistentStoreDescriptions = [description]
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        #expect(fileText(tracked).contains("CREATE TABLE ATRANSACTION"))
+
+        let added = directory.appendingPathComponent("Added.sqlite")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: container.managedObjectModel)
+        try coordinator.addPersistentStore(
+            ofType: NSSQLiteStoreType, configurationName: nil, at: added, options: [NSPersistentHistoryTrackingKey: true])
+        #expect(fileText(added).contains("CREATE TABLE ACHANGE"))
+
+        let plain = directory.appendingPathComponent("Plain.sqlite")
+        try NSPersistentStoreCoordinator(managedObjectModel: container.managedObjectModel)
+            .addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: plain, options: nil)
+        #expect(fileText(plain).contains("CREATE TABLE ZTWEET"))
+        #expect(!fileText(plain).contains("ATRANSACTION"))
+    }
+
     @Test func mergeTypesRoundTrip() {
         let policies: [NSMergePolicy] = [
             NSErrorMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy, NSMergeByPropertyObjectTrumpMergePolicy,

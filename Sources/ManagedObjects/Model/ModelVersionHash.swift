@@ -9,7 +9,9 @@ import Foundation
 ///   its `versionHashModifier`;
 /// - an attribute: its property hash, its `NSAttributeType` raw value (32 bits), a byte 1 if it
 ///   allows external binary storage, a byte 1 if it preserves its value in history on deletion;
-///   a derived attribute adds its expression; a composite, its elements' hashes;
+///   a composite adds its elements' hashes;
+/// - a derived attribute: its expression alone, as Core Data renders it (`predicateFormat`):
+///   not its name, flags or type, so two derived attributes with one expression hash alike;
 /// - a relationship: its property hash, the destination's name, the inverse's name (not when
 ///   it is its own inverse), `maxCount` and `minCount` (32 bits each, to-one's `maxCount` 1,
 ///   unbounded 0), a 16-bit 1 if ordered;
@@ -29,18 +31,34 @@ public enum ModelVersionHash {
     }
 
     static func hash(of attribute: Attribute, in model: Model) -> Data {
+        if attribute.isDerived {
+            // The stores CoreDataPlus's SampleModel2 wrote say so: Book's derived `pagesCount`
+            // (`pages.@count`) hashes as SHA-256("count:(pages)") alone.
+            return SHA256.digest(of: Data(derivationFormat(attribute.derivationExpression ?? "").utf8))
+        }
         var input = propertyHash(name: attribute.name, isOptional: attribute.isOptional,
                                  isTransient: attribute.isTransient, modifier: attribute.versionHashModifier)
         input.appendLittleEndian(UInt32(attribute.type.coreDataRawValue))
         if attribute.allowsExternalBinaryDataStorage { input.append(1) }
         if attribute.preserveAfterDeletion { input.append(1) }
-        // Core Data hashes its own rendering of the expression (`predicateFormat`); the text as
-        // written in the model is the closest this side has (see Docs/RuntimeDifferences.md).
-        if attribute.isDerived, let expression = attribute.derivationExpression { input.append(contentsOf: expression.utf8) }
         if attribute.type == .composite, let composite = attribute.composite.flatMap(model.composite(named:)) {
             for element in composite.attributes where !element.isTransient { input.append(hash(of: element, in: model)) }
         }
         return SHA256.digest(of: input)
+    }
+
+    /// A derivation expression as Core Data's `predicateFormat` renders it: Core Data keeps a
+    /// key path ending in `.@count` as the function `count:(path)`, and one ending in `.@sum` or
+    /// `.@total` as `sum:(path)`; any other expression is taken as written (its rendering by
+    /// Core Data is not checked against a real store, see Docs/RuntimeDifferences.md).
+    static func derivationFormat(_ expression: String) -> String {
+        let text = expression.trimmingCharacters(in: .whitespaces)
+        let isKeyPath = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "@" }
+        guard isKeyPath else { return text }
+        for (suffix, function) in [(".@count", "count:"), (".@sum", "sum:"), (".@total", "sum:")] where text.hasSuffix(suffix) {
+            return "\(function)(\(text.dropLast(suffix.count)))"
+        }
+        return text
     }
 
     static func hash(of relationship: Relationship, declaredIn entityName: String) -> Data {

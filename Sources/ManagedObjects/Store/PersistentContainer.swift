@@ -16,6 +16,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var modelVersions: ManagedObjectModelVersions?
     /// Mapping models for the steps between `modelVersions` that inference cannot make.
     public var mappingModels: [MappingModel] = []
+    /// Keep Core Data's persistent history tables in an SQLite store (Core Data's
+    /// `NSPersistentHistoryTrackingKey` option; off by default, as there).
+    public var persistentHistoryTracking = false
 
     /// A description of a store of `type`: SQLite by default, as in Core Data; a container
     /// gives an SQLite store without `url` its default file. `PersistentStoreDescription(type:
@@ -125,7 +128,7 @@ public final class PersistentContainer: Sendable {
                 }
                 try persistentStoreCoordinator.addPersistentStore(
                     type: description.type, configuration: description.configuration, at: description.url,
-                    migration: description.migrationOptions)
+                    migration: description.migrationOptions, persistentHistoryTracking: description.persistentHistoryTracking)
                 completionHandler(description, nil)
             } catch {
                 completionHandler(description, error)

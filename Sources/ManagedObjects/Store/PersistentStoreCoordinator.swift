@@ -35,7 +35,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private static let registeredOpeners = LockedValue<[PersistentStoreType: MigratingStoreOpener]>([:])
 
-    /// Makes `type` a store type that ``addPersistentStore(type:configuration:at:migration:)`` (and so a
+    /// Makes `type` a store type that
+    /// ``addPersistentStore(type:configuration:at:migration:persistentHistoryTracking:)`` (and so a
     /// container's store descriptions) opens, through `opener`: Core Data's
     /// `registerStoreClass(_:type:)`, for stores of other modules (`PostgreSQLStore.registerStoreType()`).
     public static func registerStoreType(_ type: PersistentStoreType, opener: @escaping StoreOpener) {
@@ -49,13 +50,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
-    /// when there is no file; see ``SQLiteStore/init(model:url:migration:)`` for the errors a file that
+    /// when there is no file; see ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)`` for the errors a file that
     /// cannot be opened throws; at `/dev/null`, kept in memory as Core Data does), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL. `migration`: how a store written with another model version is migrated
-    /// (`nil`: it is not; see ``StoreMigrationOptions``).
+    /// (`nil`: it is not; see ``StoreMigrationOptions``). `persistentHistoryTracking`: an SQLite
+    /// store has Core Data's persistent history tables (`NSPersistentHistoryTrackingKey`; see
+    /// ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)``).
     @discardableResult
     public func addPersistentStore(
-        type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil, migration: StoreMigrationOptions? = nil
+        type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil, migration: StoreMigrationOptions? = nil,
+        persistentHistoryTracking: Bool = false
     ) throws -> any PersistentStore {
         if !managedObjectModel.classBindingErrors.isEmpty {
             throw ManagedObjectError(.coreData, managedObjectModel.classBindingErrors.joined(separator: "; "))
@@ -76,7 +80,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 addPersistentStore(store)
                 return store
             }
-            let store = try SQLiteStore(model: managedObjectModel, url: url, migration: migration)
+            let store = try SQLiteStore(
+                model: managedObjectModel, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking)
             addPersistentStore(store)
             return store
         default:

@@ -40,6 +40,28 @@ struct ModelVersionHashTests {
         }
     }
 
+    @Test("a derived attribute hashes as its expression alone, as Core Data renders it: the SampleModel2 stores' hashes",
+          arguments: PersistentHistoryStoreTests.historyStores)
+    func derivedAttribute(_ store: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try RealSQLiteStoreTests.copy(store, into: directory)
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: .sqlite, at: url)
+        let stored = try #require(metadata["NSStoreModelVersionHashes"] as? [String: Data])
+        // Book has the derived `pagesCount` (`pages.@count`), and GraphicNovel inherits it.
+        let model = ManagedObjectModel(SampleModel2Port.model(version: store.hasSuffix("_V1.sqlite") ? 1 : 2))
+        #expect(model.entityVersionHashesByName == stored)
+        #expect(ModelVersionHash.derivationFormat("pages.@count") == "count:(pages)")
+        #expect(ModelVersionHash.derivationFormat("a.b.@sum") == "sum:(a.b)")
+        #expect(ModelVersionHash.derivationFormat("now()") == "now()")
+        // Its name is not an input: a derived attribute renamed alone keeps the entity's hash.
+        func item(_ name: String) -> [String: Data] {
+            Self.hash([Entity(name: "Item", attributes: [
+                Attribute(name: name, type: .integer64, isOptional: true, isDerived: true, derivationExpression: "pages.@count"),
+            ])])
+        }
+        #expect(item("pagesCount") == item("count"))
+    }
+
     static func hash(_ entities: [Entity]) -> [String: Data] {
         ManagedObjectModel(Model(entities: entities)).entityVersionHashesByName
     }

@@ -36,7 +36,15 @@ public final class SQLiteStore: PersistentStore, Sendable {
     ///
     /// With `migration` (a container passes its description's options and model versions), a
     /// store written with another version of the model is migrated first (``SQLiteStoreMigration``).
-    public init(model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil) throws {
+    ///
+    /// With `persistentHistoryTracking` (Core Data's `NSPersistentHistoryTrackingKey`), the store
+    /// has Core Data's persistent history tables, made when it is created or, for a store
+    /// without them, when it is opened. Either way, a store that has them (as Core Data wrote
+    /// them) keeps them and their rows; transactions are not recorded here (see
+    /// Docs/RuntimeDifferences.md).
+    public init(
+        model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil, persistentHistoryTracking: Bool = false
+    ) throws {
         self.url = url
         let path = url.path
         let size = Self.fileSize(atPath: path)
@@ -71,10 +79,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
         if let existing {
             identifier = existing.identifier
+            if persistentHistoryTracking { try Self.addPersistentHistory(to: pool, path: path) }
         } else {
             let identifier = UUID().uuidString
             self.identifier = identifier
-            try Self.create(schema: schema, model: model, identifier: identifier, in: pool, path: path)
+            try Self.create(schema: schema, model: model, identifier: identifier, in: pool, path: path,
+                            persistentHistoryTracking: persistentHistoryTracking)
         }
         let schema = schema
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
@@ -188,9 +198,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
     }
 
-    /// Makes the schema, the key allocator and the metadata of a new store.
+    /// Makes the schema, the key allocator and the metadata of a new store, and with
+    /// `persistentHistoryTracking` Core Data's history tables (``PersistentHistorySchema``).
     static func create(
-        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String
+        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String,
+        persistentHistoryTracking: Bool = false
     ) throws {
         let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier)
         do {
@@ -206,9 +218,21 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 }
                 try db.execute(
                     sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, plist])
+                if persistentHistoryTracking { try PersistentHistorySchema.create(in: db) }
             }
         } catch {
             throw ManagedObjectError(.persistentStoreOpen, "cannot create the SQLite store \(path): \(error)")
+        }
+    }
+
+    /// Adds Core Data's history tables to a store opened with history tracking that has none
+    /// (one transaction; a store that has them is left as it is).
+    private static func addPersistentHistory(to pool: DatabasePool, path: String) throws {
+        do {
+            guard try !pool.read(PersistentHistorySchema.isPresent) else { return }
+            try pool.write(PersistentHistorySchema.create)
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot add the persistent history tables to the SQLite store \(path): \(error)")
         }
     }
 

@@ -1,0 +1,55 @@
+import GRDB
+
+/// The tables in which Core Data keeps persistent history (`NSPersistentHistoryTrackingKey`), as
+/// it writes them: learnt from the stores CoreDataPlus's tests wrote with history on
+/// (`shared/stores/alemar11__CoreDataPlus/SampleModel2`, framework 1344), whose `sqlite_master`
+/// these statements repeat. Three entities of Core Data's own, numbered from 16001 in
+/// `Z_PRIMARYKEY` (`CHANGE`, `TRANSACTION`, `TRANSACTIONSTRING`), each in a table named with an
+/// `A` prefix; a transaction's author, bundle, context and process names are kept once each in
+/// `ATRANSACTIONSTRING` and referred to by key (the `…TS` columns).
+///
+/// Not learnt from a real file, so not made: the tombstone columns `ACHANGE` has for attributes
+/// that preserve their value in history on deletion (no store here has such an attribute).
+enum PersistentHistorySchema {
+    /// The history tables' names; a store that has `ATRANSACTION` has history.
+    static let tableNames = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
+
+    /// `Z_PRIMARYKEY`'s rows for the history entities: number, name (no superentity).
+    static let entities: [(number: Int64, name: String)] = [(16001, "CHANGE"), (16002, "TRANSACTION"), (16003, "TRANSACTIONSTRING")]
+
+    /// The tables and indexes, in Core Data's words (columns grouped by type, as Core Data orders them).
+    static let creationStatements = [
+        "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, "
+            + "ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB )",
+        "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, "
+            + "ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, "
+            + "ZPROCESSID VARCHAR, ZQUERYGEN BLOB )",
+        "CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+        "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)",
+        "CREATE INDEX ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS)",
+        "CREATE INDEX ATRANSACTION_ZBUNDLEIDTS_INDEX ON ATRANSACTION (ZBUNDLEIDTS)",
+        "CREATE INDEX ATRANSACTION_ZCONTEXTNAMETS_INDEX ON ATRANSACTION (ZCONTEXTNAMETS)",
+        "CREATE INDEX ATRANSACTION_ZPROCESSIDTS_INDEX ON ATRANSACTION (ZPROCESSIDTS)",
+        "CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC)",
+        "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC)",
+        "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC)",
+    ]
+
+    /// Whether the store open on `db` has the history tables.
+    static func isPresent(in db: Database) throws -> Bool {
+        try db.tableExists("ATRANSACTION")
+    }
+
+    /// Makes the history tables and their `Z_PRIMARYKEY` rows in the store open on `db`, when
+    /// it does not have them yet (a store Core Data or this runtime made with history keeps
+    /// its tables and rows as they are).
+    static func create(in db: Database) throws {
+        guard try !isPresent(in: db) else { return }
+        for statement in creationStatements { try db.execute(sql: statement) }
+        for entity in entities {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",
+                arguments: [entity.number, entity.name])
+        }
+    }
+}
