@@ -253,6 +253,15 @@ package struct InferredMigrationPlan {
         if case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
            let sourceEntity = sourceEntity(for: entity),
            case .attribute(let column, let sourceType)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] {
+            // An SQLite cell of a Binary attribute that allows external storage has Core Data's
+            // marker (`ExternalBinaryData`); a plain one has the bytes alone. Not converted here.
+            if dialect == .sqlite, sourceType == .binary, attribute.type == .binary,
+               sourceAttribute.attribute.allowsExternalBinaryDataStorage != attribute.attribute.allowsExternalBinaryDataStorage {
+                throw ManagedObjectError(
+                    .migrationMissingMappingModel,
+                    "cannot infer a mapping for \(entity.name).\(attribute.name): one version allows external binary storage and the other does not; it needs a mapping model",
+                    entityName: entity.name, key: attribute.name)
+            }
             sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, entity: entity.name, attribute: attribute.name)
         }
         let defaultValue = try SQLiteValues.databaseValue(attribute.defaultValue, type: attribute.type, attribute: attribute.name)

@@ -10,7 +10,8 @@ struct SQLiteMigrationStep {
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
 
-    func run(from sourcePath: String, to destinationPath: String) throws {
+    /// The cells are copied as they are, so they name the same external files.
+    func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
         let layout = try SQLiteStoreMetadata.readStore(at: sourcePath, StoreVersionIdentification.StoreLayout.read)
         let (numbers, missing) = SQLiteSchema.storedNumbers(layout.primaryKeys.mapValues(\.number), of: source)
         guard missing.isEmpty else {
