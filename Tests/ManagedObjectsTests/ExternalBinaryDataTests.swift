@@ -61,8 +61,8 @@ struct ExternalBinaryDataTests {
         }
 
         /// `key` of the photo titled `title`, read by a new stack.
-        func value(_ key: String, title: String) throws -> Data? {
-            let context = try context()
+        func value(_ key: String, title: String, model: ManagedObjectModel = ExternalBinaryDataTests.model) throws -> Data? {
+            let context = try context(model)
             return try context.performAndWait {
                 let request = FetchRequest<ManagedObject>(entityName: "Photo")
                 request.predicate = ObjectPredicate("title == %@", title)
@@ -291,29 +291,25 @@ struct ExternalBinaryDataTests {
         #expect(fixture.files == [name])
     }
 
-    @Test("a migration through a mapping model copies the values into new files of the store's folder and removes the old ones; a toggled flag without one fails clearly")
+    /// V2: `thumbnail` allows external storage too.
+    static let v2 = ManagedObjectModel(Model(entities: [
+        Entity(name: "Photo", attributes: [
+            Attribute(name: "title", type: .string, isOptional: true),
+            Attribute(name: "image", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
+            Attribute(name: "thumbnail", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
+        ], uniquenessConstraints: [["title"]]),
+    ]))
+
+    @Test("a migration through a mapping model copies the values into new files of the store's folder and removes the old ones")
     func mappingModelMigration() throws {
         let fixture = try Fixture()
         let large = Self.bytes(900_000, seed: 8)
-        try fixture.insert(["image": large], title: "moved")
+        let thumbnail = Self.bytes(200_000, seed: 10)
+        try fixture.insert(["image": large, "thumbnail": thumbnail], title: "moved")
         try fixture.insert(["image": Self.bytes(400_000, seed: 9)], title: "second")
         let before = fixture.files
         #expect(before.count == 2)
-        // V2 stores `thumbnail` externally too: the mapping copies both values.
-        let v2 = ManagedObjectModel(Model(entities: [
-            Entity(name: "Photo", attributes: [
-                Attribute(name: "title", type: .string, isOptional: true),
-                Attribute(name: "image", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
-                Attribute(name: "thumbnail", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
-            ], uniquenessConstraints: [["title"]]),
-        ]))
-        let versions = ManagedObjectModelVersions(versions: [.init(name: "V1", model: Self.model), .init(name: "V2", model: v2)])
-
-        // Inferred, the toggled flag of `thumbnail` cannot be: the store is left as it was.
-        let inferred = try #require(throws: ManagedObjectError.self) { _ = try Self.openMigrating(fixture, versions: versions) }
-        #expect(inferred.key == "thumbnail", "\(inferred)")
-        #expect(fixture.files == before)
-
+        let versions = ManagedObjectModelVersions(versions: [.init(name: "V1", model: Self.model), .init(name: "V2", model: Self.v2)])
         let mapping = MappingModel(from: "V1", to: "V2", entityMappings: [
             EntityMapping(name: "PhotoToPhoto", sourceEntityName: "Photo", destinationEntityName: "Photo"),
         ])
@@ -323,10 +319,42 @@ struct ExternalBinaryDataTests {
             request.predicate = ObjectPredicate("title == %@", "moved")
             let photo = try #require(try context.fetch(request).first)
             #expect(photo.value(forKey: "image") as? Data == large)
+            #expect(photo.value(forKey: "thumbnail") as? Data == thumbnail)
         }
         let after = fixture.files
-        #expect(after.count == 2 && after.isDisjoint(with: before), "new files for the new store, the old ones gone: \(before) → \(after)")
-        #expect(try Self.externalName(ofHexCell: try fixture.imageCell(title: "moved")) != "")
+        #expect(after.count == 3 && after.isDisjoint(with: before), "new files for the new store, the old ones gone: \(before) → \(after)")
+        let thumbnailCell = try rawSQL(fixture.url.path, "SELECT ZTHUMBNAIL FROM ZPHOTO WHERE ZTITLE = 'moved'")
+        #expect(after.contains(try Self.externalName(ofHexCell: thumbnailCell)))
+    }
+
+    @Test("an inferred migration converts a column whose attribute starts or stops allowing external storage")
+    func inferredMigrationOfToggledFlag() throws {
+        let fixture = try Fixture()
+        let image = Self.bytes(500_000, seed: 1)
+        let thumbnail = Self.bytes(200_000, seed: 2)
+        try fixture.insert(["image": image, "thumbnail": thumbnail], title: "big")
+        try fixture.insert(["image": Self.bytes(50), "thumbnail": Self.bytes(60)], title: "small")
+        let imageFile = try Self.externalName(ofHexCell: try fixture.imageCell(title: "big"))
+
+        // V1 → V2: `thumbnail` starts allowing external storage.
+        let up = ManagedObjectModelVersions(versions: [.init(name: "V1", model: Self.model), .init(name: "V2", model: Self.v2)])
+        _ = try Self.openMigrating(fixture, versions: up)
+        let thumbnailFile = try Self.externalName(ofHexCell: try rawSQL(fixture.url.path, "SELECT ZTHUMBNAIL FROM ZPHOTO WHERE ZTITLE = 'big'"))
+        #expect(try rawSQL(fixture.url.path, "SELECT ZTHUMBNAIL FROM ZPHOTO WHERE ZTITLE = 'small'") == "01" + Self.hex(Self.bytes(60)))
+        #expect(fixture.files == [imageFile, thumbnailFile])
+        #expect(try fixture.value("thumbnail", title: "big", model: Self.v2) == thumbnail)
+
+        // V2 → V3 (V1's attributes again, another hash): it stops; its file goes.
+        let v3 = ManagedObjectModel(Model(entities: [
+            Entity(name: "Photo", versionHashModifier: "3", attributes: Self.model["Photo"]!.entity.attributes,
+                   uniquenessConstraints: [["title"]]),
+        ]))
+        let down = ManagedObjectModelVersions(versions: [.init(name: "V2", model: Self.v2), .init(name: "V3", model: v3)])
+        _ = try Self.openMigrating(fixture, versions: down)
+        #expect(try rawSQL(fixture.url.path, "SELECT ZTHUMBNAIL FROM ZPHOTO WHERE ZTITLE = 'big'") == Self.hex(thumbnail))
+        #expect(try rawSQL(fixture.url.path, "SELECT ZTHUMBNAIL FROM ZPHOTO WHERE ZTITLE = 'small'") == Self.hex(Self.bytes(60)))
+        #expect(fixture.files == [imageFile])
+        #expect(try fixture.value("image", title: "big", model: v3) == image)
     }
 
     @Test("batch insert, update and delete write and remove cells and files as a save does")

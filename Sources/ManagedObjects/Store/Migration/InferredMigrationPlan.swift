@@ -113,6 +113,26 @@ package struct InferredMigrationPlan {
         return renamingIdentifier.flatMap { sourceEntity.property(named: $0) } ?? sourceEntity.property(named: property.name)
     }
 
+    /// The destination columns of Binary attributes that allow external storage in one version
+    /// and not in the other: copied as they are, their SQLite cells need Core Data's marker
+    /// added (`toExternal`) or taken away afterwards (`ExternalBinaryData`).
+    package func toggledExternalBinaryColumns() -> [(table: String, column: String, toExternal: Bool)] {
+        var columns: [(table: String, column: String, toExternal: Bool)] = []
+        for entity in destination.entities {
+            for attribute in entity.attributes where attribute.type == .binary {
+                guard case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
+                      sourceAttribute.type == .binary,
+                      sourceAttribute.attribute.allowsExternalBinaryDataStorage != attribute.attribute.allowsExternalBinaryDataStorage,
+                      case .attribute(let column, _)? = destinationSchema.storage[entity.name]?[attribute.index] else { continue }
+                let table = destinationSchema.table(of: entity).name
+                if !columns.contains(where: { $0.table == table && $0.column == column }) {
+                    columns.append((table, column, attribute.attribute.allowsExternalBinaryDataStorage))
+                }
+            }
+        }
+        return columns
+    }
+
     /// The statements that fill the destination's (empty) tables, in order.
     package func copyStatements() throws -> [Statement] {
         var statements: [Statement] = []
@@ -253,15 +273,6 @@ package struct InferredMigrationPlan {
         if case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
            let sourceEntity = sourceEntity(for: entity),
            case .attribute(let column, let sourceType)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] {
-            // An SQLite cell of a Binary attribute that allows external storage has Core Data's
-            // marker (`ExternalBinaryData`); a plain one has the bytes alone. Not converted here.
-            if dialect == .sqlite, sourceType == .binary, attribute.type == .binary,
-               sourceAttribute.attribute.allowsExternalBinaryDataStorage != attribute.attribute.allowsExternalBinaryDataStorage {
-                throw ManagedObjectError(
-                    .migrationMissingMappingModel,
-                    "cannot infer a mapping for \(entity.name).\(attribute.name): one version allows external binary storage and the other does not; it needs a mapping model",
-                    entityName: entity.name, key: attribute.name)
-            }
             sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, entity: entity.name, attribute: attribute.name)
         }
         let defaultValue = try SQLiteValues.databaseValue(attribute.defaultValue, type: attribute.type, attribute: attribute.name)
