@@ -114,6 +114,34 @@ struct ExternalBinaryDataTests {
         #expect(fixture.files.count == 2)
     }
 
+    @Test("small and large values read back from a second stack on every store kind (PostgreSQL keeps them in bytea, in memory as set)",
+          arguments: StoreKind.allCases)
+    func roundTripOnEveryStore(_ kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let values = [Self.bytes(10), Self.bytes(ExternalBinaryData.inlineLimit + 1, seed: 2), Self.bytes(1_000_000, seed: 3)]
+        let writer = try makeContainer(Self.model, kind: kind, files: files)
+        let context = writer.newBackgroundContext()
+        try context.performAndWait {
+            for (number, value) in values.enumerated() {
+                let photo = ManagedObject(entity: Self.model["Photo"]!, insertInto: context)
+                photo.setValue("p\(number)", forKey: "title")
+                photo.setValue(value, forKey: "image")
+            }
+            try context.save()
+        }
+        // On the in-memory store, a new context of the same stack (nothing else reaches it).
+        let reader = (kind == .inMemory ? writer : try makeContainer(Self.model, kind: kind, files: files)).newBackgroundContext()
+        try reader.performAndWait {
+            let request = FetchRequest<ManagedObject>(entityName: "Photo")
+            request.sortDescriptors = [ObjectSortDescriptor(key: "title", ascending: true)]
+            let images = try reader.fetch(request).map { $0.value(forKey: "image") as? Data }
+            #expect(images == values)
+        }
+        if kind == .sqlite {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: files.url.appendingPathComponent(".Test_SUPPORT/_EXTERNAL_DATA").path).count == 2)
+        }
+    }
+
     @Test("the cells as Core Data writes them: 01 and the bytes up to 128 KiB; 02, the file's UUID and NUL above, the file holding the bytes")
     func cellFormat() throws {
         let fixture = try Fixture()
