@@ -274,10 +274,14 @@ struct ExternalBinaryDataTests {
         #expect(missing.message.contains(file.path))
         #expect(missing.key == "image" && missing.entityName == "Photo" && missing.objectID != nil)
 
-        // Unreadable: a folder where the file should be.
+        // Unreadable: a folder where the file should be; a named pipe (reading it would not end).
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         let unreadable = try #require(throws: ManagedObjectError.self) { _ = try fixture.value("image", title: "lost") }
         #expect(unreadable.message.contains(file.path))
+        try FileManager.default.removeItem(at: file)
+        #expect(mkfifo(file.path, 0o600) == 0)
+        let pipe = try #require(throws: ManagedObjectError.self) { _ = try fixture.value("image", title: "lost") }
+        #expect(pipe.message.contains(file.path) && pipe.message.contains("not a regular file"))
 
         // A name that would leave the folder, and a cell with neither marker.
         let queue = try DatabaseQueue(path: fixture.url.path)

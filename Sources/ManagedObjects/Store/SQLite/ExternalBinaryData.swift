@@ -61,6 +61,12 @@ package struct ExternalBinaryData: Sendable {
                 throw error("the cell names no valid external file (\(cell.count) bytes)", attribute: attribute, objectID: objectID)
             }
             let file = directory.appendingPathComponent(name)
+            // A regular file only (following a link): reading a pipe or a device a damaged or
+            // hostile folder holds would not end.
+            var status = stat()
+            if stat(file.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw error("its external file \(file.path) is not a regular file", attribute: attribute, objectID: objectID)
+            }
             do {
                 return try Data(contentsOf: file)
             } catch {
