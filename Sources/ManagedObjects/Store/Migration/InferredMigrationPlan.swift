@@ -113,6 +113,26 @@ package struct InferredMigrationPlan {
         return renamingIdentifier.flatMap { sourceEntity.property(named: $0) } ?? sourceEntity.property(named: property.name)
     }
 
+    /// The destination columns of Binary attributes that allow external storage in one version
+    /// and not in the other: copied as they are, their SQLite cells need Core Data's marker
+    /// added (`toExternal`) or taken away afterwards (`ExternalBinaryData`).
+    package func toggledExternalBinaryColumns() -> [(table: String, column: String, toExternal: Bool)] {
+        var columns: [(table: String, column: String, toExternal: Bool)] = []
+        for entity in destination.entities {
+            for attribute in entity.attributes where attribute.type == .binary {
+                guard case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
+                      sourceAttribute.type == .binary,
+                      sourceAttribute.attribute.allowsExternalBinaryDataStorage != attribute.attribute.allowsExternalBinaryDataStorage,
+                      case .attribute(let column, _)? = destinationSchema.storage[entity.name]?[attribute.index] else { continue }
+                let table = destinationSchema.table(of: entity).name
+                if !columns.contains(where: { $0.table == table && $0.column == column }) {
+                    columns.append((table, column, attribute.attribute.allowsExternalBinaryDataStorage))
+                }
+            }
+        }
+        return columns
+    }
+
     /// The statements that fill the destination's (empty) tables, in order.
     package func copyStatements() throws -> [Statement] {
         var statements: [Statement] = []

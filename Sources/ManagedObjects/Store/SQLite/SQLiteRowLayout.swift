@@ -12,6 +12,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
     /// Where a property's stored value comes from in a selected row.
     package enum ReadProperty {
         case attribute(position: Int, type: AttributeType)
+        /// A Binary attribute that allows external storage: its cell has Core Data's marker
+        /// (``ExternalBinaryData``) in a store that keeps one, the bytes alone otherwise.
+        case externalBinary(position: Int)
         /// A foreign key; `entityPosition` is the destination-entity column's, when there is
         /// one. `destinationTable` is set when the destination has sub-entities: when the row
         /// does not say which, the key's row there tells.
@@ -55,6 +58,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
     /// one kept by the inverse's foreign key, the owner's key of one without inverse, or
     /// join-table rows.
     package let writesToManys: Bool
+    /// The Binary attributes that allow external storage (``ExternalBinaryData``): property
+    /// index and column.
+    package let externalBinaryColumns: [(index: Int, column: String)]
 
     package init?(entity: EntityDescription, schema: SQLiteSchema) {
         guard let number = schema.entityNumbers[entity.name], let storage = schema.storage[entity.name] else { return nil }
@@ -65,8 +71,15 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         var readProperties: [ReadProperty] = []
         var writtenColumns: [WrittenColumn] = []
         var columnNames: [String] = []
+        var externalBinaryColumns: [(index: Int, column: String)] = []
         for property in entity.properties {
             switch (storage[property.index], property) {
+            case (.attribute(let column, .binary), .attribute(let attribute)) where attribute.attribute.allowsExternalBinaryDataStorage:
+                guard let position = positions[column] else { return nil }
+                readProperties.append(.externalBinary(position: position))
+                writtenColumns.append(.attribute(index: property.index, type: .binary))
+                columnNames.append(column)
+                externalBinaryColumns.append((property.index, column))
             case (.attribute(let column, let type), _):
                 guard let position = positions[column] else { return nil }
                 readProperties.append(.attribute(position: position, type: type))
@@ -99,6 +112,7 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         self.storage = storage
         self.readProperties = readProperties
         self.writtenColumns = writtenColumns
+        self.externalBinaryColumns = externalBinaryColumns
         writesToManys = storage.indices.contains { index in
             switch storage[index] {
             case .toManyByInverse: schema.writesForeignKeys(entity: entity, index: index)
@@ -136,11 +150,18 @@ package final class SQLRowReader: Sendable {
     package let layoutsByNumber: [Int64: SQLiteRowLayout]
     package let schema: SQLiteSchema
     package let storeIdentifier: String
+    /// Where the store keeps external binary data: `nil` for a store that keeps the bytes in the
+    /// cell (PostgreSQL's `bytea`).
+    package let externalData: ExternalBinaryData?
 
-    package init(layoutsByNumber: [Int64: SQLiteRowLayout], schema: SQLiteSchema, storeIdentifier: String) {
+    package init(
+        layoutsByNumber: [Int64: SQLiteRowLayout], schema: SQLiteSchema, storeIdentifier: String,
+        externalData: ExternalBinaryData? = nil
+    ) {
         self.layoutsByNumber = layoutsByNumber
         self.schema = schema
         self.storeIdentifier = storeIdentifier
+        self.externalData = externalData
     }
 
     package func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
@@ -165,6 +186,8 @@ package final class SQLRowReader: Sendable {
                 values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
             case .attribute(let position, let type):
                 values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
+            case .externalBinary(let position):
+                values.append(.attribute(try externalBinaryValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
             case .toOne(let position, let entityPosition, let destination, let destinationTable):
                 guard let relatedKey = integer(position) else {
                     values.append(.toOne(nil))
@@ -191,6 +214,17 @@ package final class SQLRowReader: Sendable {
         // type does for every other type (`SQLiteValues.attributeValue`).
         guard case .blob(let data) = cell.storage else { return nil }
         return try TransformableValues.value(of: data, attribute: attribute, objectID: objectID)
+    }
+
+    /// A Binary cell of an attribute that allows external storage: through Core Data's marker
+    /// where the store keeps one (``ExternalBinaryData/value(ofCell:attribute:objectID:)``).
+    private func externalBinaryValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
+        guard let externalData else {
+            return SQLiteValues.attributeValue(cell, type: .binary, resolveObjectID: { _ in nil })
+        }
+        // As any other cell that does not read as its attribute's type: nil.
+        guard case .blob(let data) = cell.storage else { return nil }
+        return try externalData.value(ofCell: data, attribute: property.name, objectID: objectID)
     }
 
     /// An object ID attribute's URI, when it names an object of this store.

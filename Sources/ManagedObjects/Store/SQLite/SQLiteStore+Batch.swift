@@ -32,7 +32,11 @@ extension SQLiteStore {
         }
         let returning = upserting || request.returnsObjectIDs
         if returning { sql += " RETURNING Z_PK" }
-        return try pool.write { db in
+        // Binary attributes that allow external storage get Core Data's cells (a row an upsert
+        // replaces leaves its file behind, unnamed).
+        let external = ExternalBinaryDataSave(externalData)
+        let externalColumns = Set(columns.indices.filter { columns[$0].type == .binary && columns[$0].attribute.attribute.allowsExternalBinaryDataStorage })
+        return try external.run { try pool.write { db in
             let first = try reserveKeys(request.rowCount, for: request.entity, db: db).lowerBound
             let statement = try db.makeStatement(sql: sql)
             // The rows are bound straight to GRDB's statement with SQLite's C API: building a
@@ -47,6 +51,11 @@ extension SQLiteStore {
                 binder.bind(.int64(entityNumber), at: 2)
                 binder.bind(.int64(1), at: 3)
                 for (index, column) in columns.enumerated() {
+                    if externalColumns.contains(index) {
+                        binder.bind(try external.cell(forBatchValue: request.value(row: row, column: column.position), attribute: column.attribute, objectID: nil).storage,
+                                    at: Int32(4 + index))
+                        continue
+                    }
                     let value = try request.value(row: row, column: column.position).map {
                         try SQLiteValues.databaseValue(of: $0, property: .attribute(column.attribute), type: column.type, objectID: nil)
                     }
@@ -66,7 +75,7 @@ extension SQLiteStore {
             // Upserted rows keep their own entity (a sibling may hold the constrained values).
             let ids = try storedObjectIDs(forKeys: keys, in: entity, knownEntity: upserting ? nil : entity, db: db)
             return StoreBatchOutcome(count: ids.count, objectIDs: ids)
-        }
+        } }
     }
 
     public func batchUpdate(_ request: StoreBatchUpdate) throws -> StoreBatchOutcome {
@@ -79,9 +88,15 @@ extension SQLiteStore {
         }
         let plan = fetchPlan(for: request.matching)
         let constants = assignments.allSatisfy { if case .constant = $0.value { true } else { false } }
-        return try pool.write { db in
+        // Binary attributes that allow external storage: row by row, each row its own cell (and
+        // file), the files of the cells replaced removed once the update commits.
+        let external = ExternalBinaryDataSave(externalData)
+        let externalAssignments = Set(assignments.indices.filter {
+            assignments[$0].type == .binary && assignments[$0].attribute.attribute.allowsExternalBinaryDataStorage
+        })
+        return try external.run { try pool.write { db in
             do {
-                if plan.rest.predicate == nil, constants {
+                if plan.rest.predicate == nil, constants, externalAssignments.isEmpty {
                     // One statement: the store's own WHERE, every value a bound parameter.
                     var arguments: [DatabaseValue] = []
                     var set = ["Z_OPT = Z_OPT + 1"]
@@ -109,9 +124,16 @@ extension SQLiteStore {
                 var ids: [ManagedObjectID] = []
                 for object in try matchingRows(plan, db: db, graph: graph) {
                     var arguments: [(any DatabaseValueConvertible)?] = []
-                    for assignment in assignments {
+                    if !externalAssignments.isEmpty, let layout = layoutsByEntity[ObjectIdentifier(object.objectID.entity)] {
+                        try external.readPreviousCells(of: CollectionOfOne(object.objectID), layout: layout, db: db)
+                    }
+                    for (position, assignment) in assignments.enumerated() {
                         let value = try assignment.value.value(
                             for: assignment.attribute, of: object, subject: SnapshotSubject.point(&probe, at: object, graph: graph))
+                        if externalAssignments.contains(position) {
+                            arguments.append(try external.cell(forBatchValue: value, attribute: assignment.attribute, objectID: object.objectID))
+                            continue
+                        }
                         arguments.append(try value.map {
                             try SQLiteValues.databaseValue(
                                 of: $0, property: .attribute(assignment.attribute), type: assignment.type, objectID: object.objectID)
@@ -125,7 +147,7 @@ extension SQLiteStore {
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw constraintConflict(error, entity: entity, objectID: nil, detail: "batch update: ")
             }
-        }
+        } }
     }
 
     public func batchDelete(_ request: StoreBatchDelete) throws -> StoreBatchOutcome {
@@ -133,9 +155,13 @@ extension SQLiteStore {
         let hasConsequences = request.matching.entities.contains { entity in
             entity.relationships.contains { relationshipNeedsWork($0, of: entity) }
         }
-        return try pool.write { db in
+        // Rows with external binary data: deleted by key, their files removed once the delete
+        // commits.
+        let external = ExternalBinaryDataSave(externalData)
+        let hasExternalData = request.matching.entities.contains { !(layoutsByEntity[ObjectIdentifier($0)]?.externalBinaryColumns.isEmpty ?? true) }
+        return try external.run { try pool.write { db in
             let alias = SQLPredicateTranslator.tableAlias
-            if request.objectIDs == nil, plan.rest.predicate == nil, !hasConsequences {
+            if request.objectIDs == nil, plan.rest.predicate == nil, !hasConsequences, !hasExternalData {
                 // One statement.
                 let sql = "DELETE FROM \(plan.table) AS \(alias)\(plan.conditions)"
                 if request.returnsObjectIDs {
@@ -157,8 +183,8 @@ extension SQLiteStore {
             } else {
                 targets = try matchingRows(plan, db: db, graph: graph(in: db)).map(\.objectID)
             }
-            return try delete(targets, db: db)
-        }
+            return try delete(targets, db: db, external: external)
+        } }
     }
 
     // MARK: Helpers
@@ -204,7 +230,7 @@ extension SQLiteStore {
     /// Deletes the objects and what their delete rules reach, and returns the outcome: the
     /// rows the rules delete too are counted and listed; related rows nullified have their
     /// `Z_OPT` increased and are listed as updated.
-    private func delete(_ targets: [ManagedObjectID], db: Database) throws -> StoreBatchOutcome {
+    private func delete(_ targets: [ManagedObjectID], db: Database, external: ExternalBinaryDataSave) throws -> StoreBatchOutcome {
         let targetSet = Set(targets)
         var deleted: [ManagedObjectID] = []
         var deletedSet = Set<ManagedObjectID>()
@@ -251,6 +277,10 @@ extension SQLiteStore {
                     if case .toManyByJoin(let join, let side)? = storage {
                         try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) IN (SELECT value FROM json_each(?))", arguments: [keys])
                     }
+                }
+                if let layout = layoutsByEntity[ObjectIdentifier(entity)], !layout.externalBinaryColumns.isEmpty {
+                    try external.readPreviousCells(of: unique, layout: layout, db: db)
+                    for objectID in unique { external.releaseAll(of: objectID) }
                 }
                 try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [keys])
             }

@@ -21,11 +21,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
     let schema: SQLiteSchema
     let pool: DatabasePool
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
-    private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
+    let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
     /// Rows into stored objects, by entity number (`Z_ENT`).
     private let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
     private let reader: any DatabaseReader
+    /// Where Binary attributes that allow external storage keep large values.
+    let externalData: ExternalBinaryData
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -42,10 +44,21 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// without them, when it is opened. Either way, a store that has them (as Core Data wrote
     /// them) keeps them and their rows; transactions are not recorded here (see
     /// Docs/RuntimeDifferences.md).
-    public init(
+    public convenience init(
         model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil, persistentHistoryTracking: Bool = false
     ) throws {
+        try self.init(
+            model: model, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking, externalDataDirectory: nil)
+    }
+
+    /// `externalDataDirectory`: where external binary data is, when not in the store's own
+    /// support folder (a migration reading a copy of the store reads the store's files).
+    init(
+        model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil, persistentHistoryTracking: Bool = false,
+        externalDataDirectory: URL?
+    ) throws {
         self.url = url
+        externalData = externalDataDirectory.map(ExternalBinaryData.init(directory:)) ?? ExternalBinaryData(storeAt: url)
         let path = url.path
         let size = Self.fileSize(atPath: path)
         var existing: (identifier: String, numbers: [String: Int64])?
@@ -91,7 +104,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         rowReader = SQLRowReader(
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
-            schema: schema, storeIdentifier: identifier)
+            schema: schema, storeIdentifier: identifier, externalData: externalData)
         reader = pool
     }
 
@@ -115,6 +128,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         layoutsByEntity = store.layoutsByEntity
         rowReader = store.rowReader
         reader = snapshot
+        externalData = store.externalData
     }
 
     /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
@@ -408,17 +422,25 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     public func save(_ changes: StoreChangeSet) throws {
         guard !changes.isEmpty else { return }
+        let external = ExternalBinaryDataSave(externalData)
+        try external.run { try write(changes, external: external) }
+    }
+
+    /// A save's transaction; `external` gets the external files it writes and releases.
+    private func write(_ changes: StoreChangeSet, external: ExternalBinaryDataSave) throws {
         try pool.write { db in
+            try readPreviousExternalCells(of: changes, into: external, db: db)
             // Optimistic locking as Core Data's statements do it: each UPDATE and DELETE names
             // the version read, and one that finds no row at that version is a conflict. (A
             // SELECT of each version first cost a one-object save more than its UPDATE.)
             var conflicts = SaveConflicts()
             for deleted in changes.deleted {
                 try delete(deleted.objectID, readVersion: deleted.version, db: db, conflicts: &conflicts)
+                external.releaseAll(of: deleted.objectID)
             }
-            try updateRows(of: changes.updated, db: db, conflicts: &conflicts)
+            try updateRows(of: changes.updated, db: db, conflicts: &conflicts, external: external)
             try conflicts.throwIfAny(storedVersion: { try storedVersion(of: $0, db: db) })
-            try insertRows(of: changes.inserted, db: db)
+            try insertRows(of: changes.inserted, db: db, external: external)
             try writeToManys(of: [changes.updated, changes.inserted], db: db)
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
@@ -453,6 +475,19 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?")
                     .execute(arguments: [number, root])
             }
+        }
+    }
+
+    /// The external-storage cells of the rows a save changes or deletes, before it does.
+    private func readPreviousExternalCells(of changes: StoreChangeSet, into external: ExternalBinaryDataSave, db: Database) throws {
+        for deleted in changes.deleted {
+            guard let layout = layoutsByEntity[ObjectIdentifier(deleted.objectID.entity)],
+                  !layout.externalBinaryColumns.isEmpty else { continue }
+            try external.readPreviousCells(of: CollectionOfOne(deleted.objectID), layout: layout, db: db)
+        }
+        try forEachRunOfOneEntity(in: changes.updated) { layout, rows in
+            guard !layout.externalBinaryColumns.isEmpty else { return }
+            try external.readPreviousCells(of: rows.map { changes.updated[$0.position].objectID }, layout: layout, db: db)
         }
     }
 
@@ -523,17 +558,17 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// Inserts the rows of new objects, `SQLiteRowLayout.rowsPerInsert` at a time by one
     /// multi-row INSERT: each execution of a statement cost SQLite and GRDB more than binding
     /// a row does.
-    private func insertRows(of objects: [StoredObject], db: Database) throws {
+    private func insertRows(of objects: [StoredObject], db: Database, external: ExternalBinaryDataSave) throws {
         try forEachRunOfOneEntity(in: objects) { layout, rows in
             for first in stride(from: rows.startIndex, to: rows.endIndex, by: layout.rowsPerInsert) {
-                try insertChunk(rows[first..<min(first + layout.rowsPerInsert, rows.endIndex)], of: objects, layout: layout, db: db)
+                try insertChunk(rows[first..<min(first + layout.rowsPerInsert, rows.endIndex)], of: objects, layout: layout, db: db, external: external)
             }
         }
     }
 
     /// Updates the rows of changed objects, each only while at the version read: a row that is
     /// not goes into `conflicts`, as does the first uniqueness violation.
-    private func updateRows(of objects: [StoredObject], db: Database, conflicts: inout SaveConflicts) throws {
+    private func updateRows(of objects: [StoredObject], db: Database, conflicts: inout SaveConflicts, external: ExternalBinaryDataSave) throws {
         try forEachRunOfOneEntity(in: objects) { layout, rows in
             let statement = try rowStatement(sql: layout.versionCheckedUpdateSQL, db: db)
             let binder = RowBinder(statement.sqliteStatement)
@@ -542,7 +577,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 binder.start()
                 var parameter: Int32 = 1
                 try bindRow(of: object, key: key, version: object.version + 1, inserting: false,
-                            layout: layout, binder: binder, parameter: &parameter)
+                            layout: layout, binder: binder, parameter: &parameter, external: external)
                 binder.bind(.int64(Int64(object.version)), at: parameter)
                 do {
                     try statement.execute()
@@ -561,7 +596,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// (`SQLiteRowLayout.sqliteInsertSQL(rows:)`): the first row missing is the one, and the
     /// error names its object, as Core Data's does.
     private func insertChunk(
-        _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLiteRowLayout, db: Database
+        _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLiteRowLayout, db: Database,
+        external: ExternalBinaryDataSave
     ) throws {
         let statement = try rowStatement(sql: layout.sqliteInsertSQL(rows: rows.count), db: db)
         let binder = RowBinder(statement.sqliteStatement)
@@ -569,7 +605,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         var parameter: Int32 = 1
         for (position, key) in rows {
             try bindRow(of: objects[position], key: key, version: objects[position].version, inserting: true,
-                        layout: layout, binder: binder, parameter: &parameter)
+                        layout: layout, binder: binder, parameter: &parameter, external: external)
         }
         do {
             try statement.execute()
@@ -591,10 +627,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// Binds one row from `parameter` on: for an insert `Z_PK` and `Z_ENT`, then `Z_OPT`, the
     /// written columns, and for an update `Z_PK` last. Every parameter is bound on every row:
-    /// SQLite keeps the last execution's bindings otherwise.
+    /// SQLite keeps the last execution's bindings otherwise. A Binary attribute that allows
+    /// external storage gets Core Data's cell (`external`).
     private func bindRow(
         of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLiteRowLayout, binder: RowBinder,
-        parameter: inout Int32
+        parameter: inout Int32, external: ExternalBinaryDataSave
     ) throws {
         func bind(_ value: DatabaseValue.Storage) {
             binder.bind(value, at: parameter)
@@ -607,6 +644,14 @@ public final class SQLiteStore: PersistentStore, Sendable {
         bind(.int64(Int64(version)))
         for column in layout.writtenColumns {
             switch column {
+            case .attribute(let index, .binary) where layout.externalBinaryColumns.contains(where: { $0.index == index }):
+                let property = layout.entity.properties[index]
+                var data: Data?
+                if case .attribute(let value?) = object.values[index],
+                   case .blob(let bytes) = try SQLiteValues.databaseValue(of: value, property: property, type: .binary, objectID: object.objectID).storage {
+                    data = bytes
+                }
+                bind(try external.cell(for: data, index: index, attribute: property.name, objectID: object.objectID))
             case .attribute(let index, let type):
                 guard case .attribute(let value?) = object.values[index] else {
                     bind(.null)

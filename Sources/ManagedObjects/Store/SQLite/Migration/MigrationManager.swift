@@ -164,9 +164,11 @@ struct MappingModelMigrationStep {
     let destination: ManagedObjectModel
     let mappingModel: MappingModel
 
-    func run(from sourcePath: String, to destinationPath: String) throws {
+    /// The new store writes its external binary data into `externalData`'s folder, beside the
+    /// files the source's cells name.
+    func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
         let identifier = try SQLiteStoreMetadata.readStore(at: sourcePath, SQLiteStoreMetadata.read)["NSStoreUUID"] as? String ?? UUID().uuidString
-        try migrateObjects(from: sourcePath, to: destinationPath)
+        try migrateObjects(from: sourcePath, to: destinationPath, externalData: externalData)
         // The stores are closed: the new file keeps the old UUID and goes without a WAL, ready
         // to replace the store.
         do {
@@ -183,7 +185,7 @@ struct MappingModelMigrationStep {
         }
     }
 
-    private func migrateObjects(from sourcePath: String, to destinationPath: String) throws {
+    private func migrateObjects(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
         // The source is read from a copy: a store opened for objects is put in WAL mode, and the
         // old store must stay as it was until the new one replaces it.
         let snapshot = destinationPath + ".source"
@@ -193,8 +195,8 @@ struct MappingModelMigrationStep {
             throw ManagedObjectError(.migration, "cannot copy \(sourcePath) to migrate it: \(error)")
         }
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: snapshot + suffix) } }
-        let sourceStore = try SQLiteStore(model: source, url: URL(fileURLWithPath: snapshot))
-        let destinationStore = try SQLiteStore(model: destination, url: URL(fileURLWithPath: destinationPath))
+        let sourceStore = try SQLiteStore(model: source, url: URL(fileURLWithPath: snapshot), externalDataDirectory: externalData.directory)
+        let destinationStore = try SQLiteStore(model: destination, url: URL(fileURLWithPath: destinationPath), externalDataDirectory: externalData.directory)
         defer {
             try? sourceStore.close()
             try? destinationStore.close()

@@ -10,7 +10,10 @@ struct SQLiteMigrationStep {
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
 
-    func run(from sourcePath: String, to destinationPath: String) throws {
+    /// The cells are copied as they are, so they name the same external files; those of an
+    /// attribute that allows external storage in one version only are converted (a large value
+    /// getting a new file; a file no longer named is removed once the migration is in place).
+    func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
         let layout = try SQLiteStoreMetadata.readStore(at: sourcePath, StoreVersionIdentification.StoreLayout.read)
         let (numbers, missing) = SQLiteSchema.storedNumbers(layout.primaryKeys.mapValues(\.number), of: source)
         guard missing.isEmpty else {
@@ -30,6 +33,7 @@ struct SQLiteMigrationStep {
             destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys)
         let statements = try plan.copyStatements()
         let identifier = layout.metadata["NSStoreUUID"] as? String ?? UUID().uuidString
+        var writtenFiles: [String] = []
         do {
             let queue = try DatabaseQueue(path: destinationPath)
             defer { try? queue.close() }
@@ -54,6 +58,9 @@ struct SQLiteMigrationStep {
                             entityName: statement.entity)
                     }
                 }
+                for toggled in plan.toggledExternalBinaryColumns() {
+                    try convertExternalBinaryCells(toggled, externalData: externalData, written: &writtenFiles, db: db)
+                }
                 for check in plan.requiredValueChecks() {
                     let missing = try Int.fetchOne(db, sql: check.countSQL) ?? 0
                     if missing > 0 { throw check.error(missing: missing, store: sourcePath) }
@@ -72,9 +79,26 @@ struct SQLiteMigrationStep {
             try queue.close()
             try SQLiteStoreMigration.synchronize(destinationPath)
         } catch let error as ManagedObjectError {
+            externalData.removeFiles(writtenFiles)
             throw error
         } catch {
+            externalData.removeFiles(writtenFiles)
             throw ManagedObjectError(.migration, "migrating \(sourcePath) failed: \(error)")
+        }
+    }
+
+    /// Rewrites a copied column's cells to or from Core Data's external-storage form.
+    private func convertExternalBinaryCells(
+        _ toggled: (table: String, column: String, toExternal: Bool), externalData: ExternalBinaryData, written: inout [String], db: Database
+    ) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT Z_PK, \(toggled.column) FROM \(toggled.table) WHERE \(toggled.column) IS NOT NULL")
+        let update = try db.makeStatement(sql: "UPDATE \(toggled.table) SET \(toggled.column) = ? WHERE Z_PK = ?")
+        for row in rows {
+            guard let key = Int64.fromDatabaseValue(row[0]), case .blob(let cell) = (row[1] as DatabaseValue).storage else { continue }
+            let converted = toggled.toExternal
+                ? try externalData.cell(for: cell, previousCell: nil, attribute: toggled.column, objectID: nil, written: &written)
+                : try externalData.value(ofCell: cell, attribute: "\(toggled.table).\(toggled.column) of row \(key)", objectID: nil)
+            try update.execute(arguments: [converted, key])
         }
     }
 }

@@ -51,19 +51,63 @@ public enum SQLiteStoreMigration {
         }
         var current = path
         var written: [String] = []
+        // External binary data: every step's new store keeps its files in the store's own
+        // folder (a step through a mapping model writes new ones; an inferred step copies the
+        // cells, so the same files). The files no row of the migrated store names go once it
+        // is in place; those the steps wrote go if it never is.
+        let externalData = ExternalBinaryData(storeAt: url)
+        let original = try steps.first.map { try externalFiles(of: path, model: $0.source) } ?? []
+        var referenced = original
         do {
             for (number, step) in steps.enumerated() {
                 let destination = "\(path).migrating.\(number)"
                 written.append(destination)
-                try step.run(from: current, to: destination)
+                do {
+                    try step.run(from: current, to: destination, externalData: externalData)
+                } catch {
+                    // A step that failed may have written files its store does not name.
+                    referenced.formUnion((try? externalFiles(of: destination, model: step.destination)) ?? [])
+                    throw error
+                }
+                referenced.formUnion(try externalFiles(of: destination, model: step.destination))
                 if current != path { removeFiles(of: current) }
                 current = destination
             }
+            try swap(migrated: current, into: path)
         } catch {
             for file in written { removeFiles(of: file) }
+            externalData.removeFiles(referenced.subtracting(original))
             throw error
         }
-        try swap(migrated: current, into: path)
+        if let last = steps.last {
+            externalData.removeFiles(referenced.subtracting((try? externalFiles(of: path, model: last.destination)) ?? referenced))
+        }
+    }
+
+    /// The external binary data files the cells of the store at `path` (written with `model`)
+    /// name; none without a Binary attribute that allows external storage.
+    static func externalFiles(of path: String, model: ManagedObjectModel) throws -> Set<String> {
+        let externalAttributes = model.entities.flatMap { entity in
+            entity.attributes.filter { $0.type == .binary && $0.attribute.allowsExternalBinaryDataStorage }.map { (entity, $0) }
+        }
+        guard !externalAttributes.isEmpty else { return [] }
+        return try SQLiteStoreMetadata.readStore(at: path) { db in
+            let numbers = SQLiteSchema.storedNumbers(try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model).numbers
+            let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+            var columns: Set<[String]> = []
+            for (entity, attribute) in externalAttributes {
+                guard case .attribute(let column, _)? = schema.storage[entity.name]?[attribute.index] else { continue }
+                columns.insert([schema.table(of: entity).name, column])
+            }
+            var names: Set<String> = []
+            for column in columns {
+                let cells = try Data.fetchCursor(db, sql: "SELECT \(column[1]) FROM \(column[0]) WHERE \(column[1]) IS NOT NULL")
+                while let cell = try cells.next() {
+                    if let name = ExternalBinaryData.fileName(ofCell: cell) { names.insert(name) }
+                }
+            }
+            return names
+        }
     }
 
     /// Replaces the store at `path` by the complete file at `migrated`, atomically.
@@ -110,9 +154,12 @@ public enum SQLiteStoreMigration {
     }
 }
 
-/// One version to the next, from one file into a new one.
+/// One version to the next, from one file into a new one. External binary data is in
+/// `externalData`'s folder for both (the store's own: the files move with no file).
 protocol MigrationStep {
-    func run(from sourcePath: String, to destinationPath: String) throws
+    var source: ManagedObjectModel { get }
+    var destination: ManagedObjectModel { get }
+    func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws
 }
 
 extension SQLiteMigrationStep: MigrationStep {}
