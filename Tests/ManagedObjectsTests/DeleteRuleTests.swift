@@ -23,6 +23,26 @@ struct DeleteRuleTests {
         }
     }
 
+    /// Core Data fires a fault it deletes; the delete then carries the version of the row it
+    /// read, and the save does not fail optimistic locking (133020).
+    @Test("a fault that was never read deletes and saves", arguments: StoreKind.allCases)
+    func deletingAFault(kind: StoreKind) throws {
+        // Settings has no relationship: no delete rule reads the object before the save.
+        try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in
+            let settings = try #require(LibraryModel.managedObjectModel["Settings"])
+            let kept = ManagedObject(entity: settings, insertInto: context)
+            let deleted = ManagedObject(entity: settings, insertInto: context)
+            try context.save()
+            let (keptID, deletedID) = (kept.objectID, deleted.objectID)
+            context.reset()
+            let fault = context.object(with: deletedID)
+            #expect(fault.isFault)
+            context.delete(fault)
+            try context.save()
+            #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Settings")).map(\.objectID) == [keptID])
+        }
+    }
+
     @Test("cascade: deleting a user deletes the tweets, transitively", arguments: StoreKind.allCases)
     func cascade(kind: StoreKind) throws {
         try withContext(LibraryModel.managedObjectModel, kind: kind) { (context) throws in

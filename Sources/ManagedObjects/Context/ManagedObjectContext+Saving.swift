@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     /// never saved simply forgets it.
     public func delete(_ object: ManagedObject) {
         guard registered[object.objectID] === object, !object.isDeleted else { return }
+        object.fireFaultIfNeeded()
         object.prepareForDeletion()
         let wasInserted = object.isInserted
         object.isDeleted = true

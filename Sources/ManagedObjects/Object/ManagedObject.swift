@@ -200,6 +200,12 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         }
     }
 
+    /// Fires the object if it is a fault, as Core Data fires a fault it deletes: the delete is
+    /// sent with the version of the row it read.
+    func fireFaultIfNeeded() {
+        if state == .fault { fireFault() }
+    }
+
     /// Reads a fault's values (from the row cache or the store) as its committed snapshot.
     private func fireFault() {
         // Still a fault while the row is found: a batch read caches rows for faults only.
