@@ -82,6 +82,24 @@ extension PersistentStoreCoordinator {
 }
 
 extension PersistentStoreCoordinator {
+    /// Core Data's `metadataForPersistentStore(ofType:at:options:)`, the type as Core Data's
+    /// string constant (`NSSQLiteStoreType`); `options` are accepted and not read.
+    public static func metadataForPersistentStore(
+        ofType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil
+    ) throws -> [String: Any] {
+        try metadataForPersistentStore(ofType: PersistentStoreType(rawValue: storeType), at: url)
+    }
+
+    /// Core Data's `setMetadata(_:forPersistentStoreOfType:at:options:)`: `nil` keeps only the
+    /// store's own keys; `options` are accepted and not read.
+    public static func setMetadata(
+        _ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil
+    ) throws {
+        try setMetadata(metadata ?? [:], forPersistentStoreOfType: PersistentStoreType(rawValue: storeType), at: url)
+    }
+}
+
+extension PersistentStoreCoordinator {
     /// The store at `url` (compared as standardized file URLs), or `nil`.
     public func persistentStore(for url: URL) -> (any PersistentStore)? {
         persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }

@@ -26,6 +26,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     private let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
     private let reader: any DatabaseReader
+    /// `Z_METADATA`'s dictionary as saved, and as set for the next save.
+    private let metadataState: StoreMetadataState
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -40,7 +42,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         self.url = url
         let path = url.path
         let size = Self.fileSize(atPath: path)
-        var existing: (identifier: String, numbers: [String: Int64])?
+        var existing: (identifier: String, numbers: [String: Int64], metadata: [String: Any])?
         if let size, size > 0 {
             do {
                 // Migration hook: a store of another model version becomes one of this model first.
@@ -71,10 +73,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
         if let existing {
             identifier = existing.identifier
+            metadataState = StoreMetadataState(saved: existing.metadata)
         } else {
             let identifier = UUID().uuidString
             self.identifier = identifier
             try Self.create(schema: schema, model: model, identifier: identifier, in: pool, path: path)
+            metadataState = StoreMetadataState(saved: SQLiteStoreMetadata.dictionary(for: model, identifier: identifier))
         }
         let schema = schema
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
@@ -105,6 +109,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         layoutsByEntity = store.layoutsByEntity
         rowReader = store.rowReader
         reader = snapshot
+        metadataState = store.metadataState
     }
 
     /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
@@ -121,7 +126,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// Checks, without changing anything, that the file is a Core Data SQLite store with the
     /// model's entities and columns; returns its UUID and its entity numbers by model entity name.
-    private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> (identifier: String, numbers: [String: Int64]) {
+    private static func inspectExistingStore(
+        at path: String, model: ManagedObjectModel
+    ) throws -> (identifier: String, numbers: [String: Int64], metadata: [String: Any]) {
         try SQLiteStoreMetadata.readStore(at: path) { db in
             guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
                   let identifier = (metadata.convertible("Z_UUID") as String?) else {
@@ -154,7 +161,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     .persistentStoreIncompatibleVersionHash,
                     "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
             }
-            return (identifier, numbers)
+            return (identifier, numbers, try SQLiteStoreMetadata.read(db))
         }
     }
 
@@ -218,9 +225,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         try pool.close()
     }
 
-    /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
-    public func metadata() throws -> [String: Any] {
-        try pool.read { db in try SQLiteStoreMetadata.read(db) }
+    /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`:
+    /// as read at open (or last saved), or as set since. Setting it writes `Z_PLIST` with the
+    /// next save (``PersistentStore/metadata``); until then the file keeps its plist byte for byte.
+    public var metadata: [String: Any] {
+        get { metadataState.current }
+        set { metadataState.set(newValue, type: type, identifier: identifier) }
     }
 
     // MARK: Reading
@@ -383,8 +393,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     public func save(_ changes: StoreChangeSet) throws {
-        guard !changes.isEmpty else { return }
+        let unsavedMetadata = metadataState.unsaved
+        guard !changes.isEmpty || unsavedMetadata != nil else { return }
         try pool.write { db in
+            if let unsavedMetadata { try SQLiteStoreMetadata.write(unsavedMetadata.metadata, db, store: url?.path ?? identifier) }
             // Optimistic locking as Core Data's statements do it: each UPDATE and DELETE names
             // the version read, and one that finds no row at that version is a conflict. (A
             // SELECT of each version first cost a one-object save more than its UPDATE.)
@@ -430,6 +442,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     .execute(arguments: [number, root])
             }
         }
+        if let unsavedMetadata { metadataState.didSave(unsavedMetadata) }
     }
 
     private static func raise(_ highest: inout Int64, to key: Int64) {
