@@ -41,6 +41,13 @@ extension ManagedObject: NSFetchRequestResult {}
 public let NSSQLiteStoreType = PersistentStoreType.sqlite.rawValue
 public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
 
+// Metadata keys (`NSPersistentStore.metadata`, `metadataForPersistentStore(ofType:at:)`), as
+// Core Data's constants: their values are the keys in `Z_METADATA`'s plist.
+public let NSStoreTypeKey = "NSStoreType"
+public let NSStoreUUIDKey = "NSStoreUUID"
+public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
+public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+
 // Store options Core Data code passes; accepted and not read (see Docs/RuntimeDifferences.md).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
