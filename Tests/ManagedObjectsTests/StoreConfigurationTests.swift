@@ -168,6 +168,29 @@ struct StoreConfigurationTests {
         #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ZNOTE") == "0")
     }
 
+    @Test("a container's store descriptions with configurations route as the coordinator does")
+    func containerDescriptions() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Notes.sqlite")
+        let container = PersistentContainer(name: "Notes", managedObjectModel: Self.notesModel)
+        container.persistentStoreDescriptions = [
+            PersistentStoreDescription(type: .sqlite, url: url, configuration: "UserData"),
+            PersistentStoreDescription(type: .inMemory, configuration: "Cache"),
+        ]
+        try container.loadPersistentStores()
+        let coordinator = container.persistentStoreCoordinator
+        #expect(coordinator.persistentStores.map { coordinator.configurationName(of: $0) } == ["UserData", "Cache"])
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            _ = Self.insert("Note", ["title": "kept"], in: context)
+            _ = Self.insert("Thumbnail", ["size": 2], in: context)
+            try context.save()
+        }
+        #expect(try rawSQL(url.path, "SELECT ZTITLE FROM ZNOTE") == "kept")
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ZTHUMBNAIL") == "0")
+        #expect(try Self.count("Thumbnail", in: container.newBackgroundContext()) == 1)
+    }
+
     @Test("a configuration the model lacks is refused when the store is added; an entity no store holds is refused at save")
     func unknownConfigurationAndUnheldEntity() throws {
         let directory = try TemporaryDirectory()
