@@ -158,6 +158,23 @@ struct StoreConfigurationTests {
             #expect(kept.objectID.storeIdentifier == userData.identifier)
             #expect(cached.objectID.storeIdentifier == cache.identifier)
 
+            // A fetch of Tag reads both stores, sorts and windows the merged objects.
+            let reader = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+            let keptID = kept.objectID
+            try reader.performAndWait { () throws -> Void in
+                let request = FetchRequest<ManagedObject>(entityName: "Tag")
+                request.sortDescriptors = [ObjectSortDescriptor(key: "label", ascending: true)]
+                #expect(try reader.fetch(request).map { $0.value(forKey: "label") as? String } == ["cached", "kept"])
+                #expect(try reader.count(for: request) == 2)
+                request.fetchOffset = 1
+                #expect(try reader.fetch(request).map(\.objectID) == [keptID])
+                request.fetchOffset = 0
+                request.fetchLimit = 1
+                request.predicate = ObjectPredicate("label BEGINSWITH %@", "k")
+                #expect(try reader.fetch(request).map(\.objectID) == [keptID])
+                #expect(try reader.count(for: request) == 1)
+            }
+
             let note = Self.insert("Note", ["title": "misplaced"], in: context)
             context.assign(note, to: cache)
             let error = try #require(throws: ManagedObjectError.self) { try context.save() }

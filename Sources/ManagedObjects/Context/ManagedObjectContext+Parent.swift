@@ -33,6 +33,10 @@ extension ManagedObjectContext {
                 request.resultType.isDictionaries ? try parent.sourceAnswer(request) : try parent.answer(forChild: request)
             }
         }
+        if queryGeneration?.storeView == nil, coordinator.hasSeveralStores {
+            let stores = coordinator.stores(holdingAnyOf: request.entities)
+            if stores.count > 1 { return try coordinator.execute(request, across: stores) }
+        }
         return try coordinator.execute(request, on: readingStore(for: request.entity))
     }
 

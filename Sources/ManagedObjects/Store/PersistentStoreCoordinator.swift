@@ -223,6 +223,51 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return try (store ?? self.store()).execute(request)
     }
 
+    /// The stores that hold objects of any of `entities`, in the order they were added.
+    func stores(holdingAnyOf entities: [EntityDescription]) -> [any PersistentStore] {
+        lock.withLock { stores }.filter { entry in entities.contains { holds($0, in: entry.configuration) } }.map(\.store)
+    }
+
+    /// A request answered from several stores that hold its entities, as Core Data fetches from
+    /// every store of a coordinator: each store's matching objects, merged, then sorted and
+    /// windowed in memory (related objects read from their own stores). Dictionary results are
+    /// asked of the first store only.
+    func execute(_ request: StoreRequest, across stores: [any PersistentStore]) throws -> StoreResult {
+        var whole = request
+        whole.fetchOffset = 0
+        whole.fetchLimit = 0
+        switch request.resultType {
+        case .dictionaries:
+            return try execute(request, on: stores[0])
+        case .count:
+            whole.sortDescriptors = []
+            var total = 0
+            for store in stores {
+                if case .count(let count) = try execute(whole, on: store) { total += count }
+            }
+            return .count(request.window(0..<total).count)
+        case .objectIDs where request.sortDescriptors.isEmpty:
+            var ids: [ManagedObjectID] = []
+            for store in stores { ids += try execute(whole, on: store).objectIDs }
+            return .objectIDs(Array(request.window(ids)))
+        case .objectIDs, .snapshots:
+            whole.resultType = .snapshots
+            var snapshots: [StoredObject] = []
+            for store in stores {
+                switch try execute(whole, on: store) {
+                case .snapshots(let found): snapshots += found
+                case let other: snapshots += try self.snapshots(for: other.objectIDs)
+                }
+            }
+            var merge = request
+            merge.predicate = nil
+            let graph = SnapshotSubject.Graph(
+                snapshot: { [self] in try? store(for: $0)?.snapshot(for: $0) },
+                relatedObjectIDs: { [self] in (try? store(for: $0)?.relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
+            return try merge.finish(snapshots, graph: graph)
+        }
+    }
+
     /// An object's row for a fault to fire with: from the row cache, else from the store; either
     /// way with one more use, which the object holds.
     func retainedSnapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
