@@ -3,16 +3,15 @@ import Foundation
 /// A store's metadata dictionary (Core Data's `NSPersistentStore.metadata`) and the one rule
 /// for replacing it: what every store type shares.
 package enum StoreMetadata {
-    /// The keys that say what a store is; a replacement cannot change them (the UUID names the
-    /// store in every permanent object ID, the type says how the file is read).
-    static let identityKeys = ["NSStoreType", "NSStoreUUID"]
     /// The keys that say which model wrote the store, which opening and migrating read. A
     /// replacement that leaves them out keeps the store's own, so the store still opens
     /// (Core Data's documentation tells callers to start from the store's metadata instead).
     static let modelKeys = ["NSStoreModelVersionHashes", "NSStoreModelVersionHashesVersion", "NSStoreModelVersionIdentifiers"]
 
     /// `given` as the store's new metadata: its keys as given (unknown ones untouched), the
-    /// store's type and UUID, and the model keys of `current` that `given` leaves out.
+    /// store's type and UUID (which a replacement cannot change: the UUID names the store in
+    /// every permanent object ID, the type says how the file is read), and the model keys of
+    /// `current` that `given` leaves out.
     package static func replacing(
         _ current: [String: Any], with given: [String: Any], type: PersistentStoreType, identifier: String
     ) -> [String: Any] {
