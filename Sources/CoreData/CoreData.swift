@@ -41,6 +41,13 @@ extension ManagedObject: NSFetchRequestResult {}
 public let NSSQLiteStoreType = PersistentStoreType.sqlite.rawValue
 public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
 
+// Metadata keys (`NSPersistentStore.metadata`, `metadataForPersistentStore(ofType:at:)`), as
+// Core Data's constants: their values are the keys in `Z_METADATA`'s plist.
+public let NSStoreTypeKey = "NSStoreType"
+public let NSStoreUUIDKey = "NSStoreUUID"
+public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
+public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+
 // Store options Core Data code passes. `NSPersistentHistoryTrackingKey` is read (an SQLite
 // store keeps Core Data's history tables); the others are accepted and not read (see
 // Docs/RuntimeDifferences.md).
@@ -93,6 +100,21 @@ func storeOptionIsOn(_ option: Any?) -> Bool {
 }
 
 extension PersistentStoreCoordinator {
+    /// Core Data's `metadataForPersistentStore(ofType:at:options:)`, the type as Core Data's
+    /// string constant (`NSSQLiteStoreType`); `options` are accepted and not read.
+    public static func metadataForPersistentStore(
+        ofType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil
+    ) throws -> [String: Any] {
+        try metadataForPersistentStore(ofType: PersistentStoreType(rawValue: storeType), at: url)
+    }
+
+    /// Core Data's `setMetadata(_:forPersistentStoreOfType:at:options:)`: `nil` keeps only the
+    /// store's own keys; `options` are accepted and not read.
+    public static func setMetadata(
+        _ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL, options: [AnyHashable: Any]? = nil
+    ) throws {
+        try setMetadata(metadata ?? [:], forPersistentStoreOfType: PersistentStoreType(rawValue: storeType), at: url)
+    }
 }
 
 extension PersistentStoreCoordinator {

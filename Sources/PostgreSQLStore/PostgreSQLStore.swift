@@ -43,6 +43,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     let listener = LockedValue<PostgresConnection?>(nil)
     /// For a pinned view (``pinnedForReading()``): the transaction its reads go through.
     private let pinned: PinnedTransaction?
+    /// `Z_METADATA`'s dictionary as saved, and as set for the next save.
+    private let metadataState: StoreMetadataState
 
     /// A connection in a read-only REPEATABLE READ transaction: every read sees the database as
     /// it was at the transaction's first statement. Closing the connection ends it.
@@ -70,7 +72,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         pool = PostgreSQLConnectionPool(settings)
         self.url = Self.withoutPassword(url)
         let pool = pool
-        let opened = try pool.inTransaction { connection -> (identifier: String, numbers: [String: Int64]?) in
+        let opened = try pool.inTransaction { connection -> (identifier: String, numbers: [String: Int64]?, metadata: [String: Any]) in
             // One process creates the schema and tables; the others wait here, then find them
             // (`CREATE SCHEMA IF NOT EXISTS` itself fails when two run at once).
             try pool.execute("SELECT pg_advisory_xact_lock(?)", [Self.creationLockKey.databaseValue], on: connection)
@@ -83,9 +85,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             }
             let identifier = UUID().uuidString
             try Self.create(model: model, identifier: identifier, pool: pool, connection: connection)
-            return (identifier, nil)
+            return (identifier, nil, SQLiteStoreMetadata.dictionary(for: model, identifier: identifier, storeType: .postgreSQL))
         }
         identifier = opened.identifier
+        metadataState = StoreMetadataState(saved: opened.metadata)
         schema = SQLiteSchema(model: model, existingNumbers: opened.numbers)
         let schema = schema
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
@@ -109,6 +112,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         rowReader = store.rowReader
         rowStatements = store.rowStatements
         self.pinned = pinned
+        metadataState = store.metadataState
     }
 
     /// A view that reads the database as it is now, which later saves (of any process) do not
@@ -230,13 +234,18 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// when it has none. Throws when they are not `model`'s.
     private static func inspectExistingStore(
         model: ManagedObjectModel, pool: PostgreSQLConnectionPool, connection: PostgresConnection, location: String
-    ) throws -> (identifier: String, numbers: [String: Int64]?)? {
+    ) throws -> (identifier: String, numbers: [String: Int64]?, metadata: [String: Any])? {
         let present = try pool.query("SELECT to_regclass('z_metadata') IS NOT NULL", on: connection)
         guard let row = present.first, (try? row.decode(Bool.self)) == true else { return nil }
         let metadata = try pool.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1", on: connection)
-        guard let first = metadata.first, let identifier = try? PostgresRandomAccessRow(first)[0].decode(String.self) else {
+        guard let first = metadata.first, case let cells = PostgresRandomAccessRow(first),
+              let identifier = try? cells[0].decode(String.self) else {
             throw ManagedObjectError(.persistentStoreIncompatibleSchema, "the PostgreSQL database \(location) has no store metadata (Z_METADATA is empty)")
         }
+        var dictionary = Data.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[1])).flatMap {
+            try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
+        } ?? [:]
+        dictionary["NSStoreUUID"] = identifier
         var numbersByName: [String: Int64] = [:]
         for row in try pool.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY", on: connection) {
             if let (name, number) = try? row.decode((String, Int64).self) { numbersByName[name] = number }
@@ -267,7 +276,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 .persistentStoreIncompatibleVersionHash,
                 "the model is not the one the PostgreSQL database \(location) was written with: \(problems.joined(separator: "; "))")
         }
-        return (identifier, numbers)
+        return (identifier, numbers, dictionary)
     }
 
     /// Creates `model`'s tables, key sequences and metadata (a migration's new tables too).
@@ -401,11 +410,33 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         return keys.sorted().map { permanentID(entity: entity, number: $0) }
     }
 
+    /// The metadata of `Z_METADATA.Z_PLIST` with `NSStoreUUID` from `Z_UUID`, as read at open or
+    /// last saved, or as set since; setting it writes `Z_PLIST` with the next save
+    /// (``PersistentStore/metadata``).
+    public var metadata: [String: Any] {
+        get { metadataState.current }
+        set { metadataState.set(newValue, type: type, identifier: identifier) }
+    }
+
+    /// Replaces `Z_PLIST` with `metadata` in the transaction of `connection`; `Z_UUID` stays.
+    private func writeMetadata(_ metadata: [String: Any], connection: PostgresConnection) throws {
+        let row = try pool.query("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1", on: connection).first
+        guard let row, case let cells = PostgresRandomAccessRow(row), let version = try? cells[0].decode(Int64.self) else {
+            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "the PostgreSQL database \(pool.location) has no store metadata (Z_METADATA is empty)")
+        }
+        let plist = try SQLiteStoreMetadata.propertyList(
+            of: metadata, storedPropertyList: Data.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[1])),
+            store: pool.location)
+        try pool.execute("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", [plist.databaseValue, version.databaseValue], on: connection)
+    }
+
     public func save(_ changes: StoreChangeSet) throws {
-        guard !changes.isEmpty else { return }
+        let unsavedMetadata = metadataState.unsaved
+        guard !changes.isEmpty || unsavedMetadata != nil else { return }
         try refuseWritesToPinnedView()
         do {
             try pool.inTransaction { connection in
+                if let unsavedMetadata { try writeMetadata(unsavedMetadata.metadata, connection: connection) }
                 try checkVersions(of: changes, connection: connection)
                 var writes: [EventLoopFuture<PostgresQueryResult>] = []
                 // The object each row statement writes, to name the one a unique index refuses.
@@ -433,6 +464,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 try pool.waitForAll(writeToManys(of: changes.updated + changes.inserted, connection: connection))
                 try pool.waitForAll(notifications(of: changes, connection: connection))
             }
+            if let unsavedMetadata { metadataState.didSave(unsavedMetadata) }
         } catch let error as ManagedObjectError {
             throw error
         } catch let failed as RowWriteError {

@@ -68,6 +68,37 @@ import Testing
         #expect(!fileText(plain).contains("ATRANSACTION"))
     }
 
+    /// The metadata calls as Core Data code writes them: a store file's, then a store's.
+    @Test func storeMetadataAsCoreDataCodeSetsIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CoreDataNamesTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("Twitter.sqlite")
+        let modelURL = try #require(Bundle.module.url(forResource: "Twitter", withExtension: "xcdatamodeld"))
+        let model = try #require(NSManagedObjectModel(contentsOf: modelURL))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: nil)
+        var metadata = coordinator.metadata(for: store)
+        metadata["seeded"] = true
+        coordinator.setMetadata(metadata, for: store)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            _ = try Tweet.findOrCreateTweet(matching: "1", text: "metadata", postedBy: "paul", in: context)
+            try context.save()
+        }
+
+        var onDisk = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url, options: nil)
+        #expect(onDisk["seeded"] as? Bool == true)
+        onDisk["version"] = 2
+        try NSPersistentStoreCoordinator.setMetadata(onDisk, forPersistentStoreOfType: NSSQLiteStoreType, at: url, options: nil)
+        let reread = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+        #expect(reread["version"] as? Int == 2)
+        #expect(reread[NSStoreUUIDKey] as? String == store.identifier)
+        #expect(reread[NSStoreTypeKey] as? String == NSSQLiteStoreType)
+        #expect(reread[NSStoreModelVersionHashesKey] is [String: Data])
+    }
+
     @Test func mergeTypesRoundTrip() {
         let policies: [NSMergePolicy] = [
             NSErrorMergePolicy, NSMergeByPropertyStoreTrumpMergePolicy, NSMergeByPropertyObjectTrumpMergePolicy,

@@ -143,7 +143,7 @@ struct SQLiteStoreTests {
         #expect(try rawSQL(url.path, "PRAGMA journal_mode") == "wal")
 
         let store = try SQLiteStore(model: model, url: url)
-        let metadata = try store.metadata()
+        let metadata = store.metadata
         #expect(metadata["NSStoreType"] as? String == "SQLite")
         #expect(metadata["NSStoreUUID"] as? String == store.identifier)
         #expect(try rawSQL(url.path, "SELECT Z_UUID FROM Z_METADATA") == store.identifier)

@@ -346,6 +346,28 @@ struct PostgreSQLStoreTests {
         // The permit came back: the next call gets the connection.
         try pool.withConnection { try pool.execute("SELECT 1", on: $0) }
     }
+
+    @Test("metadata set on the store is written with the next save; another coordinator reads it with the store's own keys")
+    func metadataRoundTrip() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        let coordinator = try database.makeCoordinator(ShelterModel.model)
+        let store = try #require(coordinator.persistentStores.first)
+        let hashes = try #require(store.metadata["NSStoreModelVersionHashes"] as? [String: Data])
+        var metadata = coordinator.metadata(for: store)
+        metadata["com.example.lastSync"] = "2026-11-28"
+        coordinator.setMetadata(metadata, for: store)
+        #expect(try database.makeStore(ShelterModel.model).metadata["com.example.lastSync"] == nil)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+        try context.performAndWait {
+            ManagedObject(entity: ShelterModel.model["Tag"]!, insertInto: context).setValue("new", forKey: "label")
+            try context.save()
+        }
+        let reopened = try database.makeStore(ShelterModel.model)
+        #expect(reopened.metadata["com.example.lastSync"] as? String == "2026-11-28")
+        #expect(reopened.metadata["NSStoreUUID"] as? String == store.identifier)
+        #expect(reopened.metadata["NSStoreType"] as? String == PersistentStoreType.postgreSQL.rawValue)
+        #expect(reopened.metadata["NSStoreModelVersionHashes"] as? [String: Data] == hashes)
+    }
 }
 
 @Suite("Predicate conformance through the PostgreSQL store", .enabled(if: PostgreSQLTestServer.isConfigured, "set MANAGEDGEN_POSTGRES_URL (Scripts/postgres.sh start)"))

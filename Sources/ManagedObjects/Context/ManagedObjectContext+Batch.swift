@@ -46,7 +46,7 @@ extension ManagedObjectContext {
         var insert = StoreBatchInsert(entity: entity, attributes: rows.attributes, values: rows.values, rowCount: rows.count)
         insert.returnsObjectIDs = request.resultType == .objectIDs
         insert.updatesObjectsOnConstraintConflict = batchInsertUpdatesOnConstraintConflict
-        let outcome = try coordinator.store().batchInsert(insert)
+        let outcome = try coordinator.store(for: entity).batchInsert(insert)
         return BatchInsertResult(resultType: request.resultType, outcome: outcome)
     }
 
@@ -70,7 +70,7 @@ extension ManagedObjectContext {
         var update = StoreBatchUpdate(entity: entity, predicate: request.predicate, values: values)
         update.includesSubentities = request.includesSubentities
         update.returnsObjectIDs = request.resultType == .updatedObjectIDsResultType
-        let outcome = try coordinator.store().batchUpdate(update)
+        let outcome = try coordinator.store(for: entity).batchUpdate(update)
         return BatchUpdateResult(resultType: request.resultType, outcome: outcome)
     }
 
@@ -78,10 +78,11 @@ extension ManagedObjectContext {
     /// their delete rules, all or none.
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchDeleteResult {
-        let store = try coordinator.store()
         var delete: StoreBatchDelete
+        let store: any PersistentStore
         if let objectIDs = request.objectIDs {
             guard let first = objectIDs.first else { return BatchDeleteResult(resultType: request.resultType, outcome: .init(count: 0, objectIDs: [])) }
+            store = try coordinator.store(for: first.entity)
             if let other = objectIDs.first(where: { $0.entity.rootEntity !== first.entity.rootEntity }) {
                 throw ManagedObjectError(
                     .invalidFetchRequest,
@@ -90,13 +91,14 @@ extension ManagedObjectContext {
             }
             if let foreign = objectIDs.first(where: { $0.storeIdentifier != store.identifier }) {
                 throw ManagedObjectError(
-                    .invalidFetchRequest, "batch delete: \(foreign) is not a saved object of the context's store",
+                    .invalidFetchRequest, "batch delete: \(foreign) is not a saved object of the store holding \(first.entity.name)",
                     entityName: foreign.entity.name, objectID: foreign)
             }
             delete = StoreBatchDelete(objectIDs: objectIDs, entity: first.entity.rootEntity)
         } else {
             let fetch = request.fetchRequest
             let entity = try batchEntity(named: fetch.entityName, for: "batch delete")
+            store = try coordinator.store(for: entity)
             guard fetch.fetchLimit == 0, fetch.fetchOffset == 0 else {
                 throw ManagedObjectError(
                     .invalidFetchRequest, "batch delete: \(fetch) has a fetch limit or offset, which a batch delete does not take",

@@ -11,10 +11,17 @@ extension ManagedObjectContext {
         parent == nil && queryGeneration == nil ? coordinator.rowCache : ownRowCache
     }
 
-    /// The store that evaluates this context's requests (a pinned context's store view).
-    func readingStore() throws -> any PersistentStore {
-        if parent == nil, let view = queryGeneration?.storeView { return view }
-        return try coordinator.store()
+    /// The store that evaluates this context's requests for `entity`: the coordinator's store
+    /// that holds the entity, or the view of it a pinned context reads.
+    func readingStore(for entity: EntityDescription) throws -> any PersistentStore {
+        let store = try coordinator.store(for: entity)
+        return pinnedView(of: store.identifier) ?? store
+    }
+
+    /// The view a pinned context reads of the store `identifier` names, if it pinned that one.
+    private func pinnedView(of identifier: String?) -> (any PersistentStore)? {
+        guard parent == nil, let view = queryGeneration?.storeView, view.identifier == identifier else { return nil }
+        return view
     }
 
     /// The answer to a request over what the context reads: for a child, its parent's view (the
@@ -26,7 +33,11 @@ extension ManagedObjectContext {
                 request.resultType.isDictionaries ? try parent.sourceAnswer(request) : try parent.answer(forChild: request)
             }
         }
-        return try coordinator.execute(request, on: readingStore())
+        if queryGeneration?.storeView == nil, coordinator.hasSeveralStores {
+            let stores = coordinator.stores(holdingAnyOf: request.entities)
+            if stores.count > 1 { return try coordinator.execute(request, across: stores) }
+        }
+        return try coordinator.execute(request, on: readingStore(for: request.entity))
     }
 
     /// One object's values as this context's source has them (not retained in a row cache).
@@ -35,7 +46,7 @@ extension ManagedObjectContext {
             return try parent.performAndWait { try parent.snapshot(forChild: objectID) }
         }
         guard let store = coordinator.store(for: objectID) else { return nil }
-        return try (queryGeneration?.storeView ?? store).snapshot(for: objectID)
+        return try (pinnedView(of: store.identifier) ?? store).snapshot(for: objectID)
     }
 
     /// Several objects' values (gone ones left out), not retained.
@@ -43,8 +54,8 @@ extension ManagedObjectContext {
         if let parent {
             return try parent.performAndWait { try parent.snapshots(forChild: objectIDs) }
         }
-        if let view = queryGeneration?.storeView {
-            return try objectIDs.compactMap { try view.snapshot(for: $0) }
+        if queryGeneration?.storeView != nil {
+            return try objectIDs.compactMap { try sourceSnapshot(for: $0) }
         }
         return try coordinator.snapshots(for: objectIDs)
     }
@@ -66,7 +77,7 @@ extension ManagedObjectContext {
             return try parent.performAndWait { try parent.relatedObjectIDs(forChild: objectID, relationship: relationship) }
         }
         guard let store = coordinator.store(for: objectID) else { return [] }
-        return try (queryGeneration?.storeView ?? store).relatedObjectIDs(of: objectID, relationship: relationship)
+        return try (pinnedView(of: store.identifier) ?? store).relatedObjectIDs(of: objectID, relationship: relationship)
     }
 
     /// Whether the source could have an object with this ID: a permanent ID of a store of the
@@ -186,10 +197,13 @@ extension ManagedObjectContext {
     /// same ID in the parent and in the store.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
-        var groups: OrderedDictionary<ObjectIdentifier, [ManagedObject]> = [:]
-        for object in temporary { groups[ObjectIdentifier(object.entity), default: []].append(object) }
-        let store = try coordinator.store()
-        for group in groups.values {
+        // By entity and the store each object goes to (its entity's, or the one it is assigned to).
+        var groups: OrderedDictionary<[ObjectIdentifier], (store: any PersistentStore, objects: [ManagedObject])> = [:]
+        for object in temporary {
+            let store = try targetStore(of: object)
+            groups[[ObjectIdentifier(object.entity), ObjectIdentifier(store)], default: (store, [])].objects.append(object)
+        }
+        for (store, group) in groups.values {
             let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
             for (object, id) in zip(group, ids) {
                 registered[object.objectID] = nil
@@ -224,6 +238,7 @@ extension ManagedObjectContext {
             queryGeneration = token
             return
         }
+        // With several stores, the first is pinned; the others are read as they are.
         let store = try coordinator.store()
         guard let view = try store.pinnedForReading() else {
             throw ManagedObjectError(

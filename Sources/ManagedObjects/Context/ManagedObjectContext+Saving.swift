@@ -122,7 +122,13 @@ extension ManagedObjectContext {
     /// A save to the store, conflicts resolved by the merge policy.
     private func saveToStore() throws -> ContextNotification {
         let store = try coordinator.store()
-        let storeIdentifier = store.identifier
+        // With several stores, each new object goes to the store that holds its entity, or the
+        // one it is assigned to: assigned ones take their permanent IDs from it first.
+        let severalStores = coordinator.hasSeveralStores
+        if !assignedStores.isEmpty {
+            try obtainPermanentIDs(for: inserted.elements.filter { assignedStores[$0.objectID] != nil })
+            assignedStores = [:]
+        }
         let outerSaveStamp = saveStamp
         latestSaveStamp = Self.stamp(after: latestSaveStamp)
         saveStamp = latestSaveStamp
@@ -141,7 +147,12 @@ extension ManagedObjectContext {
             newCounts[place] += 1
         }
         var numbersByEntity = [[Int64]](repeating: [], count: entities.count)
+        var storeIdentifiers = [String](repeating: "", count: entities.count)
         for place in entityOrder {
+            // The store that holds the entity (throws when none does).
+            let store = try coordinator.store(for: entities[place])
+            let storeIdentifier = store.identifier
+            storeIdentifiers[place] = storeIdentifier
             let ids = try store.obtainPermanentIDs(for: entities[place], count: Int(newCounts[place]))
             precondition(ids.count == newCounts[place], "\(store) handed out \(ids.count) IDs for \(newCounts[place]) objects")
             numbersByEntity[place] = ids.map { id in
@@ -151,12 +162,13 @@ extension ManagedObjectContext {
                 return number
             }
         }
-        // A constant, so the closure reads it without the exclusivity checks of a captured variable.
+        // Constants, so the closure reads them without the exclusivity checks of captured variables.
         let permanentNumbers = numbersByEntity
+        let permanentStores = storeIdentifiers
         let idOf = { (object: ManagedObject) -> ManagedObjectID in
             guard let place = self.placeAmongNewObjects(of: object) else { return object.objectID }
-            let number = permanentNumbers[object.entity.indexInModel][place]
-            return .permanent(entity: object.entity, storeIdentifier: storeIdentifier, number: number)
+            let index = object.entity.indexInModel
+            return .permanent(entity: object.entity, storeIdentifier: permanentStores[index], number: permanentNumbers[index][place])
         }
         // Transient properties live in the context only: the store gets nil for them.
         func snapshot(_ object: ManagedObject, version: Int, movingAttributes: Bool = false) -> StoredObject {
@@ -166,6 +178,10 @@ extension ManagedObjectContext {
         }
         var changes = StoreChangeSet()
         var attempt = 0
+        // With several stores: the stores that have their part of the change set, and the one
+        // that refused its part.
+        var savedStores: Set<String> = []
+        var refusingStore = store
         while true {
             // New objects keep only their snapshot after the save, so their attribute values
             // move into it; they go back if the save does not happen.
@@ -174,7 +190,17 @@ extension ManagedObjectContext {
             changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
             do {
                 do {
-                    try store.save(changes)
+                    if severalStores {
+                        try Self.checkRelationshipsStayInTheirStore(changes)
+                        for (partStore, part) in try coordinator.changeSetsByStore(changes)
+                        where !savedStores.contains(partStore.identifier) {
+                            refusingStore = partStore
+                            try partStore.save(part)
+                            savedStores.insert(partStore.identifier)
+                        }
+                    } else {
+                        try store.save(changes)
+                    }
                 } catch {
                     for (object, stored) in zip(inserted, changes.inserted) { object.restoreAttributes(from: stored.values) }
                     throw error
@@ -184,7 +210,7 @@ extension ManagedObjectContext {
                 // Name objects by the IDs the caller knows: the permanent ones were never given out.
                 let knownIDs = Dictionary(uniqueKeysWithValues: zip(changes.inserted.map(\.objectID), inserted.map(\.objectID)))
                 attempt += 1
-                try resolveConflicts(refusedWith: error.mappingObjectIDs { knownIDs[$0] ?? $0 }, in: store, attempt: attempt)
+                try resolveConflicts(refusedWith: error.mappingObjectIDs { knownIDs[$0] ?? $0 }, in: refusingStore, attempt: attempt)
             }
         }
 

@@ -123,6 +123,8 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// The permanent IDs this context's saves gave its objects, by their temporary IDs, kept
     /// while it has children: a child still names those objects by their temporary IDs.
     var formerTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// The stores new objects were assigned to (`assign(_:to:)`), by temporary ID: store identifiers.
+    var assignedStores: [ManagedObjectID: String] = [:]
     /// The stamp of the save to the store under way, 0 when there is none: it stamps the places
     /// that save gives new objects (`ManagedObject.newObjectPlace`), so no place outlives its
     /// save. A save started inside another (from `didSave()`) has a stamp of its own.

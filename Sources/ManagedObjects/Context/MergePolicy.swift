@@ -123,7 +123,7 @@ extension ManagedObjectContext {
     /// The changed and deleted objects whose stored version is not the one this context read.
     func mergeConflicts(in store: any PersistentStore) throws -> [MergeConflict] {
         var conflicts: [MergeConflict] = []
-        for object in updated.elements + deleted.elements {
+        for object in updated.elements + deleted.elements where object.objectID.storeIdentifier == store.identifier {
             let read = object.committedSnapshot?.version ?? 0
             let stored = try store.snapshot(for: object.objectID)
             guard stored?.version != read else { continue }

@@ -235,7 +235,7 @@ struct FetchPlan<Result> {
             in: "\(request)")
         self.request = request
         self.context = context
-        let store = try context.readingStore()
+        let store = try context.readingStore(for: entity)
         let storeEvaluates = (request.predicate.map(store.canEvaluate) ?? true) && store.canSort(by: request.sortDescriptors)
         let readsRelatedObjects = (request.predicate?.mayReadRelatedObjects ?? false)
             || request.sortDescriptors.contains { $0.key.contains(".") }

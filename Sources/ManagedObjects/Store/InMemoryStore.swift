@@ -18,8 +18,17 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     public var type: PersistentStoreType { .inMemory }
     public var url: URL? { nil }
 
+    private let metadataState: StoreMetadataState
+
     public init(identifier: String = UUID().uuidString) {
         self.identifier = identifier
+        metadataState = StoreMetadataState(saved: StoreMetadata.initial(type: .inMemory, identifier: identifier))
+    }
+
+    /// Kept in memory with the objects: a save has nowhere else to write it.
+    public var metadata: [String: Any] {
+        get { metadataState.current }
+        set { metadataState.set(newValue, type: type, identifier: identifier) }
     }
 
     /// A copy of the tables as they are now: the arrays are copied on write, so pinning costs

@@ -72,6 +72,12 @@ public protocol PersistentStore: AnyObject, Sendable {
     var identifier: String { get }
     /// Where the store lives; `nil` for the in-memory store.
     var url: URL? { get }
+    /// The store's metadata: Core Data's `NSPersistentStore.metadata`. `NSStoreType`,
+    /// `NSStoreUUID`, the model's version hashes and identifiers, and any keys an app adds.
+    /// Setting it replaces the dictionary (keeping the store's type and UUID, and its model
+    /// keys when left out); a store with a file writes it with its next save. The default,
+    /// for a store that keeps none, holds it in memory for the life of the store.
+    var metadata: [String: Any] { get set }
 
     /// Runs a request the store can evaluate (the coordinator checks ``canEvaluate(_:)`` and
     /// ``canSort(by:)`` first and asks for what it will finish itself otherwise). Objects the
@@ -113,6 +119,11 @@ extension PersistentStore {
     public func canEvaluate(_ predicate: ObjectPredicate) -> Bool { true }
     public func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool { true }
     public func pinnedForReading() throws -> (any PersistentStore)? { nil }
+
+    public var metadata: [String: Any] {
+        get { StoreMetadata.kept(for: self) }
+        set { StoreMetadata.keep(newValue, for: self) }
+    }
 
     // A custom store without batch support throws, naming its type.
     public func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome { throw batchUnsupported("insert") }

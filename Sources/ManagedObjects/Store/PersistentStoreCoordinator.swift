@@ -9,7 +9,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     // Unchecked: `stores` is read and written only while holding `lock`.
     public let managedObjectModel: ManagedObjectModel
     private let lock = NSLock()
-    private var stores: [any PersistentStore] = []
+    private var stores: [(store: any PersistentStore, configuration: String?)] = []
+    /// The entity names of each of the model's configurations, by configuration name.
+    private let configurationMembers: [String: Set<String>]
     /// The contexts on this coordinator (not child contexts), told about each other's saves.
     private let contexts = ContextList()
     /// One snapshot per object ID, shared by the contexts: what their faults fire from.
@@ -17,12 +19,45 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+        configurationMembers = Dictionary(
+            managedObjectModel.model.configurations.map { ($0.name, Set($0.memberEntities)) },
+            uniquingKeysWith: { first, _ in first })
     }
 
-    /// The stores added so far, in order. Objects go to the first one (configurations, which
-    /// would assign entities to stores, are not supported).
+    /// The stores added so far, in order. A store added with a configuration of the model holds
+    /// the objects of that configuration's entities; one added without (or with `Default`)
+    /// holds every entity. A new object goes to the first store that holds its entity (or the
+    /// one ``ManagedObjectContext/assign(_:to:)`` names), and a fetch reads that store.
     public var persistentStores: [any PersistentStore] {
-        lock.withLock { stores }
+        lock.withLock { stores.map(\.store) }
+    }
+
+    /// The configuration `store` was added with; `nil` for the default one (every entity) or a
+    /// store of another coordinator. Core Data's `NSPersistentStore.configurationName`.
+    public func configurationName(of store: any PersistentStore) -> String? {
+        lock.withLock { stores.first { $0.store === store }?.configuration }
+    }
+
+    /// Whether `store` holds objects of `entity`: its configuration lists the entity, or it
+    /// has the default configuration.
+    func holds(_ entity: EntityDescription, in configuration: String?) -> Bool {
+        guard let configuration else { return true }
+        return configurationMembers[configuration]?.contains(entity.name) == true
+    }
+
+    /// The configuration name a store is added with: `nil` for none or Core Data's `Default`;
+    /// a name the model does not have throws, naming the ones it has.
+    private func checkedConfiguration(_ name: String?, for url: URL?) throws -> String? {
+        guard let name, name != "Default" else { return nil }
+        guard configurationMembers[name] != nil else {
+            let known = configurationMembers.keys.sorted()
+            throw ManagedObjectError(
+                .persistentStoreOpen,
+                "the model has no configuration named '\(name)'"
+                    + (known.isEmpty ? " (it has none)" : " (it has \(known.joined(separator: ", ")))")
+                    + (url.map { ": \($0.path)" } ?? ""))
+        }
+        return name
     }
 
     /// Opens a store of a type registered with ``registerStoreType(_:opener:)``.
@@ -64,10 +99,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         if !managedObjectModel.classBindingErrors.isEmpty {
             throw ManagedObjectError(.coreData, managedObjectModel.classBindingErrors.joined(separator: "; "))
         }
+        let configuration = try checkedConfiguration(configuration, for: url)
         switch type {
         case .inMemory:
             let store = InMemoryStore()
-            addPersistentStore(store)
+            addPersistentStore(store, configuration: configuration)
             return store
         case .sqlite:
             guard let url else {
@@ -77,17 +113,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             // container there for previews and tests. The one place that rule lives.
             if url.standardizedFileURL.path == "/dev/null" {
                 let store = InMemoryStore()
-                addPersistentStore(store)
+                addPersistentStore(store, configuration: configuration)
                 return store
             }
             let store = try SQLiteStore(
                 model: managedObjectModel, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking)
-            addPersistentStore(store)
+            addPersistentStore(store, configuration: configuration)
             return store
         default:
             if let opener = Self.registeredOpeners.withLock({ $0[type] }) {
                 let store = try opener(managedObjectModel, url, migration)
-                addPersistentStore(store)
+                addPersistentStore(store, configuration: configuration)
                 return store
             }
             throw ManagedObjectError(
@@ -97,9 +133,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Adds a store made elsewhere (a custom `PersistentStore`).
-    public func addPersistentStore(_ store: any PersistentStore) {
-        lock.withLock { stores.append(store) }
+    /// Adds a store made elsewhere (a custom `PersistentStore`), for the entities of
+    /// `configuration` (`nil`: every entity). A configuration the model does not have leaves
+    /// the store holding none of its entities.
+    public func addPersistentStore(_ store: any PersistentStore, configuration: String? = nil) {
+        let configuration = configuration == "Default" ? nil : configuration
+        lock.withLock { stores.append((store, configuration)) }
     }
 
     /// The ID a URI from `ManagedObjectID.uriRepresentation` stands for, if it names a store of
@@ -118,17 +157,61 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     // MARK: What contexts use
 
     func store() throws -> any PersistentStore {
-        guard let store = persistentStores.first else {
-            throw ManagedObjectError(
-                .persistentStoreOperation,
-                "the coordinator has no persistent store; call loadPersistentStores() or addPersistentStore(type:) first")
-        }
+        guard let store = persistentStores.first else { throw Self.noStore }
         return store
     }
 
+    private static let noStore = ManagedObjectError(
+        .persistentStoreOperation, "the coordinator has no persistent store; call loadPersistentStores() or addPersistentStore(type:) first")
+
+    /// The store that holds objects of `entity`: the first whose configuration has it. Throws
+    /// 134070 naming the entity when no store has it.
+    func store(for entity: EntityDescription) throws -> any PersistentStore {
+        let stores = lock.withLock { self.stores }
+        if let entry = stores.first(where: { holds(entity, in: $0.configuration) }) { return entry.store }
+        if stores.isEmpty { throw Self.noStore }
+        throw ManagedObjectError(
+            .persistentStoreOperation,
+            "no store of the coordinator holds entity \(entity.name): the stores' configurations are "
+                + stores.map { $0.configuration ?? "Default" }.joined(separator: ", "),
+            entityName: entity.name)
+    }
+
+    /// Whether `store` (one of the coordinator's) holds objects of `entity`.
+    func store(_ store: any PersistentStore, holds entity: EntityDescription) -> Bool {
+        lock.withLock { stores.first { $0.store === store } }.map { holds(entity, in: $0.configuration) } ?? false
+    }
+
+    /// Whether the coordinator has more than one store (saves then check that relationships
+    /// stay within a store).
+    var hasSeveralStores: Bool { lock.withLock { stores.count > 1 } }
+
     func store(for objectID: ManagedObjectID) -> (any PersistentStore)? {
         guard let identifier = objectID.storeIdentifier else { return nil }
-        return persistentStores.first { $0.identifier == identifier }
+        return store(withIdentifier: identifier)
+    }
+
+    func store(withIdentifier identifier: String) -> (any PersistentStore)? {
+        persistentStores.first { $0.identifier == identifier }
+    }
+
+    /// A save's changes split by the store each object's permanent ID names, in the order the
+    /// stores were added. Throws 134070 for an ID of no store of the coordinator.
+    func changeSetsByStore(_ changes: StoreChangeSet) throws -> [(store: any PersistentStore, changes: StoreChangeSet)] {
+        let stores = persistentStores
+        var parts = [StoreChangeSet](repeating: StoreChangeSet(), count: stores.count)
+        func position(of objectID: ManagedObjectID) throws -> Int {
+            guard let position = stores.firstIndex(where: { $0.identifier == objectID.storeIdentifier }) else {
+                throw ManagedObjectError(
+                    .persistentStoreOperation, "\(objectID) names no store of the coordinator",
+                    entityName: objectID.entity.name, objectID: objectID)
+            }
+            return position
+        }
+        for object in changes.inserted { parts[try position(of: object.objectID)].inserted.append(object) }
+        for object in changes.updated { parts[try position(of: object.objectID)].updated.append(object) }
+        for deleted in changes.deleted { parts[try position(of: deleted.objectID)].deleted.append(deleted) }
+        return zip(stores, parts).filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
     }
 
     /// Runs a request against the store (the context has checked that the store can evaluate
@@ -143,6 +226,51 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             }
         }
         return try (store ?? self.store()).execute(request)
+    }
+
+    /// The stores that hold objects of any of `entities`, in the order they were added.
+    func stores(holdingAnyOf entities: [EntityDescription]) -> [any PersistentStore] {
+        lock.withLock { stores }.filter { entry in entities.contains { holds($0, in: entry.configuration) } }.map(\.store)
+    }
+
+    /// A request answered from several stores that hold its entities, as Core Data fetches from
+    /// every store of a coordinator: each store's matching objects, merged, then sorted and
+    /// windowed in memory (related objects read from their own stores). Dictionary results are
+    /// asked of the first store only.
+    func execute(_ request: StoreRequest, across stores: [any PersistentStore]) throws -> StoreResult {
+        var whole = request
+        whole.fetchOffset = 0
+        whole.fetchLimit = 0
+        switch request.resultType {
+        case .dictionaries:
+            return try execute(request, on: stores[0])
+        case .count:
+            whole.sortDescriptors = []
+            var total = 0
+            for store in stores {
+                if case .count(let count) = try execute(whole, on: store) { total += count }
+            }
+            return .count(request.window(0..<total).count)
+        case .objectIDs where request.sortDescriptors.isEmpty:
+            var ids: [ManagedObjectID] = []
+            for store in stores { ids += try execute(whole, on: store).objectIDs }
+            return .objectIDs(Array(request.window(ids)))
+        case .objectIDs, .snapshots:
+            whole.resultType = .snapshots
+            var snapshots: [StoredObject] = []
+            for store in stores {
+                switch try execute(whole, on: store) {
+                case .snapshots(let found): snapshots += found
+                case let other: snapshots += try self.snapshots(for: other.objectIDs)
+                }
+            }
+            var merge = request
+            merge.predicate = nil
+            let graph = SnapshotSubject.Graph(
+                snapshot: { [self] in try? store(for: $0)?.snapshot(for: $0) },
+                relatedObjectIDs: { [self] in (try? store(for: $0)?.relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
+            return try merge.finish(snapshots, graph: graph)
+        }
     }
 
     /// An object's row for a fault to fire with: from the row cache, else from the store; either

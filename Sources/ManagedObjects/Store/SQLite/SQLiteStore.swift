@@ -28,6 +28,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     private let reader: any DatabaseReader
     /// Where Binary attributes that allow external storage keep large values.
     let externalData: ExternalBinaryData
+    /// `Z_METADATA`'s dictionary as saved, and as set for the next save.
+    private let metadataState: StoreMetadataState
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -61,7 +63,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         externalData = externalDataDirectory.map(ExternalBinaryData.init(directory:)) ?? ExternalBinaryData(storeAt: url)
         let path = url.path
         let size = Self.fileSize(atPath: path)
-        var existing: (identifier: String, numbers: [String: Int64])?
+        var existing: (identifier: String, numbers: [String: Int64], metadata: [String: Any])?
         if let size, size > 0 {
             do {
                 // Migration hook: a store of another model version becomes one of this model first.
@@ -92,12 +94,14 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
         if let existing {
             identifier = existing.identifier
+            metadataState = StoreMetadataState(saved: existing.metadata)
             if persistentHistoryTracking { try Self.addPersistentHistory(to: pool, path: path) }
         } else {
             let identifier = UUID().uuidString
             self.identifier = identifier
             try Self.create(schema: schema, model: model, identifier: identifier, in: pool, path: path,
                             persistentHistoryTracking: persistentHistoryTracking)
+            metadataState = StoreMetadataState(saved: SQLiteStoreMetadata.dictionary(for: model, identifier: identifier))
         }
         let schema = schema
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
@@ -129,6 +133,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         rowReader = store.rowReader
         reader = snapshot
         externalData = store.externalData
+        metadataState = store.metadataState
     }
 
     /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
@@ -145,7 +150,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// Checks, without changing anything, that the file is a Core Data SQLite store with the
     /// model's entities and columns; returns its UUID and its entity numbers by model entity name.
-    private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> (identifier: String, numbers: [String: Int64]) {
+    private static func inspectExistingStore(
+        at path: String, model: ManagedObjectModel
+    ) throws -> (identifier: String, numbers: [String: Int64], metadata: [String: Any]) {
         try SQLiteStoreMetadata.readStore(at: path) { db in
             guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
                   let identifier = (metadata.convertible("Z_UUID") as String?) else {
@@ -178,7 +185,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     .persistentStoreIncompatibleVersionHash,
                     "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
             }
-            return (identifier, numbers)
+            return (identifier, numbers, try SQLiteStoreMetadata.read(db))
         }
     }
 
@@ -256,9 +263,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         try pool.close()
     }
 
-    /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
-    public func metadata() throws -> [String: Any] {
-        try pool.read { db in try SQLiteStoreMetadata.read(db) }
+    /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`:
+    /// as read at open (or last saved), or as set since. Setting it writes `Z_PLIST` with the
+    /// next save (``PersistentStore/metadata``); until then the file keeps its plist byte for byte.
+    public var metadata: [String: Any] {
+        get { metadataState.current }
+        set { metadataState.set(newValue, type: type, identifier: identifier) }
     }
 
     // MARK: Reading
@@ -421,14 +431,17 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     public func save(_ changes: StoreChangeSet) throws {
-        guard !changes.isEmpty else { return }
+        let unsavedMetadata = metadataState.unsaved
+        guard !changes.isEmpty || unsavedMetadata != nil else { return }
         let external = ExternalBinaryDataSave(externalData)
-        try external.run { try write(changes, external: external) }
+        try external.run { try write(changes, metadata: unsavedMetadata?.metadata, external: external) }
+        if let unsavedMetadata { metadataState.didSave(unsavedMetadata) }
     }
 
     /// A save's transaction; `external` gets the external files it writes and releases.
-    private func write(_ changes: StoreChangeSet, external: ExternalBinaryDataSave) throws {
+    private func write(_ changes: StoreChangeSet, metadata: [String: Any]?, external: ExternalBinaryDataSave) throws {
         try pool.write { db in
+            if let metadata { try SQLiteStoreMetadata.write(metadata, db, store: url?.path ?? identifier) }
             try readPreviousExternalCells(of: changes, into: external, db: db)
             // Optimistic locking as Core Data's statements do it: each UPDATE and DELETE names
             // the version read, and one that finds no row at that version is a conflict. (A

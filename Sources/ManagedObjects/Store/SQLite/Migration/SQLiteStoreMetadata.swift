@@ -10,7 +10,15 @@ package enum SQLiteStoreMetadata {
     package static func propertyList(
         for model: ManagedObjectModel, identifier: String, storeType: PersistentStoreType = .sqlite
     ) throws -> Data {
-        let metadata: [String: Any] = [
+        try PropertyListSerialization.data(
+            fromPropertyList: dictionary(for: model, identifier: identifier, storeType: storeType), format: .binary, options: 0)
+    }
+
+    /// The metadata of a new store (or a migrated one) for `model`.
+    package static func dictionary(
+        for model: ManagedObjectModel, identifier: String, storeType: PersistentStoreType = .sqlite
+    ) -> [String: Any] {
+        [
             "NSStoreType": storeType.rawValue,
             "NSStoreUUID": identifier,
             "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers.sorted()),
@@ -18,7 +26,35 @@ package enum SQLiteStoreMetadata {
             "NSStoreModelVersionHashes": model.entityVersionHashesByName,
             "_NSAutoVacuumLevel": "2",
         ]
-        return try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
+    }
+
+    /// The binary property list `metadata` is kept as in `Z_METADATA.Z_PLIST`, for a store
+    /// whose plist is `stored` now. Core Data keeps the UUID in `Z_UUID` and leaves it out of
+    /// the plist; it is written there only where the plist had it. Throws 134070 naming
+    /// `store` and the key when a value is not a property-list value.
+    package static func propertyList(of metadata: [String: Any], storedPropertyList stored: Data?, store: String) throws -> Data {
+        var dictionary = metadata
+        let storedDictionary = stored.flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any] }
+        if storedDictionary?["NSStoreUUID"] == nil { dictionary["NSStoreUUID"] = nil }
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+        } catch {
+            let keys = dictionary.keys.filter { !PropertyListSerialization.propertyList(dictionary[$0]!, isValidFor: .binary) }
+            throw ManagedObjectError(
+                .persistentStoreOperation,
+                "the metadata of \(store) is not a property list (keys \(keys.sorted().joined(separator: ", "))): \(error)")
+        }
+    }
+
+    /// Replaces `Z_METADATA.Z_PLIST` with `metadata` (``propertyList(of:storedPropertyList:store:)``);
+    /// `Z_UUID` stays.
+    static func write(_ metadata: [String: Any], _ db: Database, store: String) throws {
+        let row = try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        guard let row, let version = (row.convertible("Z_VERSION") as Int64?) else {
+            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(store) has no store metadata (Z_METADATA is empty)")
+        }
+        let plist = try propertyList(of: metadata, storedPropertyList: row.convertible("Z_PLIST") as Data?, store: store)
+        try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", arguments: [plist, version])
     }
 
     /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
@@ -34,8 +70,9 @@ package enum SQLiteStoreMetadata {
 
     /// Runs `body` on a read-only connection to the store file at `path`, after checking that
     /// it is an SQLite file with Core Data's tables, so that nothing is changed: errors name the
-    /// file (134080 not SQLite or corrupt, 134020 not a Core Data store).
-    static func readStore<T>(at path: String, _ body: (Database) throws -> T) throws -> T {
+    /// file (134080 not SQLite or corrupt, 134020 not a Core Data store). `writing`: `body` runs
+    /// in a write transaction instead (the checks still come first).
+    static func readStore<T>(at path: String, writing: Bool = false, _ body: (Database) throws -> T) throws -> T {
         let file = FileHandle(forReadingAtPath: path)
         let header = (try? file?.read(upToCount: 16)) ?? nil
         try? file?.close()
@@ -46,19 +83,21 @@ package enum SQLiteStoreMetadata {
             throw ManagedObjectError(.persistentStoreOpen, "\(path) is not an SQLite file")
         }
         var configuration = Configuration()
-        configuration.readonly = true
-        // Only reads here: turning foreign keys on would cost a statement per open and guard nothing.
+        configuration.readonly = !writing
+        // Only reads here (or the metadata row): foreign keys would cost a statement and guard nothing.
         configuration.foreignKeysEnabled = false
+        configuration.busyMode = .timeout(10) // a coordinator saving to the file: wait, as a save does
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            return try queue.read { db in
+            let checkedBody = { (db: Database) throws -> T in
                 guard try db.tableExists("Z_METADATA"), try db.tableExists("Z_PRIMARYKEY") else {
                     throw ManagedObjectError(
                         .persistentStoreIncompatibleSchema, "\(path) is an SQLite file but not a Core Data store (no Z_METADATA or Z_PRIMARYKEY table)")
                 }
                 return try body(db)
             }
+            return try writing ? queue.write(checkedBody) : queue.read(checkedBody)
         } catch let error as ManagedObjectError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && error.message?.contains("no such table") == true {
@@ -101,5 +140,35 @@ extension PersistentStoreCoordinator {
             throw ManagedObjectError(.persistentStoreInvalidType, "store type \(type.rawValue) keeps no metadata in a file: \(url.path)")
         }
         return try SQLiteStoreMetadata.readStore(at: url.path, SQLiteStoreMetadata.read)
+    }
+
+    /// Replaces the metadata of the store file at `url` without adding the store: Core Data's
+    /// `setMetadata(_:forPersistentStoreOfType:at:options:)`. The store's type and UUID stay,
+    /// and its model keys when `metadata` leaves them out (``PersistentStore/metadata``); every
+    /// other key is written as given. Throws as ``metadataForPersistentStore(ofType:at:)``, and
+    /// 134070 for a value that is not a property-list value. A coordinator that has the store
+    /// open keeps the metadata it read (set it through ``setMetadata(_:for:)`` instead).
+    public static func setMetadata(_ metadata: [String: Any], forPersistentStoreOfType type: PersistentStoreType, at url: URL) throws {
+        guard type == .sqlite else {
+            throw ManagedObjectError(.persistentStoreInvalidType, "store type \(type.rawValue) keeps no metadata in a file: \(url.path)")
+        }
+        try SQLiteStoreMetadata.readStore(at: url.path, writing: true) { db in
+            let current = try SQLiteStoreMetadata.read(db)
+            let replaced = StoreMetadata.replacing(
+                current, with: metadata, type: .sqlite, identifier: current["NSStoreUUID"] as? String ?? "")
+            try SQLiteStoreMetadata.write(replaced, db, store: url.path)
+        }
+    }
+
+    /// The metadata of a store of this coordinator (``PersistentStore/metadata``): Core Data's
+    /// `metadata(for:)`.
+    public func metadata(for store: any PersistentStore) -> [String: Any] {
+        store.metadata
+    }
+
+    /// Sets the metadata of a store of this coordinator, written with the store's next save:
+    /// Core Data's `setMetadata(_:for:)`. `nil` keeps only the store's own keys.
+    public func setMetadata(_ metadata: [String: Any]?, for store: any PersistentStore) {
+        store.metadata = metadata ?? [:]
     }
 }
