@@ -40,6 +40,8 @@ extension ManagedObject: NSFetchRequestResult {}
 // Store types, as Core Data's string constants.
 public let NSSQLiteStoreType = PersistentStoreType.sqlite.rawValue
 public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
+public let NSBinaryStoreType = PersistentStoreType.binary.rawValue
+public let NSXMLStoreType = PersistentStoreType.xml.rawValue
 
 // Store options Core Data code passes; accepted and not read (see Docs/RuntimeDifferences.md).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
@@ -70,8 +72,9 @@ extension ManagedObjectContext {
 }
 
 extension PersistentStoreCoordinator {
-    /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`
-    /// or `NSInMemoryStoreType`; another type throws `NSPersistentStoreInvalidTypeError`.
+    /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`,
+    /// `NSInMemoryStoreType`, `NSBinaryStoreType` or `NSXMLStoreType`; another type throws
+    /// `NSPersistentStoreInvalidTypeError`.
     @discardableResult
     public func addPersistentStore(
         ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
