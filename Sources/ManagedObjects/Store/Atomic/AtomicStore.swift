@@ -3,11 +3,12 @@ import Foundation
 
 /// A store whose file holds the whole object graph: read whole when the store opens, written
 /// whole at each save. Core Data's atomic stores, `NSBinaryStoreType` (``PersistentStoreType/binary``,
-/// ``BinaryStoreFormat``) and `NSXMLStoreType` (``PersistentStoreType/xml``, ``XMLStoreFormat``).
+/// a binary property list) and `NSXMLStoreType` (``PersistentStoreType/xml``, XML in the shape of
+/// Core Data's): file formats of ManagedObjects, described in Docs/RuntimeDifferences.md.
 ///
 /// The graph lives in an ``InMemoryStore``, which answers every read. A save (or a batch
 /// request) is applied to a copy of it, the copy is written through a temporary file renamed
-/// over the store file (``AtomicStoreFile``), and only then does the graph take the copy's
+/// over the store file (`AtomicStoreFile`), and only then does the graph take the copy's
 /// state: a save that fails, or a process killed during one, leaves both the graph and the file
 /// as the last complete save left them.
 ///
