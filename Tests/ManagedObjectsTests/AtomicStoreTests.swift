@@ -318,6 +318,63 @@ struct AtomicStoreTests {
         }
     }
 
+    @Test("the XML store writes the elements of Core Data's XML store; a file Core Data wrote is refused, naming it")
+    func xmlShape() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Gallery.xml")
+        let writer = try atomicContext(.xml, model, at: url)
+        try writer.performAndWait {
+            let owner = ManagedObject(entity: model["Owner"]!, insertInto: writer)
+            let tag = ManagedObject(entity: model["Tag"]!, insertInto: writer)
+            tag.setValue("red", forKey: "name")
+            let painting = ManagedObject(entity: model["Painting"]!, insertInto: writer)
+            painting.setValue(Int32(7), forKey: "int32")
+            painting.setValue(true, forKey: "flag")
+            painting.setValue(owner, forKey: "owner")
+            painting.setValue(Set([tag]), forKey: "tags")
+            try writer.save()
+        }
+        let xml = try String(contentsOf: url, encoding: .utf8)
+        // Core Data's element and type names, as a real XML store file shows them.
+        for expected in [
+            "<database>", "<databaseInfo>", "<format>ManagedObjects.XMLStore</format>", "<formatVersion>1</formatVersion>",
+            "<object type=\"Tag\" id=\"z1\">", "<attribute name=\"name\" type=\"string\">red</attribute>",
+            "<object type=\"Painting\" id=\"z1\">", "<attribute name=\"int32\" type=\"int32\">7</attribute>",
+            "<attribute name=\"flag\" type=\"bool\">1</attribute>",
+            "<relationship name=\"owner\" destination=\"Owner\" idrefs=\"z1\"></relationship>",
+            "<relationship name=\"tags\" destination=\"Tag\" idrefs=\"z1\"></relationship>",
+            "<relationship name=\"samples\" destination=\"Sample\" idrefs=\"z1\"></relationship>",
+        ] {
+            #expect(xml.contains(expected), "\(expected) in\n\(xml)")
+        }
+        // The layout of an XML store Core Data wrote (its <databaseInfo> holds a <version>).
+        let coreData = """
+            <?xml version="1.0"?>
+            <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
+
+            <database>
+                <databaseInfo>
+                    <version>134481920</version>
+                    <UUID>0C4B5D53-1B0E-4E39-9C55-2D6A1A9A0A11</UUID>
+                    <nextObjectID>101</nextObjectID>
+                    <metadata></metadata>
+                </databaseInfo>
+                <object type="TAG" id="z101">
+                    <attribute name="name" type="string">red</attribute>
+                    <relationship name="samples" type="0/0" destination="SAMPLE"></relationship>
+                </object>
+            </database>
+            """
+        let foreign = directory.file("CoreData.xml")
+        try Data(coreData.utf8).write(to: foreign)
+        #expect { try atomicContext(.xml, model, at: foreign) } throws: { error in
+            guard let error = error as? ManagedObjectError else { return false }
+            return error.code == .persistentStoreOpen && error.message.contains(foreign.path)
+                && error.message.contains("written by Core Data (XML store version 134481920)")
+        }
+        #expect(try String(contentsOf: foreign, encoding: .utf8) == coreData)
+    }
+
     @Test("a file written with another model version is refused with 134100 and left unchanged", arguments: types)
     func otherModelVersion(type: PersistentStoreType) throws {
         let directory = try TemporaryDirectory()
