@@ -308,6 +308,19 @@ struct AtomicStoreTests {
             return otherURL
         }())
         spoiled.append(("the other atomic type's file", other))
+        // An object number the graph could not make room for (it keeps objects in an array by
+        // number): a damaged or hostile file, refused before anything is allocated.
+        let hugeNumber = type == .xml
+            ? Data(String(decoding: whole, as: UTF8.self).replacingOccurrences(of: "id=\"z3\"", with: "id=\"z9223372036854775807\"").utf8)
+            : try PropertyListSerialization.data(fromPropertyList: {
+                var root = try #require(try PropertyListSerialization.propertyList(from: whole, format: nil) as? [String: Any])
+                var objects = try #require(root["objects"] as? [[String: Any]])
+                objects[2]["number"] = Int64.max
+                root["objects"] = objects
+                return root
+            }(), format: .binary, options: 0)
+        #expect(hugeNumber != whole)
+        spoiled.append(("a huge object number", hugeNumber))
         for (what, bytes) in spoiled {
             try bytes.write(to: url)
             #expect("\(what) is refused") { _ = try atomicContext(type, model, at: url) } throws: { error in

@@ -87,13 +87,19 @@ struct AtomicStoreContents {
         func corrupt(_ message: String) -> ManagedObjectError {
             ManagedObjectError(.persistentStoreOpen, "the store file \(path) is damaged: \(message)")
         }
+        // The in-memory graph keeps a root entity's objects in an array by number, so a number
+        // far beyond the object count (a damaged file's, or a hostile one's) would ask for more
+        // memory than the process has: such a file is refused.
+        let largestNumber = Int64(objects.count) * 16 + (1 << 20)
         // Every object's ID first: members name objects by root sequence and number.
         var ids: [ObjectIdentifier: [Int64: ManagedObjectID]] = [:]
         var entities: [EntityDescription] = []
         entities.reserveCapacity(objects.count)
         for object in objects {
             guard let entity = model[object.entityName] else { throw corrupt("an object of entity \(object.entityName), which the model does not have") }
-            guard object.number > 0 else { throw corrupt("an object of \(entity.name) numbered \(object.number)") }
+            guard object.number > 0, object.number <= largestNumber else {
+                throw corrupt("an object of \(entity.name) numbered \(object.number), outside 1...\(largestNumber) for \(objects.count) objects")
+            }
             let root = ObjectIdentifier(entity.rootEntity)
             guard ids[root]?[object.number] == nil else { throw corrupt("two objects numbered \(object.number) in \(entity.rootEntity.name)") }
             ids[root, default: [:]][object.number] = ManagedObjectID(
@@ -150,6 +156,9 @@ struct AtomicStoreContents {
         var lastNumbers: [ObjectIdentifier: Int64] = [:]
         for (name, number) in self.lastNumbers {
             guard let entity = model[name], entity.superentity == nil else { throw corrupt("a number sequence for \(name), which is not a root entity of the model") }
+            guard number >= 0, number <= largestNumber else {
+                throw corrupt("the last number of \(name) is \(number), outside 0...\(largestNumber) for \(objects.count) objects")
+            }
             lastNumbers[ObjectIdentifier(entity)] = number
         }
         return (stored, lastNumbers)
