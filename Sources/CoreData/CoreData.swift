@@ -40,6 +40,8 @@ extension ManagedObject: NSFetchRequestResult {}
 // Store types, as Core Data's string constants.
 public let NSSQLiteStoreType = PersistentStoreType.sqlite.rawValue
 public let NSInMemoryStoreType = PersistentStoreType.inMemory.rawValue
+public let NSBinaryStoreType = PersistentStoreType.binary.rawValue
+public let NSXMLStoreType = PersistentStoreType.xml.rawValue
 
 // Metadata keys (`NSPersistentStore.metadata`, `metadataForPersistentStore(ofType:at:)`), as
 // Core Data's constants: their values are the keys in `Z_METADATA`'s plist.
@@ -79,9 +81,9 @@ extension ManagedObjectContext {
 }
 
 extension PersistentStoreCoordinator {
-    /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`
-    /// or `NSInMemoryStoreType`; another type throws `NSPersistentStoreInvalidTypeError`. Of the
-    /// options, `NSPersistentHistoryTrackingKey` is read.
+    /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`,
+    /// `NSInMemoryStoreType`, `NSBinaryStoreType` or `NSXMLStoreType`; another type throws
+    /// `NSPersistentStoreInvalidTypeError`. Of the options, `NSPersistentHistoryTrackingKey` is read.
     @discardableResult
     public func addPersistentStore(
         ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,

@@ -7,7 +7,7 @@ import ModelFileLoading
 /// How to set up one store of a container: a class, as Core Data's is, so
 /// `container.persistentStoreDescriptions.first!.url = …` changes the container's description.
 open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
-    /// `NSSQLiteStoreType` (the default) or `NSInMemoryStoreType`.
+    /// `NSSQLiteStoreType` (the default), `NSInMemoryStoreType`, `NSBinaryStoreType` or `NSXMLStoreType`.
     open var type: String
     open var url: URL?
     open var configuration: String?

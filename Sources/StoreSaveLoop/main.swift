@@ -4,6 +4,7 @@
 // returned, so the test knows which saves a crash must not lose.
 //
 //     StoreSaveLoop <store path> <first sequence number>
+//     StoreSaveLoop atomic <Binary|XML> <store path> <first sequence number>   (AtomicStoreTests)
 //     StoreSaveLoop migrate <store path>      (SQLiteMigrationCrashTests: see MigrationMode.swift)
 import Foundation
 import ManagedObjects
@@ -23,8 +24,12 @@ if arguments.count == 3, arguments[1] == "migrate" {
     try runMigration(storePath: arguments[2])
     exit(0)
 }
-guard arguments.count == 3, let firstSequence = Int64(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: StoreSaveLoop <store path> <first sequence number>\n".utf8))
+// The atomic-store mode (AtomicStoreTests): the same loop on a binary or XML store.
+let isAtomic = arguments.count == 5 && arguments[1] == "atomic"
+let storeType = isAtomic ? PersistentStoreType(rawValue: arguments[2]) : .sqlite
+let storeArguments = Array(arguments.dropFirst(isAtomic ? 3 : 1))
+guard storeArguments.count == 2, let firstSequence = Int64(storeArguments[1]) else {
+    FileHandle.standardError.write(Data("usage: StoreSaveLoop [atomic Binary|XML] <store path> <first sequence number>\n".utf8))
     exit(2)
 }
 
@@ -34,7 +39,7 @@ func report(_ line: String) {
 }
 
 let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: arguments[1]))
+try coordinator.addPersistentStore(type: storeType, at: URL(fileURLWithPath: storeArguments[0]))
 let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
 report("open")
 try context.performAndWait {

@@ -99,9 +99,15 @@ import Testing
         try psc.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil,
                                    at: directory.appendingPathComponent("DogWalk.sqlite"), options: options)
         #expect(psc.persistentStores.first?.type == .sqlite)
+        // The chapter's other store types: binary and XML, by Core Data's names.
+        try psc.addPersistentStore(ofType: NSBinaryStoreType, configurationName: nil,
+                                   at: directory.appendingPathComponent("DogWalk.binary"), options: nil)
+        try psc.addPersistentStore(ofType: NSXMLStoreType, configurationName: nil,
+                                   at: directory.appendingPathComponent("DogWalk.xml"), options: nil)
+        #expect(psc.persistentStores.map(\.type) == [.sqlite, .binary, .xml])
         do {
-            try psc.addPersistentStore(ofType: "Binary", configurationName: nil, at: nil, options: nil)
-            Issue.record("added a binary store")
+            try psc.addPersistentStore(ofType: "Nonsense", configurationName: nil, at: nil, options: nil)
+            Issue.record("added a store of an unknown type")
         } catch {
             #expect((error as NSError).code == NSPersistentStoreInvalidTypeError)
         }

@@ -84,7 +84,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         registeredOpeners.withLock { $0[type] = migratingOpener }
     }
 
-    /// Adds a store of a built-in type: `.inMemory`, or `.sqlite` at `url` (opened, or created
+    /// Adds a store of a built-in type: `.inMemory`, `.binary` or `.xml` at `url` (``AtomicStore``:
+    /// read whole, or started empty when there is no file; not migrated), or `.sqlite` at `url` (opened, or created
     /// when there is no file; see ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)`` for the errors a file that
     /// cannot be opened throws; at `/dev/null`, kept in memory as Core Data does), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL. `migration`: how a store written with another model version is migrated
@@ -120,6 +121,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 model: managedObjectModel, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking)
             addPersistentStore(store, configuration: configuration)
             return store
+        case .binary, .xml:
+            guard let url else {
+                throw ManagedObjectError(.persistentStoreOpen, "a \(type.rawValue) store needs a file URL")
+            }
+            let store = try AtomicStore(type: type, model: managedObjectModel, url: url)
+            addPersistentStore(store, configuration: configuration)
+            return store
         default:
             if let opener = Self.registeredOpeners.withLock({ $0[type] }) {
                 let store = try opener(managedObjectModel, url, migration)
@@ -128,7 +136,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             }
             throw ManagedObjectError(
                 .persistentStoreInvalidType,
-                "store type \(type.rawValue) is not supported (\(PersistentStoreType.inMemory.rawValue) and \(PersistentStoreType.sqlite.rawValue) are)"
+                "store type \(type.rawValue) is not supported (\([PersistentStoreType.inMemory, .sqlite, .binary, .xml].map(\.rawValue).joined(separator: ", ")) are)"
                     + (url.map { ": \($0.path)" } ?? ""))
         }
     }

@@ -1,0 +1,11 @@
+import DataModel
+import Foundation
+
+/// How an atomic store's contents become a file and back: ``BinaryStoreFormat`` and
+/// ``XMLStoreFormat``.
+protocol AtomicStoreFormat: Sendable {
+    func encode(_ contents: AtomicStoreContents) throws -> Data
+    /// The contents of a file, or an error naming `path` and what is wrong; `attributeType`
+    /// gives the type of an entity's stored attribute (`nil`: no such stored attribute).
+    func decode(_ data: Data, path: String, attributeType: (_ entity: String, _ attribute: String) -> AttributeType?) throws -> AtomicStoreContents
+}
