@@ -159,7 +159,11 @@ let package = Package(
 #if !canImport(Darwin)
 package.traits = [
     .trait(name: "ModelFiles", description: "NSPersistentContainer(name:) reads .xcdatamodeld files at run time (needs libxml2)"),
-    .default(enabledTraits: ["ModelFiles"]),
+    .trait(
+        name: "Networking",
+        description: "import CoreData also gives URLSession and the rest of FoundationNetworking, as Foundation does on Apple platforms (links libcurl)"
+    ),
+    .default(enabledTraits: ["ModelFiles", "Networking"]),
 ]
 package.products.append(.library(name: "CoreData", targets: ["CoreData"]))
 package.targets += [

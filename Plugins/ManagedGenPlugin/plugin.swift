@@ -13,6 +13,8 @@ struct ManagedGenPlugin: BuildToolPlugin {
         let generator = try context.tool(named: "managedgen")
         let configuration = ModelSource.configurationFile(in: module.sourceFiles)
         let outputDirectory = context.pluginWorkDirectoryURL
+        // ManagedGen's `CoreData` module (Linux): the target is Core Data code.
+        let usesCoreDataModule = target.recursiveTargetDependencies.contains { $0.name == "CoreData" }
 
         return ModelSource.models(in: module.sourceFiles).map { model in
             let output = outputDirectory.appending(path: "\(model.name)+ManagedGen.swift")
@@ -22,6 +24,11 @@ struct ManagedGenPlugin: BuildToolPlugin {
             ]
             if let configuration {
                 arguments += ["--config", configuration.path(percentEncoded: false)]
+            }
+            if usesCoreDataModule {
+                // Code written for Apple's Core Data reads to-manys as Xcode types them (`NSSet?`,
+                // `NSOrderedSet?`); a managedgen.json that sets toManyCollections still wins.
+                arguments += ["--default-to-many-collections", "foundation"]
             }
             return .buildCommand(
                 displayName: "Generating managed objects for \(model.root.lastPathComponent)",

@@ -9,6 +9,13 @@
 // (NSPredicate+Format.swift, NSSortDescriptor+Key.swift).
 @_exported import Foundation
 @_exported import ManagedObjects
+#if Networking
+// `URLSession` and the rest of the URL loading system: Foundation has them on Apple platforms,
+// so Core Data code that fetches its data (Apple's own samples) uses them beside `import
+// CoreData`; on Linux they live in FoundationNetworking, which links libcurl. A default trait:
+// an app that wants neither drops it (`traits: ["ModelFiles"]`).
+@_exported import FoundationNetworking
+#endif
 #if ModelFiles
 // `NSManagedObjectModel(contentsOf:)`: reading model files at run time (the default trait).
 @_exported import ModelFileLoading

@@ -11,7 +11,9 @@ struct GenerateCommand: ParsableCommand {
         discussion: """
             Options can also come from a JSON file: --config <path>, or managedgen.json next to the \
             model. Its keys are the options' names in camel case (accessLevel, optionality, \
-            wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions); flags override it.
+            wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions, toManyCollections); \
+            flags override it, except --default-to-many-collections, which applies only when the file \
+            does not set toManyCollections.
             Exit status: 0 on success, 1 when the model has errors (printed as path:line:col: error: …) \
             or files cannot be written; nothing is written then.
             """)
@@ -51,6 +53,14 @@ struct GenerateCommand: ParsableCommand {
 
     @Option(help: "Versions of a .xcdatamodeld the generated model carries for migration: all (default) or current.")
     var modelVersions: GeneratorOptions.ModelVersions?
+
+    @Option(help: "To-manys as swift (Set<T>, OrderedSet<T>) or foundation (Xcode's NSSet?, NSOrderedSet?).")
+    var toManyCollections: GeneratorOptions.ToManyCollections?
+
+    // The build plugin's choice for targets on the CoreData product: a configuration file's
+    // `toManyCollections` still wins over it.
+    @Option(help: "The to-many typing when neither --to-many-collections nor the configuration file sets it.")
+    var defaultToManyCollections: GeneratorOptions.ToManyCollections?
 
     @Flag(help: "Print the paths of the files that would be generated, one per line, and write nothing.")
     var listOutputs = false
@@ -131,7 +141,7 @@ struct GenerateCommand: ParsableCommand {
 
     /// The config file's options (explicit, or `managedgen.json` beside the model), then flags.
     private func resolvedOptions() throws -> GeneratorOptions {
-        var options = GeneratorOptions()
+        var options = GeneratorOptions(toManyCollections: defaultToManyCollections ?? .swift)
         let modelURL = URL(fileURLWithPath: model)
         let defaultConfig = modelURL.deletingLastPathComponent().appendingPathComponent("managedgen.json").path
         if let path = config ?? (FileManager.default.fileExists(atPath: defaultConfig) ? defaultConfig : nil) {
@@ -140,6 +150,10 @@ struct GenerateCommand: ParsableCommand {
             }
             do {
                 options = try JSONDecoder().decode(GeneratorOptions.self, from: data)
+                let keys = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+                if let defaultToManyCollections, keys?["toManyCollections"] == nil {
+                    options.toManyCollections = defaultToManyCollections
+                }
             } catch {
                 throw ConfigurationError(description: "\(path): error: invalid configuration: \(Self.describe(error))")
             }
@@ -151,6 +165,7 @@ struct GenerateCommand: ParsableCommand {
         if let modelTypeName { options.modelTypeName = modelTypeName }
         if let manualCodegen { options.manualCodegen = manualCodegen }
         if let modelVersions { options.modelVersions = modelVersions }
+        if let toManyCollections { options.toManyCollections = toManyCollections }
         return options
     }
 
@@ -185,3 +200,4 @@ extension GeneratorOptions.AccessLevel: ExpressibleByArgument {}
 extension GeneratorOptions.Optionality: ExpressibleByArgument {}
 extension GeneratorOptions.ManualCodegen: ExpressibleByArgument {}
 extension GeneratorOptions.ModelVersions: ExpressibleByArgument {}
+extension GeneratorOptions.ToManyCollections: ExpressibleByArgument {}

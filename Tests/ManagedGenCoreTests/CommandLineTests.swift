@@ -153,6 +153,31 @@ import Testing
         #expect(bad.standardError.contains("managedgen.json: error: invalid configuration: 'singelFile': unknown option"))
     }
 
+    /// The build plugin's `--default-to-many-collections foundation` (targets on the CoreData
+    /// product) gives Xcode's `NSOrderedSet?`, unless the configuration file chooses.
+    @Test func defaultToManyCollectionsYieldsToTheConfigFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("DogWalk+ManagedGen.swift")
+        func walksDeclaration(_ arguments: [String]) throws -> String? {
+            let result = try run(["generate", dogWalk, "--output-file", file.path] + arguments)
+            #expect(result.status == 0, "\(result.standardError)")
+            let text = String(decoding: FileManager.default.contents(atPath: file.path) ?? Data(), as: UTF8.self)
+            return text.split(separator: "\n").first { $0.contains("public var walks:") }.map(String.init)
+        }
+        let foundation = try walksDeclaration(["--default-to-many-collections", "foundation"])
+        #expect(foundation?.contains("public var walks: NSOrderedSet? { get { self.toManyOrderedSet(at: 1) }") == true, "\(foundation ?? "")")
+        #expect(try walksDeclaration([])?.contains("public var walks: OrderedSet<Walk> {") == true)
+
+        let config = directory.appendingPathComponent("managedgen.json")
+        try Data(#"{"toManyCollections": "swift"}"#.utf8).write(to: config)
+        let configured = try walksDeclaration(["--config", config.path, "--default-to-many-collections", "foundation"])
+        #expect(configured?.contains("public var walks: OrderedSet<Walk> {") == true, "\(configured ?? "")")
+        try Data(#"{"singleFile": true}"#.utf8).write(to: config)
+        let unset = try walksDeclaration(["--config", config.path, "--default-to-many-collections", "foundation"])
+        #expect(unset?.contains("public var walks: NSOrderedSet? {") == true, "\(unset ?? "")")
+    }
+
     @Test func outputFileWritesOneFileAtThatPath() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

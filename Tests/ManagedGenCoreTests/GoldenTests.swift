@@ -20,6 +20,10 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase(fixture: "Flights.xcdatamodeld", expected: "Flights", isPluginTargetModel: true),
         GoldenCase(fixture: "AllTypes.xcdatamodel", expected: "AllTypes"),
         GoldenCase(fixture: "AllTypes.xcdatamodel", expected: "AllTypes-strict", options: GeneratorOptions(optionality: .strict)),
+        // To-manys as Xcode types them (`NSSet?`, `NSOrderedSet?`): what the plugin generates for
+        // targets on the CoreData product.
+        GoldenCase(
+            fixture: "AllTypes.xcdatamodel", expected: "AllTypes-foundation", options: GeneratorOptions(toManyCollections: .foundation)),
         GoldenCase(fixture: "Inheritance.xcdatamodel", expected: "Inheritance"),
         GoldenCase(fixture: "FetchRequests.xcdatamodel", expected: "FetchRequests", isPluginTargetModel: true),
         GoldenCase(fixture: "Keywords.xcdatamodel", expected: "Keywords"),

@@ -27,6 +27,33 @@ import Testing
         }
     }
 
+    /// What to-manys typed as Xcode types them (`toManyCollections: foundation`) forward to.
+    @Test func foundationCollectionHelpersEditTheRelationshipAndItsInverse() throws {
+        try withContext(DogWalkModel.managedObjectModel) { context in
+            let dog = Dog(context: context)
+            let (first, second, third) = (Walk(context: context), Walk(context: context), Walk(context: context))
+            #expect(dog.toManyOrderedSet(at: 1)?.count == 0)
+            dog.setToManyCollection(NSOrderedSet(array: [second, first]), at: 1)
+            #expect(dog.walks.elements == [second, first])
+            #expect(first.dog === dog)
+            #expect(dog.toManyOrderedSet(at: 1)?.array as? [Walk] == [second, first])
+            #expect(dog.toManySet(at: 1) == NSSet(array: [first, second]))
+            dog.addToManyCollection(NSOrderedSet(array: [third]), at: 1)
+            #expect(dog.walks.elements == [second, first, third])
+            dog.removeToManyCollection(NSSet(array: [first]), at: 1)
+            #expect(dog.walks.elements == [second, third])
+            #expect(first.dog == nil)
+            dog.insertIntoRelationship([first], at: NSIndexSet(index: 0), propertyIndex: 1)
+            #expect(dog.walks.elements == [first, second, third])
+            dog.replaceInRelationship(at: NSIndexSet(index: 2), with: [Walk(context: context)], propertyIndex: 1)
+            #expect(third.dog == nil)
+            dog.removeFromRelationship(at: NSIndexSet(indexesIn: NSRange(location: 0, length: 2)), propertyIndex: 1)
+            #expect(dog.walks.count == 1 && first.dog == nil && second.dog == nil)
+            dog.setToManyCollection(nil as NSOrderedSet?, at: 1)
+            #expect(dog.walks.isEmpty)
+        }
+    }
+
     @Test func requiredValueGivesTheValue() throws {
         try withContext(DogWalkModel.managedObjectModel) { context in
             let walk = Walk(context: context)

@@ -29,6 +29,18 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
     public var manualCodegen: ManualCodegen
     /// Which versions of a `.xcdatamodeld` the generated model carries for migration.
     public var modelVersions: ModelVersions
+    /// How to-many relationships are typed.
+    public var toManyCollections: ToManyCollections
+
+    public enum ToManyCollections: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Typed Swift collections: `Set<Walk>`, ordered `OrderedSet<Walk>`, with accessors taking them.
+        case swift
+        /// As Xcode's codegen types them, for code written against Apple's Core Data (`import
+        /// CoreData`): `NSSet?`, ordered `NSOrderedSet?`, with Xcode's accessors taking `NSSet`,
+        /// `NSOrderedSet` and `NSIndexSet`. The build plugin picks it for targets that depend on
+        /// the `CoreData` product, unless their configuration says otherwise.
+        case foundation
+    }
 
     public enum ModelVersions: String, Hashable, Sendable, Codable, CaseIterable {
         /// Every version, as `<Model>.versions`: a store written with any of them migrates,
@@ -58,7 +70,8 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         singleFile: Bool = false,
         modelTypeName: String? = nil,
         manualCodegen: ManualCodegen = .skip,
-        modelVersions: ModelVersions = .all
+        modelVersions: ModelVersions = .all,
+        toManyCollections: ToManyCollections = .swift
     ) {
         self.accessLevel = accessLevel
         self.optionality = optionality
@@ -67,10 +80,11 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         self.modelTypeName = modelTypeName
         self.manualCodegen = manualCodegen
         self.modelVersions = modelVersions
+        self.toManyCollections = toManyCollections
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case accessLevel, optionality, wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions
+        case accessLevel, optionality, wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions, toManyCollections
     }
 
     /// Decodes a config file; every key is optional and unknown keys are an error, so a typo does
@@ -92,6 +106,8 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         modelTypeName = try container.decodeIfPresent(String.self, forKey: .modelTypeName)
         manualCodegen = try container.decodeIfPresent(ManualCodegen.self, forKey: .manualCodegen) ?? defaults.manualCodegen
         modelVersions = try container.decodeIfPresent(ModelVersions.self, forKey: .modelVersions) ?? defaults.modelVersions
+        toManyCollections = try container.decodeIfPresent(ToManyCollections.self, forKey: .toManyCollections)
+            ?? defaults.toManyCollections
     }
 
     private struct AnyKey: CodingKey {

@@ -111,6 +111,9 @@ struct EntityTranslator {
         return notes
     }
 
+    /// To-manys typed as Xcode types them (`NSSet?`, `NSOrderedSet?`; `toManyCollections`).
+    private var usesFoundationCollections: Bool { index.options.toManyCollections == .foundation }
+
     private func destinationType(_ relationship: Relationship) -> String {
         index.classReference(for: relationship.destinationEntity)
     }
@@ -119,6 +122,13 @@ struct EntityTranslator {
         let propertyIndex = plan.propertyIndex(of: relationship.name)!
         let destination = destinationType(relationship)
         let name = swiftName(relationship.name)
+        if relationship.isToMany && usesFoundationCollections {
+            let (type, read) = relationship.isOrdered
+                ? (types.foundation("NSOrderedSet"), "toManyOrderedSet") : (types.foundation("NSSet"), "toManySet")
+            return .variable(VariableDeclaration(
+                access: access, name: name, type: "\(type)?",
+                getter: ["self.\(read)(at: \(propertyIndex))"], setter: ["self.setToManyCollection(newValue, at: \(propertyIndex))"]))
+        }
         if relationship.isToMany {
             let (type, read, write) = relationship.isOrdered
                 ? (types.orderedSet(of: destination), "orderedRelationship", "setOrderedRelationship")
@@ -213,7 +223,12 @@ struct EntityTranslator {
             let propertyIndex = plan.propertyIndex(of: relationship.name)!
             let destination = destinationType(relationship)
             let suffix = SwiftNames.uppercasingFirst(plan.swiftNames[relationship.name] ?? relationship.name)
-            let collection = relationship.isOrdered ? types.orderedSet(of: destination) : types.set(of: destination)
+            let foundation = usesFoundationCollections
+            let collection = foundation
+                ? types.foundation(relationship.isOrdered ? "NSOrderedSet" : "NSSet")
+                : relationship.isOrdered ? types.orderedSet(of: destination) : types.set(of: destination)
+            let (addCollection, removeCollection) = foundation
+                ? ("addToManyCollection", "removeToManyCollection") : ("addToRelationship", "removeFromRelationship")
             func function(_ name: String, _ parameters: [Parameter], _ body: String) -> Declaration {
                 .function(FunctionDeclaration(access: access, name: name, parameters: parameters, body: [body]))
             }
@@ -222,11 +237,11 @@ struct EntityTranslator {
             result += [
                 function("addTo\(suffix)", [value], "self.addRelatedObject(value, at: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [value], "self.removeRelatedObject(value, at: \(propertyIndex))"),
-                function("addTo\(suffix)", [values], "self.addToRelationship(values, at: \(propertyIndex))"),
-                function("removeFrom\(suffix)", [values], "self.removeFromRelationship(values, at: \(propertyIndex))"),
+                function("addTo\(suffix)", [values], "self.\(addCollection)(values, at: \(propertyIndex))"),
+                function("removeFrom\(suffix)", [values], "self.\(removeCollection)(values, at: \(propertyIndex))"),
             ]
             guard relationship.isOrdered else { continue }
-            let indexSet = types.indexSet
+            let indexSet = foundation ? types.foundation("NSIndexSet") : types.indexSet
             let array = "[\(destination)]"
             let atIndex = Parameter(label: "at", name: "index", type: types.int)
             let atIndexes = Parameter(label: "at", name: "indexes", type: indexSet)

@@ -17,7 +17,9 @@ public enum SwiftNames {
     /// The members every generated class inherits from `ManagedObject` or declares itself (plus
     /// the nested `Keys` enum). A model property with one of these names gets a Swift property
     /// named with a trailing `_` appended (`description` → `description_`); its key stays the
-    /// model's name. So does a property named like its own class.
+    /// model's name. So does a property named like its own class. `id` is not among them:
+    /// `Identifiable`'s comes from the standard library's extension for classes, so a generated
+    /// `id` (Xcode's name, which Core Data code uses) stands beside it as on `NSManagedObject`.
     public static let managedObjectMembers: Set<String> = Set([
         "entity", "objectID", "managedObjectContext", "isInserted", "isUpdated", "isDeleted",
         "isFault", "hasChanges", "hasPersistentChangedValues", "changedValues", "committedValues",
@@ -30,13 +32,14 @@ public enum SwiftNames {
         "awakeFromInsert", "awakeFromFetch", "willSave", "didSave", "prepareForDeletion",
         "willTurnIntoFault", "didTurnIntoFault", "faultingState", "validateForInsert",
         "validateForUpdate", "validateForDelete", "validateValue", "objectIDs",
-        "entityName", "fetchRequest", "Keys", "self", "init", "deinit", "isEqual", "className", "id",
+        "entityName", "fetchRequest", "Keys", "self", "init", "deinit", "isEqual", "className",
         "classForCoder", "dynamicType", "isEmpty", "propertyValues", "setValuesForKeys",
         "dictionaryWithValues", "mutableSetValue", "mutableOrderedSetValue", "mutableArrayValue",
         // What the runtime adds for generated code (Sources/ManagedObjects/Generated).
         "addRelatedObject", "removeRelatedObject", "insertRelatedObject", "replaceRelatedObject", "requiredValue",
         "objectIDValue", "storedValue", "hasFaultForRelationship", "propertyNames", "propertyNamesByKeyPath",
         "findOrInsert", "storedPropertyLayoutHash",
+        "toManySet", "toManyOrderedSet", "setToManyCollection", "addToManyCollection", "removeToManyCollection",
         // FetchableManagedObject's static methods: `Reserved.fetch(in:)` would be ambiguous beside a property.
         "fetch", "count", "first",
     ]).union(TypeMapper.accessorStems.flatMap { stem in

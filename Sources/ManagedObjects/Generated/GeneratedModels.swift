@@ -28,6 +28,18 @@ public enum GeneratedModels {
         return _typeByName(qualified) as? ManagedObject.Type ?? ManagedObject.self
     }
 
+    /// The entity that the generated models bind to `objectClass` itself (not to a superclass),
+    /// as Core Data's `entity()` class method finds it among the models it has loaded; `nil`
+    /// when no generated model binds the class, or several bind it to different entities.
+    public static func entity(for objectClass: ManagedObject.Type) -> EntityDescription? {
+        let models = registered.withLock { $0.values.flatMap { $0 } }
+        let entities = models.compactMap { model in
+            model().entity(for: objectClass).flatMap { $0.managedObjectClass == objectClass ? $0 : nil }
+        }
+        guard let first = entities.first, entities.allSatisfy({ $0 === first }) else { return nil }
+        return first
+    }
+
     /// The model generated from `<name>.xcdatamodeld` (or `.xcdatamodel`).
     /// - Throws: `ManagedObjectError` (134070) when no generated model has that name, or
     ///   several do (two targets generating from models of one name).
