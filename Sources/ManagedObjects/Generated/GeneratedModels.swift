@@ -40,6 +40,11 @@ public enum GeneratedModels {
         return first
     }
 
+    /// Every generated model (each bundle's current version), ordered by name.
+    public static func all() -> [ManagedObjectModel] {
+        registered.withLock { registered in registered.sorted { $0.key < $1.key }.flatMap(\.value) }.map { $0() }
+    }
+
     /// The model generated from `<name>.xcdatamodeld` (or `.xcdatamodel`).
     /// - Throws: `ManagedObjectError` (134070) when no generated model has that name, or
     ///   several do (two targets generating from models of one name).

@@ -149,6 +149,21 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock { stores.append((store, configuration)) }
     }
 
+    /// Removes `store` from the coordinator and closes it (an SQLite store's file is then free to
+    /// move or delete). Core Data's `remove(_:)`. Throws when the coordinator does not hold it.
+    public func remove(_ store: any PersistentStore) throws {
+        let removed = lock.withLock {
+            guard let index = stores.firstIndex(where: { $0.store === store }) else { return false }
+            stores.remove(at: index)
+            return true
+        }
+        guard removed else {
+            throw ManagedObjectError(
+                .persistentStoreOperation, "the coordinator does not hold the store \(store.identifier)" + (store.url.map { " at \($0.path)" } ?? ""))
+        }
+        if let sqlite = store as? SQLiteStore { try sqlite.close() }
+    }
+
     /// The ID a URI from `ManagedObjectID.uriRepresentation` stands for, if it names a store of
     /// this coordinator and an entity of its model (permanent IDs only).
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {

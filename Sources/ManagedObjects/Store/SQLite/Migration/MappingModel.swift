@@ -17,6 +17,9 @@ public struct MappingModel: Sendable {
     /// picked by the version name instead. A mapping file read from disk has them.
     public var sourceEntityVersionHashes: [String: Data]?
     public var destinationEntityVersionHashes: [String: Data]?
+    /// Made by ``inferred(from:to:)``: a migration through it is the lightweight one the runtime
+    /// infers (its entity mappings only describe it).
+    var isInferred = false
 
     public init(
         from sourceVersionName: String, to destinationVersionName: String, entityMappings: [EntityMapping],

@@ -9,7 +9,11 @@ import GRDB
 ///
 /// Policies run on the migration's thread; use the contexts and objects they are given only there.
 public final class MigrationManager {
-    public let mappingModel: MappingModel
+    public let sourceModel: ManagedObjectModel
+    public let destinationModel: ManagedObjectModel
+    /// The mapping model of the migration running (or last run); one with no entity mappings
+    /// before any.
+    public private(set) var mappingModel: MappingModel
     public let sourceContext: ManagedObjectContext
     public let destinationContext: ManagedObjectContext
     /// For policies to keep what they need across objects (Core Data's `userInfo`).
@@ -20,10 +24,25 @@ public final class MigrationManager {
     /// Per entity mapping name, the destination objects in creation order.
     private var created: [String: [ManagedObject]] = [:]
 
-    init(mappingModel: MappingModel, sourceContext: ManagedObjectContext, destinationContext: ManagedObjectContext) {
+    /// A manager for migrating stores of `sourceModel` to `destinationModel`
+    /// (``migrateStore(from:to:mappingModel:)``). Core Data's `init(sourceModel:destinationModel:)`.
+    public init(sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel) {
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+        self.mappingModel = MappingModel(from: "", to: "", entityMappings: [])
+        // The contexts' coordinators get their stores when a migration runs.
+        sourceContext = ManagedObjectContext(
+            concurrencyType: .privateQueue, persistentStoreCoordinator: PersistentStoreCoordinator(managedObjectModel: sourceModel))
+        destinationContext = ManagedObjectContext(
+            concurrencyType: .privateQueue, persistentStoreCoordinator: PersistentStoreCoordinator(managedObjectModel: destinationModel))
+    }
+
+    /// Starts a migration through `mappingModel`: forgets the objects of the previous one.
+    func begin(_ mappingModel: MappingModel) {
         self.mappingModel = mappingModel
-        self.sourceContext = sourceContext
-        self.destinationContext = destinationContext
+        destinations = [:]
+        sources = [:]
+        created = [:]
     }
 
     /// Records that `destination` was made of `source` by `mapping`.
@@ -167,8 +186,13 @@ struct MappingModelMigrationStep {
     /// The new store writes its external binary data into `externalData`'s folder, beside the
     /// files the source's cells name.
     func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
+        try run(from: sourcePath, to: destinationPath, externalData: externalData, manager: MigrationManager(sourceModel: source, destinationModel: destination))
+    }
+
+    /// As ``run(from:to:externalData:)``, with the objects migrated by `manager` (of `source` and `destination`).
+    func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData, manager: MigrationManager) throws {
         let identifier = try SQLiteStoreMetadata.readStore(at: sourcePath, SQLiteStoreMetadata.read)["NSStoreUUID"] as? String ?? UUID().uuidString
-        try migrateObjects(from: sourcePath, to: destinationPath, externalData: externalData)
+        try manager.migrateObjects(through: mappingModel, from: sourcePath, to: destinationPath, externalData: externalData)
         // The stores are closed: the new file keeps the old UUID and goes without a WAL, ready
         // to replace the store.
         do {
@@ -184,10 +208,13 @@ struct MappingModelMigrationStep {
             throw ManagedObjectError(.migration, "migrating \(sourcePath) through mapping model \(mappingModel.sourceVersionName) → \(mappingModel.destinationVersionName) failed: \(error)")
         }
     }
+}
 
-    private func migrateObjects(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
-        // The source is read from a copy: a store opened for objects is put in WAL mode, and the
-        // old store must stay as it was until the new one replaces it.
+extension MigrationManager {
+    /// Runs `mappingModel` over the objects of the store file at `sourcePath` (of
+    /// ``sourceModel``) into a new store file at `destinationPath` (of ``destinationModel``); both
+    /// keep their external binary data in `externalData`. Leaves both files closed.
+    func migrateObjects(through mappingModel: MappingModel, from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
         let snapshot = destinationPath + ".source"
         do {
             try FileManager.default.copyItem(atPath: sourcePath, toPath: snapshot)
@@ -195,32 +222,28 @@ struct MappingModelMigrationStep {
             throw ManagedObjectError(.migration, "cannot copy \(sourcePath) to migrate it: \(error)")
         }
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: snapshot + suffix) } }
-        let sourceStore = try SQLiteStore(model: source, url: URL(fileURLWithPath: snapshot), externalDataDirectory: externalData.directory)
-        let destinationStore = try SQLiteStore(model: destination, url: URL(fileURLWithPath: destinationPath), externalDataDirectory: externalData.directory)
-        defer {
-            try? sourceStore.close()
-            try? destinationStore.close()
-        }
-        let sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: source)
+        let sourceStore = try SQLiteStore(model: sourceModel, url: URL(fileURLWithPath: snapshot), externalDataDirectory: externalData.directory)
+        let destinationStore = try SQLiteStore(model: destinationModel, url: URL(fileURLWithPath: destinationPath), externalDataDirectory: externalData.directory)
+        let sourceCoordinator = sourceContext.coordinator
+        let destinationCoordinator = destinationContext.coordinator
         sourceCoordinator.addPersistentStore(sourceStore)
-        let destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destination)
         destinationCoordinator.addPersistentStore(destinationStore)
-        let sourceContext = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: sourceCoordinator)
-        let destinationContext = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: destinationCoordinator)
-        // Both contexts are used on this one thread, one after the other: the source's queue
-        // runs the migration.
+        defer {
+            destinationContext.performAndWait { destinationContext.reset() }
+            sourceContext.performAndWait { sourceContext.reset() }
+            try? sourceCoordinator.remove(sourceStore)
+            try? destinationCoordinator.remove(destinationStore)
+        }
+        begin(mappingModel)
         try sourceContext.performAndWait {
-            let manager = MigrationManager(mappingModel: mappingModel, sourceContext: sourceContext, destinationContext: destinationContext)
             do {
-                try manager.migrateObjects()
+                try migrateObjects()
                 try destinationContext.save()
             } catch let error as ManagedObjectError where error.code != .migration {
                 throw ManagedObjectError(
                     .migration, "the objects migrated through mapping model \(mappingModel.sourceVersionName) → \(mappingModel.destinationVersionName) are not valid: \(error)",
                     entityName: error.entityName, key: error.key, detailedErrors: [error])
             }
-            destinationContext.reset()
-            sourceContext.reset()
         }
     }
 }

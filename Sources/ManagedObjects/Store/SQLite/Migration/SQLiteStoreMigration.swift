@@ -42,13 +42,7 @@ public enum SQLiteStoreMigration {
         removeLeftovers(of: path)
         // The old store's committed WAL goes into its main file first, so that file alone is the
         // whole store when the migrated file replaces it (a stale WAL must never meet the new file).
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
-            try queue.close()
-        } catch {
-            throw ManagedObjectError(.migration, "cannot prepare \(path) for migration: \(error)")
-        }
+        try checkpoint(path)
         var current = path
         var written: [String] = []
         // External binary data: every step's new store keeps its files in the store's own
@@ -86,6 +80,18 @@ public enum SQLiteStoreMigration {
 
     /// The external binary data files the cells of the store at `path` (written with `model`)
     /// name; none without a Binary attribute that allows external storage.
+    /// Moves the committed write-ahead log of the store file at `path` into the file and empties
+    /// the log, so the file alone is the whole store.
+    static func checkpoint(_ path: String) throws {
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try queue.close()
+        } catch {
+            throw ManagedObjectError(.migration, "cannot prepare \(path) for migration: \(error)")
+        }
+    }
+
     static func externalFiles(of path: String, model: ManagedObjectModel) throws -> Set<String> {
         let externalAttributes = model.entities.flatMap { entity in
             entity.attributes.filter { $0.type == .binary && $0.attribute.allowsExternalBinaryDataStorage }.map { (entity, $0) }

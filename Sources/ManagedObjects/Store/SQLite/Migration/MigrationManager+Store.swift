@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+extension MappingModel {
+    /// The mapping the runtime's lightweight migration infers from `source` to `destination`
+    /// (``InferredMigrationPlan``): one entity mapping per destination entity that has a source
+    /// entity (by renaming identifier, else name). Core Data's
+    /// `inferredMappingModel(forSourceModel:destinationModel:)`. Throws 134140 naming the entity
+    /// and property when the change cannot be inferred.
+    public static func inferred(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> MappingModel {
+        // Building the plan is what checks every change can be inferred.
+        _ = try InferredMigrationPlan(
+            source: source, destination: destination, sourceSchema: SQLiteSchema(model: source),
+            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: [:])
+        let mappings = destination.entities.compactMap { entity -> EntityMapping? in
+            guard let origin = InferredMigrationPlan.sourceEntity(for: entity, in: source) else { return nil }
+            return EntityMapping(name: "\(origin.name)To\(entity.name)", sourceEntityName: origin.name, destinationEntityName: entity.name)
+        }
+        var model = MappingModel(
+            from: "", to: "", entityMappings: mappings,
+            sourceEntityVersionHashes: source.entityVersionHashesByName, destinationEntityVersionHashes: destination.entityVersionHashesByName)
+        model.isInferred = true
+        return model
+    }
+}
+
+extension MigrationManager {
+    /// Writes a new SQLite store at `destinationURL` holding the objects of the SQLite store at
+    /// `sourceURL` (of ``sourceModel``) migrated to ``destinationModel`` through `mappingModel`
+    /// (one from ``MappingModel/inferred(from:to:)`` runs the lightweight migration). The source
+    /// store is left as it was, its committed write-ahead log moved into its main file first. The
+    /// new store's external binary data starts as a copy of the source's. Core Data's
+    /// `migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)`.
+    ///
+    /// Throws 134110 when a file is missing, the destination exists, or the migration fails; then
+    /// no destination store is left.
+    public func migrateStore(from sourceURL: URL, to destinationURL: URL, mappingModel: MappingModel) throws {
+        let manager = FileManager.default
+        let sourcePath = sourceURL.path
+        let destinationPath = destinationURL.path
+        guard manager.fileExists(atPath: sourcePath) else {
+            throw ManagedObjectError(.migration, "there is no store to migrate at \(sourcePath)")
+        }
+        guard !manager.fileExists(atPath: destinationPath) else {
+            throw ManagedObjectError(.migration, "cannot migrate \(sourcePath) to \(destinationPath): a file is there already")
+        }
+        try SQLiteStoreMigration.checkpoint(sourcePath)
+        let sourceSupport = ExternalBinaryData.supportDirectory(ofStoreAt: sourceURL)
+        let destinationSupport = ExternalBinaryData.supportDirectory(ofStoreAt: destinationURL)
+        let externalData = ExternalBinaryData(storeAt: destinationURL)
+        do {
+            if manager.fileExists(atPath: sourceSupport.path), sourceSupport.standardizedFileURL != destinationSupport.standardizedFileURL {
+                try manager.copyItem(at: sourceSupport, to: destinationSupport)
+            }
+            if mappingModel.isInferred {
+                begin(mappingModel)
+                try SQLiteMigrationStep(source: sourceModel, destination: destinationModel)
+                    .run(from: sourcePath, to: destinationPath, externalData: externalData)
+            } else {
+                try MappingModelMigrationStep(source: sourceModel, destination: destinationModel, mappingModel: mappingModel)
+                    .run(from: sourcePath, to: destinationPath, externalData: externalData, manager: self)
+            }
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? manager.removeItem(atPath: destinationPath + suffix) }
+            if sourceSupport.standardizedFileURL != destinationSupport.standardizedFileURL { try? manager.removeItem(at: destinationSupport) }
+            if let error = error as? ManagedObjectError, error.code == .migration || error.code == .migrationMissingMappingModel { throw error }
+            throw ManagedObjectError(.migration, "migrating \(sourcePath) to \(destinationPath) failed: \(error)")
+        }
+    }
+}
