@@ -8,10 +8,11 @@ extension MappingModel {
     /// `inferredMappingModel(forSourceModel:destinationModel:)`. Throws 134140 naming the entity
     /// and property when the change cannot be inferred.
     public static func inferred(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> MappingModel {
-        // Building the plan is what checks every change can be inferred.
+        // Building the plan and its statements is what checks every change can be inferred.
         _ = try InferredMigrationPlan(
             source: source, destination: destination, sourceSchema: SQLiteSchema(model: source),
-            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: [:])
+            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: [:]
+        ).copyStatements()
         let mappings = destination.entities.compactMap { entity -> EntityMapping? in
             guard let origin = InferredMigrationPlan.sourceEntity(for: entity, in: source) else { return nil }
             return EntityMapping(name: "\(origin.name)To\(entity.name)", sourceEntityName: origin.name, destinationEntityName: entity.name)
