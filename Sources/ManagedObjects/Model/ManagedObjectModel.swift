@@ -94,6 +94,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let slots: [PropertySlot]
     /// The indexes of the transient properties, which the store does not keep.
     let transientIndexes: [Int]
+    /// The derived attributes, which a save to the store computes (`DerivedAttributes`).
+    let derivedAttributes: [AttributeDescription]
     @exclusivity(unchecked) public private(set) var superentity: EntityDescription?
     /// Direct sub-entities, in model order.
     @exclusivity(unchecked) public private(set) var subentities: [EntityDescription] = []
@@ -125,6 +127,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         initialValuesArePlainData = initialValues.allSatisfy { $0.map(Self.isPlainDataInline) ?? true }
         slots = properties.map(PropertySlot.init)
         transientIndexes = properties.filter(\.isTransient).map(\.index)
+        derivedAttributes = properties.compactMap { property in
+            guard case .attribute(let attribute) = property, attribute.derivation != nil else { return nil }
+            return attribute
+        }
         // A sub-entity may redeclare an inherited name (validation reports it); the first wins.
         self.propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -292,11 +298,32 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// date or a string's length, a string pattern): only then does validation look further
     /// than a value's type, for each value of every saved object.
     let hasValueBounds: Bool
+    /// A derived attribute's derivation (`NSDerivedAttributeDescription.derivationExpression`),
+    /// parsed once; the error names what is wrong with one that does not parse, and a save of
+    /// the entity throws it. `nil` for an attribute that is not derived.
+    let derivation: Result<ObjectExpression, ObjectPredicateError>?
+    /// The first key of each key path the derivation reads (`items` of `items.@sum.price`): a
+    /// change to an object reached through one of these relationships recomputes it.
+    let derivationKeys: Set<String>
 
     init(_ attribute: Attribute, index: Int) {
         self.attribute = attribute
         self.index = index
         self.defaultValue = AttributeValues.defaultValue(of: attribute)
+        if attribute.isDerived {
+            let format = attribute.derivationExpression ?? ""
+            do {
+                let syntax = try PredicateExpressionSyntax(parsing: format)
+                derivationKeys = Set(syntax.keyPaths.compactMap { $0.split(separator: ".").first.map(String.init) })
+                derivation = Result { () throws(ObjectPredicateError) in try ObjectExpression(syntax: syntax) }
+            } catch {
+                derivationKeys = []
+                derivation = .failure(ObjectPredicateError(format: format, message: error.message, column: error.column))
+            }
+        } else {
+            derivation = nil
+            derivationKeys = []
+        }
         switch attribute.type {
         case .integer16, .integer32, .integer64, .decimal, .double, .float:
             hasValueBounds = attribute.maxValueString != nil || attribute.minValueString != nil
