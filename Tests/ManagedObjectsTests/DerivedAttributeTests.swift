@@ -28,6 +28,7 @@ struct DerivedAttributeTests {
                 Attribute(name: "searchName", type: .string, isOptional: true, isDerived: true, derivationExpression: "canonical:(name)"),
                 Attribute(name: "itemCount", type: .integer64, isOptional: true, isDerived: true, derivationExpression: "items.@count"),
                 Attribute(name: "savedAt", type: .date, isOptional: true, isDerived: true, derivationExpression: "now()"),
+                Attribute(name: "total", type: .double, isOptional: true, isDerived: true, derivationExpression: "items.@sum.price"),
             ],
             relationships: [
                 Relationship(name: "items", destinationEntity: "Item", inverseName: "owner", inverseEntity: "Item",
@@ -37,6 +38,7 @@ struct DerivedAttributeTests {
             name: "Item",
             attributes: [
                 Attribute(name: "ownerName", type: .string, isOptional: true, isDerived: true, derivationExpression: "owner.name"),
+                Attribute(name: "price", type: .double, isOptional: true),
             ],
             relationships: [
                 Relationship(name: "owner", destinationEntity: "Owner", inverseName: "items", inverseEntity: "Owner",
@@ -65,9 +67,10 @@ struct DerivedAttributeTests {
             owner.setValue("set by hand", forKey: "sameName")
             owner.setValue(42, forKey: "itemCount")
             var items: [ManagedObject] = []
-            for _ in 0..<3 {
+            for price in [1.5, 2.0, 4.0] {
                 let item = ManagedObject(entity: Self.model["Item"]!, insertInto: context)
                 item.setValue(owner, forKey: "owner")
+                item.setValue(price, forKey: "price")
                 items.append(item)
             }
             // Not derived before the save.
@@ -82,6 +85,12 @@ struct DerivedAttributeTests {
             let savedAt = try #require(owner.value(forKey: "savedAt") as? Date)
             #expect(savedAt >= before && savedAt <= Date())
             #expect(items.allSatisfy { $0.value(forKey: "ownerName") as? String == "Émile Zola" })
+            #expect(owner.value(forKey: "total") as? Double == 7.5)
+
+            // An item's price changed, the owner untouched: its sum is recomputed.
+            items[2].setValue(10.0, forKey: "price")
+            try context.save()
+            #expect(owner.value(forKey: "total") as? Double == 13.5)
 
             // Changed: recomputed by the next save.
             owner.setValue("Zoé", forKey: "name")
@@ -91,6 +100,7 @@ struct DerivedAttributeTests {
             #expect(owner.value(forKey: "lowerName") as? String == "zoé")
             #expect(owner.value(forKey: "searchName") as? String == "zoe")
             #expect(owner.value(forKey: "itemCount") as? Int == 2)
+            #expect(owner.value(forKey: "total") as? Double == 12.0)
             #expect(items[1].value(forKey: "ownerName") as? String == "Zoé")
             #expect(try #require(owner.value(forKey: "savedAt") as? Date) >= savedAt)
         }
@@ -103,7 +113,7 @@ struct DerivedAttributeTests {
             #expect(owner.value(forKey: "upperName") as? String == "ZOÉ")
             #expect(owner.value(forKey: "itemCount") as? Int == 2)
         }
-        #expect(try rawSQL(url.path, "SELECT ZSAMENAME, ZLOWERNAME, ZSEARCHNAME, ZITEMCOUNT FROM ZOWNER") == "Zoé|zoé|zoe|2")
+        #expect(try rawSQL(url.path, "SELECT ZSAMENAME, ZLOWERNAME, ZSEARCHNAME, ZITEMCOUNT, ZTOTAL FROM ZOWNER") == "Zoé|zoé|zoe|2|12.0")
         #expect(try rawSQL(url.path, "SELECT DISTINCT ZOWNERNAME FROM ZITEM") == "Zoé")
     }
 
