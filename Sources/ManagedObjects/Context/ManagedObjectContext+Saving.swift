@@ -80,7 +80,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         // Core Data computes derived attributes when changes reach the store (a child's save
         // hands its parent the objects, which compute them when the parent saves).
-        if parent == nil {
+        if parent == nil, managedObjectModel.hasDerivedAttributes {
             try DerivedAttributes.compute(for: Array(inserted) + Array(updated))
             processPendingChanges()
         }

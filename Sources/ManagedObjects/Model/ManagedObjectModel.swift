@@ -26,6 +26,8 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// the model): reading their properties by index would read the wrong values, so adding a
     /// store with this model throws, naming them. Empty when every class fits.
     public let classBindingErrors: [String]
+    /// Whether an entity has a derived attribute: a save to the store computes them only then.
+    let hasDerivedAttributes: Bool
 
     /// Builds the runtime model. `classes` maps entity names to the classes that represent them;
     /// an entity without a class is represented by a plain `ManagedObject` (or by its nearest
@@ -35,6 +37,7 @@ public final class ManagedObjectModel: @unchecked Sendable {
         classBindingErrors = Self.layoutMismatches(of: classes, in: model)
         let entities = model.entities.map { EntityDescription(entity: $0, model: model) }
         self.entities = entities
+        hasDerivedAttributes = entities.contains { !$0.derivedAttributes.isEmpty }
         self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, entity) in entities.enumerated() {
             entity.resolve(in: self, index: index, classes: classes)
