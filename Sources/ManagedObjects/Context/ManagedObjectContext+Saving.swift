@@ -78,6 +78,12 @@ extension ManagedObjectContext {
         }
         callWillSave()
         processPendingChanges()
+        // Core Data computes derived attributes when changes reach the store (a child's save
+        // hands its parent the objects, which compute them when the parent saves).
+        if parent == nil, managedObjectModel.hasDerivedAttributes {
+            try DerivedAttributes.compute(for: Array(inserted) + Array(updated))
+            processPendingChanges()
+        }
 
         let errors = inserted.flatMap(Validation.errors(forSaving:)) + updated.flatMap(Validation.errors(forSaving:))
             + deleted.flatMap(Validation.errors(forDeleting:))

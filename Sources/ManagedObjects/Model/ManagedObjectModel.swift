@@ -26,6 +26,8 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// the model): reading their properties by index would read the wrong values, so adding a
     /// store with this model throws, naming them. Empty when every class fits.
     public let classBindingErrors: [String]
+    /// Whether an entity has a derived attribute: a save to the store computes them only then.
+    let hasDerivedAttributes: Bool
 
     /// Builds the runtime model. `classes` maps entity names to the classes that represent them;
     /// an entity without a class is represented by a plain `ManagedObject` (or by its nearest
@@ -35,6 +37,7 @@ public final class ManagedObjectModel: @unchecked Sendable {
         classBindingErrors = Self.layoutMismatches(of: classes, in: model)
         let entities = model.entities.map { EntityDescription(entity: $0, model: model) }
         self.entities = entities
+        hasDerivedAttributes = entities.contains { !$0.derivedAttributes.isEmpty }
         self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, entity) in entities.enumerated() {
             entity.resolve(in: self, index: index, classes: classes)
@@ -94,6 +97,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     let slots: [PropertySlot]
     /// The indexes of the transient properties, which the store does not keep.
     let transientIndexes: [Int]
+    /// The derived attributes, which a save to the store computes (`DerivedAttributes`).
+    let derivedAttributes: [AttributeDescription]
     @exclusivity(unchecked) public private(set) var superentity: EntityDescription?
     /// Direct sub-entities, in model order.
     @exclusivity(unchecked) public private(set) var subentities: [EntityDescription] = []
@@ -125,6 +130,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         initialValuesArePlainData = initialValues.allSatisfy { $0.map(Self.isPlainDataInline) ?? true }
         slots = properties.map(PropertySlot.init)
         transientIndexes = properties.filter(\.isTransient).map(\.index)
+        derivedAttributes = properties.compactMap { property in
+            guard case .attribute(let attribute) = property, attribute.derivation != nil else { return nil }
+            return attribute
+        }
         // A sub-entity may redeclare an inherited name (validation reports it); the first wins.
         self.propertiesByName = Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -292,11 +301,32 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// date or a string's length, a string pattern): only then does validation look further
     /// than a value's type, for each value of every saved object.
     let hasValueBounds: Bool
+    /// A derived attribute's derivation (`NSDerivedAttributeDescription.derivationExpression`),
+    /// parsed once; the error names what is wrong with one that does not parse, and a save of
+    /// the entity throws it. `nil` for an attribute that is not derived.
+    let derivation: Result<ObjectExpression, ObjectPredicateError>?
+    /// The first key of each key path the derivation reads (`items` of `items.@sum.price`): a
+    /// change to an object reached through one of these relationships recomputes it.
+    let derivationKeys: Set<String>
 
     init(_ attribute: Attribute, index: Int) {
         self.attribute = attribute
         self.index = index
         self.defaultValue = AttributeValues.defaultValue(of: attribute)
+        if attribute.isDerived {
+            let format = attribute.derivationExpression ?? ""
+            do {
+                let syntax = try PredicateExpressionSyntax(parsing: format)
+                derivationKeys = Set(syntax.keyPaths.compactMap { $0.split(separator: ".").first.map(String.init) })
+                derivation = Result { () throws(ObjectPredicateError) in try ObjectExpression(syntax: syntax) }
+            } catch {
+                derivationKeys = []
+                derivation = .failure(ObjectPredicateError(format: format, message: error.message, column: error.column))
+            }
+        } else {
+            derivation = nil
+            derivationKeys = []
+        }
         switch attribute.type {
         case .integer16, .integer32, .integer64, .decimal, .double, .float:
             hasValueBounds = attribute.maxValueString != nil || attribute.minValueString != nil

@@ -62,7 +62,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
     /// index and column.
     package let externalBinaryColumns: [(index: Int, column: String)]
 
-    package init?(entity: EntityDescription, schema: SQLiteSchema) {
+    /// `columnsKeptBySQL` (`TABLE.COLUMN`, upper case) are read but never written: triggers in
+    /// the store keep them (``DerivedAttributeTriggers``), and a write would go over their value.
+    package init?(entity: EntityDescription, schema: SQLiteSchema, columnsKeptBySQL: Set<String> = []) {
         guard let number = schema.entityNumbers[entity.name], let storage = schema.storage[entity.name] else { return nil }
         let table = schema.table(of: entity)
         // Positions in `SELECT Z_PK, Z_ENT, Z_OPT, <table.columns>`.
@@ -80,6 +82,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
                 writtenColumns.append(.attribute(index: property.index, type: .binary))
                 columnNames.append(column)
                 externalBinaryColumns.append((property.index, column))
+            case (.attribute(let column, let type), _) where columnsKeptBySQL.contains("\(table.name).\(column)".uppercased()):
+                guard let position = positions[column] else { return nil }
+                readProperties.append(.attribute(position: position, type: type))
             case (.attribute(let column, let type), _):
                 guard let position = positions[column] else { return nil }
                 readProperties.append(.attribute(position: position, type: type))

@@ -84,6 +84,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         configuration.label = "SQLiteStore"
         configuration.prepareDatabase { db in
             try SQLPredicateTranslator.register(in: db)
+            DerivedAttributeTriggers.register(in: db)
             SQLDebugLog.install(on: db)
         }
         configuration.busyMode = .timeout(10) // another coordinator's save: wait, as Core Data does
@@ -104,7 +105,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
             metadataState = StoreMetadataState(saved: SQLiteStoreMetadata.dictionary(for: model, identifier: identifier))
         }
         let schema = schema
-        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
+        let columnsKeptBySQL: Set<String>
+        do {
+            columnsKeptBySQL = existing == nil ? [] : try pool.read(DerivedAttributeTriggers.maintainedColumns(in:))
+        } catch {
+            throw ManagedObjectError(.persistentStoreOpen, "cannot read the triggers of the SQLite store \(path): \(error)")
+        }
+        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema, columnsKeptBySQL: columnsKeptBySQL) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         rowReader = SQLRowReader(
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
