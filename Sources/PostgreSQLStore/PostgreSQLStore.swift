@@ -280,7 +280,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     }
 
     /// Creates `model`'s tables, key sequences and metadata (a migration's new tables too).
-    static func create(model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection) throws {
+    /// `keeping`: the metadata of the store a migration replaces, whose app keys stay.
+    static func create(
+        model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection, keeping kept: [String: Any] = [:]
+    ) throws {
         let schema = SQLiteSchema(model: model)
         for statement in schema.creationStatements(dialect: .postgreSQL) {
             try pool.execute(statement, on: connection)
@@ -292,7 +295,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                  (entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0).databaseValue],
                 on: connection)
         }
-        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, storeType: .postgreSQL)
+        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, storeType: .postgreSQL, keeping: kept)
         try pool.execute(
             "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
             [identifier.databaseValue, plist.databaseValue], on: connection)

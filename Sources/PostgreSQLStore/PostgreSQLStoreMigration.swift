@@ -38,7 +38,7 @@ enum PostgreSQLStoreMigration {
         }
         for step in steps {
             do {
-                try run(step, identifier: layout.identifier, store: store, pool: pool, connection: connection)
+                try run(step, identifier: layout.identifier, keeping: layout.layout.metadata, store: store, pool: pool, connection: connection)
             } catch let error as ManagedObjectError {
                 throw error
             } catch {
@@ -88,9 +88,10 @@ enum PostgreSQLStoreMigration {
     }
 
     /// One step, in the caller's transaction: the old tables moved aside, the new ones created
-    /// and filled, the old ones dropped.
+    /// and filled (with the metadata's other keys, an app's, `kept`), the old ones dropped.
     private static func run(
-        _ step: StoreMigration.Step, identifier: String, store: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection
+        _ step: StoreMigration.Step, identifier: String, keeping kept: [String: Any], store: String,
+        pool: PostgreSQLConnectionPool, connection: PostgresConnection
     ) throws {
         let (source, destination) = (step.source.model, step.destination.model)
         let (numbers, missing) = SQLiteSchema.storedNumbers(try primaryKeys(pool: pool, connection: connection).mapValues(\.number), of: source)
@@ -125,7 +126,7 @@ enum PostgreSQLStoreMigration {
         for table in sourceSchema.joinTables.map(\.name) + StoreVersionIdentification.StoreLayout.bookkeepingTables.sorted() {
             try pool.execute("ALTER TABLE \(table) SET SCHEMA \(holding)", on: connection)
         }
-        try PostgreSQLStore.create(model: destination, identifier: identifier, pool: pool, connection: connection)
+        try PostgreSQLStore.create(model: destination, identifier: identifier, pool: pool, connection: connection, keeping: kept)
         for statement in statements {
             do {
                 try pool.execute(statement.sql, statement.arguments, on: connection)

@@ -425,6 +425,66 @@ struct AtomicStoreTests {
         #expect(reopened.metadata["NSStoreUUID"] as? String == store.identifier)
     }
 
+    @Test("metadataForPersistentStore and setMetadata(_:forPersistentStoreOfType:at:) read and write a binary or XML file's metadata; its objects stay",
+          arguments: types)
+    func fileMetadata(type: PersistentStoreType) throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Notes.\(type.rawValue)")
+        let context = try atomicContext(type, NoteModel.model, at: url)
+        try context.performAndWait {
+            let note = ManagedObject(entity: NoteModel.model["Note"]!, insertInto: context)
+            note.setValue("a < b & \"c\"", forKey: "text")
+            try context.save()
+        }
+        let identifier = try #require(context.persistentStoreCoordinator.persistentStores.first).identifier
+        let read = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)
+        #expect(read["NSStoreUUID"] as? String == identifier)
+        #expect(read["NSStoreType"] as? String == type.rawValue)
+        #expect(read["NSStoreModelVersionHashes"] as? [String: Data] == NoteModel.model.entityVersionHashesByName)
+
+        var metadata = read
+        metadata["com.example.seeded"] = "</metadata> & <x>"
+        metadata["com.example.counts"] = ["entries": 3] as [String: Any]
+        try PersistentStoreCoordinator.setMetadata(metadata, forPersistentStoreOfType: type, at: url)
+        let written = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)
+        #expect(written["com.example.seeded"] as? String == "</metadata> & <x>")
+        #expect((written["com.example.counts"] as? [String: Any])?["entries"] as? Int == 3)
+        #expect(written["NSStoreUUID"] as? String == identifier)
+
+        // Without the model's keys, a UUID or type of its own: the store's stay, and it opens.
+        try PersistentStoreCoordinator.setMetadata(
+            ["only": 1, "NSStoreUUID": "not-the-store", "NSStoreType": "SQLite"], forPersistentStoreOfType: type, at: url)
+        let reopened = try AtomicStore(type: type, model: NoteModel.model, url: url)
+        #expect(reopened.identifier == identifier)
+        #expect(reopened.metadata["only"] as? Int == 1)
+        #expect(reopened.metadata["com.example.seeded"] == nil)
+        #expect(reopened.metadata["NSStoreType"] as? String == type.rawValue)
+        let reopenedContext = try atomicContext(type, NoteModel.model, at: url)
+        let texts = try reopenedContext.performAndWait {
+            try reopenedContext.fetch(FetchRequest<ManagedObject>(entityName: "Note")).map { $0.value(forKey: "text") as? String }
+        }
+        #expect(texts == ["a < b & \"c\""])
+
+        // Bad input: not a property list (134070), the other atomic type (134080), no file (134080); the file unchanged.
+        let before = try Data(contentsOf: url)
+        let notPlist = try #require(throws: ManagedObjectError.self) {
+            try PersistentStoreCoordinator.setMetadata(["bad": NSObject()], forPersistentStoreOfType: type, at: url)
+        }
+        #expect(notPlist.code == .persistentStoreOperation)
+        #expect("\(notPlist)".contains("bad"))
+        let other: PersistentStoreType = type == .binary ? .xml : .binary
+        let wrongType = try #require(throws: ManagedObjectError.self) {
+            try PersistentStoreCoordinator.setMetadata(["key": 1], forPersistentStoreOfType: other, at: url)
+        }
+        #expect(wrongType.code == .persistentStoreOpen)
+        #expect("\(wrongType)".contains(url.path))
+        #expect(try Data(contentsOf: url) == before)
+        let missing = try #require(throws: ManagedObjectError.self) {
+            try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: directory.file("None.\(type.rawValue)"))
+        }
+        #expect(missing.code == .persistentStoreOpen)
+    }
+
     @Test("a container loads binary and XML stores from their descriptions", arguments: types)
     func containerDescription(type: PersistentStoreType) throws {
         let directory = try TemporaryDirectory()

@@ -163,11 +163,18 @@ struct PostgreSQLMigrationTests {
     func renamesAndAddedAttribute() throws {
         let fixture = Fixture([Self.shelter, Self.renamedShelter])
         try fixture.write(Self.seedShelter)
-        let identifier = try fixture.database.makeStore(fixture.model(1)).identifier
+        let original = try fixture.database.makeStore(fixture.model(1))
+        let identifier = original.identifier
+        original.metadata["com.example.lastSync"] = "2026-11-28"
+        try original.save(StoreChangeSet())
         let highestPetKey = try #require(fixture.rows("SELECT MAX(Z_PK) FROM ZPET").first?.first.flatMap { $0.flatMap { Int64($0) } })
 
         let context = try fixture.open()
         #expect(context.persistentStoreCoordinator.persistentStores.first?.identifier == identifier)
+        // The app's metadata key stays; the model keys are the new version's.
+        let metadata = try #require(context.persistentStoreCoordinator.persistentStores.first?.metadata)
+        #expect(metadata["com.example.lastSync"] as? String == "2026-11-28")
+        #expect(metadata["NSStoreModelVersionHashes"] as? [String: Data] == fixture.model(2).entityVersionHashesByName)
         #expect(try fixture.values("Owner", ["fullName", "rank", "animals"], sortedBy: "fullName", in: context)
             == [["Ada", "3", "Rex+Tom"], ["Bob", "3", "Zed"]])
         #expect(try fixture.values("Pet", ["name", "keeper", "tags"], sortedBy: "name", in: context)

@@ -120,11 +120,34 @@ private extension Data {
     }
 }
 
+extension ModelVersionHash {
+    /// `NSStoreModelVersionChecksumKey` for entity version hashes by name: base64 of SHA-256
+    /// over the hashes in entity name order, as every real store in `shared/stores` with the
+    /// key shows.
+    package static func checksum(of hashes: [String: Data]) -> String {
+        SHA256.digest(of: hashes.keys.sorted().reduce(into: Data()) { $0 += hashes[$1]! }).base64EncodedString()
+    }
+
+    /// `NSStoreModelVersionHashesDigest` for entity version hashes by name: base64 of SHA-512
+    /// over each entity's name (UTF-8) followed by its hash, in entity name order, as every
+    /// real store in `shared/stores` with the key shows.
+    package static func digest(of hashes: [String: Data]) -> String {
+        SHA512.digest(of: hashes.keys.sorted().reduce(into: Data()) { $0 += Data($1.utf8) + hashes[$1]! }).base64EncodedString()
+    }
+}
+
 extension ManagedObjectModel {
     /// Each entity's version hash, by entity name. Core Data's `entityVersionHashesByName`.
     public var entityVersionHashesByName: [String: Data] {
         Dictionary(uniqueKeysWithValues: entities.map { ($0.name, ModelVersionHash.hash(of: $0)) })
     }
+
+    /// Core Data's `versionChecksum`, a store's `NSStoreModelVersionChecksumKey`
+    /// (``ModelVersionHash/checksum(of:)``).
+    public var versionChecksum: String { ModelVersionHash.checksum(of: entityVersionHashesByName) }
+
+    /// A store's `NSStoreModelVersionHashesDigest` (``ModelVersionHash/digest(of:)``).
+    package var versionHashesDigest: String { ModelVersionHash.digest(of: entityVersionHashesByName) }
 
     /// The model's version identifiers (`userDefinedModelVersionIdentifier`). Core Data's `versionIdentifiers`.
     public var versionIdentifiers: Set<String> {

@@ -22,6 +22,19 @@ package enum StoreMetadata {
         return result
     }
 
+    /// `metadata` as a property list of `format`. Throws 134070 naming `store` and the keys
+    /// whose values are not property-list values.
+    static func propertyList(_ metadata: [String: Any], format: PropertyListSerialization.PropertyListFormat, store: String) throws -> Data {
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: metadata, format: format, options: 0)
+        } catch {
+            let keys = metadata.keys.filter { !PropertyListSerialization.propertyList(metadata[$0]!, isValidFor: format) }
+            throw ManagedObjectError(
+                .persistentStoreOperation,
+                "the metadata of \(store) is not a property list (keys \(keys.sorted().joined(separator: ", "))): \(error)")
+        }
+    }
+
     /// The metadata a store without a file starts with (the in-memory store's, a custom store's).
     static func initial(type: PersistentStoreType, identifier: String) -> [String: Any] {
         ["NSStoreType": type.rawValue, "NSStoreUUID": identifier]

@@ -97,6 +97,39 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
         set { metadataState.set(newValue, type: type, identifier: identifier) }
     }
 
+    /// The metadata of the `type` store file at `url`, read without a model
+    /// (``PersistentStoreCoordinator/metadataForPersistentStore(ofType:at:)``).
+    static func metadataOfFile(at url: URL, type: PersistentStoreType) throws -> [String: Any] {
+        try storedMetadata(at: url, type: type).metadata
+    }
+
+    /// Replaces the metadata of the `type` store file at `url` as
+    /// ``PersistentStoreCoordinator/setMetadata(_:forPersistentStoreOfType:at:)`` describes:
+    /// the file is rewritten whole, atomically, with its objects as they were.
+    static func setMetadata(_ metadata: [String: Any], ofFileAt url: URL, type: PersistentStoreType) throws {
+        let (format, data, current) = try storedMetadata(at: url, type: type)
+        let identifier = current["NSStoreUUID"] as? String ?? ""
+        let replaced = StoreMetadata.replacing(current, with: metadata, type: type, identifier: identifier)
+        _ = try StoreMetadata.propertyList(replaced, format: .binary, store: url.path)
+        try AtomicStoreFile.replace(url, with: try format.replacingMetadata(replaced, in: data, path: url.path))
+    }
+
+    /// The file's format, bytes and metadata; throws 134080 when there is no file or it is not
+    /// a store file of `type`, 134000 when its metadata names another type.
+    private static func storedMetadata(at url: URL, type: PersistentStoreType) throws -> (format: any AtomicStoreFormat, data: Data, metadata: [String: Any]) {
+        guard let format = format(of: type) else {
+            throw ManagedObjectError(.persistentStoreInvalidType, "\(type.rawValue) is not an atomic store type: \(url.path)")
+        }
+        guard let data = try AtomicStoreFile.read(url) else {
+            throw ManagedObjectError(.persistentStoreOpen, "there is no store file at \(url.path)")
+        }
+        let metadata = try format.metadata(of: data, path: url.path)
+        if let storeType = metadata["NSStoreType"] as? String, storeType != type.rawValue {
+            throw ManagedObjectError(.persistentStoreInvalidType, "\(url.path) says it is a store of type \(storeType), not \(type.rawValue)")
+        }
+        return (format, data, metadata)
+    }
+
     /// The entities whose version hashes differ between the model and a store's metadata.
     private static func differences(of model: ManagedObjectModel, from metadata: [String: Any]) -> String {
         guard let stored = metadata["NSStoreModelVersionHashes"] as? [String: Data] else { return "the store keeps no version hashes" }

@@ -51,7 +51,9 @@ struct AtomicStoreContents {
     /// The metadata a new file of `model` has: the keys Core Data's stores keep (the same as
     /// an SQLite store's `Z_METADATA`, made in one place), with `type` as `NSStoreType`.
     static func metadata(for model: ManagedObjectModel, identifier: String, type: PersistentStoreType) throws -> [String: Any] {
-        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, storeType: type)
+        // Through a property list, so the values are what reading the file gives back.
+        let plist = try PropertyListSerialization.data(
+            fromPropertyList: SQLiteStoreMetadata.dictionary(for: model, identifier: identifier, storeType: type), format: .binary, options: 0)
         var metadata = try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any] ?? [:]
         metadata["_NSAutoVacuumLevel"] = nil  // an SQLite setting
         return metadata

@@ -35,7 +35,21 @@ struct BinaryStoreFormat: AtomicStoreFormat {
         return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
     }
 
-    func decode(_ data: Data, path: String, attributeType: (String, String) -> AttributeType?) throws -> AtomicStoreContents {
+    func metadata(of data: Data, path: String) throws -> [String: Any] {
+        guard let metadata = try Self.root(of: data, path: path)["metadata"] as? [String: Any] else {
+            throw ManagedObjectError(.persistentStoreOpen, "the store file \(path) is damaged: it has no metadata")
+        }
+        return metadata
+    }
+
+    func replacingMetadata(_ metadata: [String: Any], in data: Data, path: String) throws -> Data {
+        var root = try Self.root(of: data, path: path)
+        root["metadata"] = metadata
+        return try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+    }
+
+    /// The file's top dictionary, once it is known to be a binary store file of this format version.
+    private static func root(of data: Data, path: String) throws -> [String: Any] {
         func corrupt(_ message: String) -> ManagedObjectError {
             ManagedObjectError(.persistentStoreOpen, "the store file \(path) is damaged: \(message)")
         }
@@ -62,6 +76,14 @@ struct BinaryStoreFormat: AtomicStoreFormat {
             throw ManagedObjectError(
                 .persistentStoreOpen, "\(path) is a binary store of format version \(root["formatVersion"].map { "\($0)" } ?? "(none)"), not \(Self.formatVersion)")
         }
+        return root
+    }
+
+    func decode(_ data: Data, path: String, attributeType: (String, String) -> AttributeType?) throws -> AtomicStoreContents {
+        func corrupt(_ message: String) -> ManagedObjectError {
+            ManagedObjectError(.persistentStoreOpen, "the store file \(path) is damaged: \(message)")
+        }
+        let root = try Self.root(of: data, path: path)
         guard let metadata = root["metadata"] as? [String: Any] else { throw corrupt("it has no metadata") }
         guard let numbers = root["lastNumbers"] as? [String: Any], let list = root["objects"] as? [Any] else {
             throw corrupt("it has no number sequences or no object list")

@@ -128,7 +128,25 @@ struct XMLStoreFormat: AtomicStoreFormat {
 
     // MARK: Reading
 
-    func decode(_ data: Data, path: String, attributeType: (String, String) -> AttributeType?) throws -> AtomicStoreContents {
+    func metadata(of data: Data, path: String) throws -> [String: Any] {
+        try Self.databaseInfo(of: data, path: path).metadata
+    }
+
+    /// Rewrites the text of `<metadata>` alone: the first `<metadata>` of the file is
+    /// `<databaseInfo>`'s, as every `<` of a value is escaped.
+    func replacingMetadata(_ metadata: [String: Any], in data: Data, path: String) throws -> Data {
+        _ = try Self.databaseInfo(of: data, path: path)
+        let text = String(decoding: data, as: UTF8.self)
+        guard let open = text.range(of: "<metadata>"), let close = text.range(of: "</metadata>", range: open.upperBound..<text.endIndex) else {
+            throw ManagedObjectError(.persistentStoreOpen, "the store file \(path) is damaged: its <metadata> is not written as <metadata>…</metadata>")
+        }
+        let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .xml, options: 0)
+        return Data(text.replacingCharacters(in: open.upperBound..<close.lowerBound, with: Self.escaped(String(decoding: plist, as: UTF8.self))).utf8)
+    }
+
+    /// The parsed file, its `<databaseInfo>` and its metadata, once it is known to be an XML
+    /// store file of this format version.
+    private static func databaseInfo(of data: Data, path: String) throws -> (database: XMLStoreParser.Element, info: XMLStoreParser.Element, metadata: [String: Any]) {
         func corrupt(_ message: String) -> ManagedObjectError {
             ManagedObjectError(.persistentStoreOpen, "the store file \(path) is damaged: \(message)")
         }
@@ -156,6 +174,14 @@ struct XMLStoreFormat: AtomicStoreFormat {
         guard metadata["NSStoreUUID"] as? String == info.child(named: "UUID")?.text else {
             throw corrupt("<UUID> is not the metadata's NSStoreUUID")
         }
+        return (database, info, metadata)
+    }
+
+    func decode(_ data: Data, path: String, attributeType: (String, String) -> AttributeType?) throws -> AtomicStoreContents {
+        func corrupt(_ message: String) -> ManagedObjectError {
+            ManagedObjectError(.persistentStoreOpen, "the store file \(path) is damaged: \(message)")
+        }
+        let (database, info, metadata) = try Self.databaseInfo(of: data, path: path)
         var lastNumbers: [String: Int64] = [:]
         for element in info.children(named: "lastNumber") {
             guard let entity = element.attributes["entity"], let number = Int64(element.text) else {

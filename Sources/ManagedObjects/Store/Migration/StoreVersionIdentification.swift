@@ -15,7 +15,7 @@ import GRDB
 package enum StoreVersionIdentification {
     /// What the identification reads from a store.
     package struct StoreLayout {
-        var metadata: [String: Any]
+        package var metadata: [String: Any]
         /// `Z_PRIMARYKEY`: entity number and `Z_MAX` by stored entity name.
         var primaryKeys: [String: (number: Int64, max: Int64)]
         /// Entity tables and join tables (not Core Data's own bookkeeping tables), with their

@@ -228,11 +228,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// Makes the schema, the key allocator and the metadata of a new store, and with
     /// `persistentHistoryTracking` Core Data's history tables (``PersistentHistorySchema``).
+    /// `keeping`: the metadata of the store a migration replaces, whose app keys stay.
     static func create(
         schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String,
-        persistentHistoryTracking: Bool = false
+        persistentHistoryTracking: Bool = false, keeping kept: [String: Any] = [:]
     ) throws {
-        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier)
+        let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, keeping: kept)
         do {
             // Core Data's stores use incremental auto-vacuum, which must be set before any table.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }

@@ -191,16 +191,17 @@ struct MappingModelMigrationStep {
 
     /// As ``run(from:to:externalData:)``, with the objects migrated by `manager` (of `source` and `destination`).
     func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData, manager: MigrationManager) throws {
-        let identifier = try SQLiteStoreMetadata.readStore(at: sourcePath, SQLiteStoreMetadata.read)["NSStoreUUID"] as? String ?? UUID().uuidString
+        let sourceMetadata = try SQLiteStoreMetadata.readStore(at: sourcePath, SQLiteStoreMetadata.read)
+        let identifier = sourceMetadata["NSStoreUUID"] as? String ?? UUID().uuidString
         try manager.migrateObjects(through: mappingModel, from: sourcePath, to: destinationPath, externalData: externalData)
-        // The stores are closed: the new file keeps the old UUID and goes without a WAL, ready
-        // to replace the store.
+        // The stores are closed: the new file keeps the old UUID and the app's metadata keys,
+        // and goes without a WAL, ready to replace the store.
         do {
             let queue = try DatabaseQueue(path: destinationPath)
             try queue.write { db in
                 try db.execute(
                     sql: "UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?",
-                    arguments: [identifier, try SQLiteStoreMetadata.propertyList(for: destination, identifier: identifier)])
+                    arguments: [identifier, try SQLiteStoreMetadata.propertyList(for: destination, identifier: identifier, keeping: sourceMetadata)])
             }
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             try queue.close()

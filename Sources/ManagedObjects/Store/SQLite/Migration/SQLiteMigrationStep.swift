@@ -44,7 +44,8 @@ struct SQLiteMigrationStep {
                 try db.execute(sql: "PRAGMA synchronous = OFF")
             }
             try SQLiteStore.create(
-                schema: plan.destinationSchema, model: destination, identifier: identifier, in: queue, path: destinationPath)
+                schema: plan.destinationSchema, model: destination, identifier: identifier, in: queue, path: destinationPath,
+                keeping: layout.metadata)
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS source", arguments: [sourcePath])
             }

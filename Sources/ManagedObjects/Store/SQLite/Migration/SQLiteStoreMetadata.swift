@@ -5,27 +5,39 @@ import GRDB
 /// The metadata of an SQLite store (`Z_METADATA`): writing it for a model, reading it back
 /// without opening the store.
 package enum SQLiteStoreMetadata {
-    /// The binary property list a new store (or a migrated one) keeps in `Z_METADATA.Z_PLIST`,
-    /// with the model's version hashes and identifiers.
+    /// The Core Data framework version (`NSCoreDataVersionNumber`) a new store says wrote it:
+    /// the newest among the real stores in `shared/stores` (Scout's, 1526), whose key set a new
+    /// store has. It cannot be derived; see Docs/RuntimeDifferences.md ("Stores").
+    static let frameworkVersion = 1526
+
+    /// The binary property list a new store (or a migrated one) keeps in `Z_METADATA.Z_PLIST`
+    /// (``dictionary(for:identifier:storeType:keeping:)`` without `NSStoreUUID`, which Core Data
+    /// keeps in `Z_UUID` alone).
     package static func propertyList(
-        for model: ManagedObjectModel, identifier: String, storeType: PersistentStoreType = .sqlite
+        for model: ManagedObjectModel, identifier: String, storeType: PersistentStoreType = .sqlite, keeping kept: [String: Any] = [:]
     ) throws -> Data {
-        try PropertyListSerialization.data(
-            fromPropertyList: dictionary(for: model, identifier: identifier, storeType: storeType), format: .binary, options: 0)
+        try propertyList(
+            of: dictionary(for: model, identifier: identifier, storeType: storeType, keeping: kept), storedPropertyList: nil, store: identifier)
     }
 
-    /// The metadata of a new store (or a migrated one) for `model`.
+    /// The metadata of a new store (or a migrated one) for `model`, with the keys Core Data
+    /// writes (learnt from the real stores: `shared/stores`) and their value types. `kept`: the
+    /// metadata of the store a migration replaces, whose other keys (an app's) stay.
     package static func dictionary(
-        for model: ManagedObjectModel, identifier: String, storeType: PersistentStoreType = .sqlite
+        for model: ManagedObjectModel, identifier: String, storeType: PersistentStoreType = .sqlite, keeping kept: [String: Any] = [:]
     ) -> [String: Any] {
-        [
+        kept.merging([
             "NSStoreType": storeType.rawValue,
             "NSStoreUUID": identifier,
             "NSStoreModelVersionIdentifiers": Array(model.versionIdentifiers.sorted()),
             "NSStoreModelVersionHashesVersion": 3,
             "NSStoreModelVersionHashes": model.entityVersionHashesByName,
+            "NSStoreModelVersionHashesDigest": model.versionHashesDigest,
+            "NSStoreModelVersionChecksumKey": model.versionChecksum,
+            "NSPersistenceFrameworkVersion": frameworkVersion,
+            "NSPersistenceMaximumFrameworkVersion": frameworkVersion,
             "_NSAutoVacuumLevel": "2",
-        ]
+        ]) { _, new in new }
     }
 
     /// The binary property list `metadata` is kept as in `Z_METADATA.Z_PLIST`, for a store
@@ -36,14 +48,7 @@ package enum SQLiteStoreMetadata {
         var dictionary = metadata
         let storedDictionary = stored.flatMap { try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any] }
         if storedDictionary?["NSStoreUUID"] == nil { dictionary["NSStoreUUID"] = nil }
-        do {
-            return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
-        } catch {
-            let keys = dictionary.keys.filter { !PropertyListSerialization.propertyList(dictionary[$0]!, isValidFor: .binary) }
-            throw ManagedObjectError(
-                .persistentStoreOperation,
-                "the metadata of \(store) is not a property list (keys \(keys.sorted().joined(separator: ", "))): \(error)")
-        }
+        return try StoreMetadata.propertyList(dictionary, format: .binary, store: store)
     }
 
     /// Replaces `Z_METADATA.Z_PLIST` with `metadata` (``propertyList(of:storedPropertyList:store:)``);
@@ -133,9 +138,11 @@ package enum SQLiteStoreMetadata {
 extension PersistentStoreCoordinator {
     /// The metadata of the store at `url` without adding it: `NSStoreType`, `NSStoreUUID`,
     /// `NSStoreModelVersionHashes`, `NSStoreModelVersionIdentifiers`, … Core Data's
-    /// `metadataForPersistentStore(ofType:at:options:)`. Throws 134080 for a file that is not an
-    /// SQLite store, 134020 for one that is not a Core Data store, 134000 for other store types.
+    /// `metadataForPersistentStore(ofType:at:options:)`, for SQLite, binary and XML store files.
+    /// Throws 134080 for a file that is not a store of `type`, 134020 for an SQLite file that
+    /// is not a Core Data store, 134000 for other store types.
     public static func metadataForPersistentStore(ofType type: PersistentStoreType, at url: URL) throws -> [String: Any] {
+        if AtomicStore.format(of: type) != nil { return try AtomicStore.metadataOfFile(at: url, type: type) }
         guard type == .sqlite else {
             throw ManagedObjectError(.persistentStoreInvalidType, "store type \(type.rawValue) keeps no metadata in a file: \(url.path)")
         }
@@ -149,6 +156,7 @@ extension PersistentStoreCoordinator {
     /// 134070 for a value that is not a property-list value. A coordinator that has the store
     /// open keeps the metadata it read (set it through ``setMetadata(_:for:)`` instead).
     public static func setMetadata(_ metadata: [String: Any], forPersistentStoreOfType type: PersistentStoreType, at url: URL) throws {
+        if AtomicStore.format(of: type) != nil { return try AtomicStore.setMetadata(metadata, ofFileAt: url, type: type) }
         guard type == .sqlite else {
             throw ManagedObjectError(.persistentStoreInvalidType, "store type \(type.rawValue) keeps no metadata in a file: \(url.path)")
         }
