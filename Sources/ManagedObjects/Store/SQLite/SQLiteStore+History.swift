@@ -89,3 +89,61 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    // MARK: Recording persistent history
+
+    /// Records a save in the history tables, in the save's own SQLite transaction: one
+    /// `ATRANSACTION` row, one `ACHANGE` row per object (deletions, updates, insertions), the
+    /// names in `ATRANSACTIONSTRING`, and the three entities' `Z_PRIMARYKEY.Z_MAX` raised, as
+    /// the real SampleModel2 stores show Core Data doing it: `Z_OPT` NULL in all three tables,
+    /// the names only through the `…TS` columns, `ZCOLUMNS` NULL for an insertion.
+    ///
+    /// Inferred, not seen in a real file: an update's `ZCOLUMNS` (Core Data's encoding of the
+    /// changed properties) is left NULL; a deletion's tombstone columns are not made.
+    func recordHistory(of changes: StoreChangeSet, db: Database) throws {
+        var rows: [(type: PersistentHistoryChangeType, objectID: ManagedObjectID)] = []
+        rows.reserveCapacity(changes.inserted.count + changes.updated.count + changes.deleted.count)
+        rows += changes.deleted.map { (.delete, $0.objectID) }
+        rows += changes.updated.map { (.update, $0.objectID) }
+        rows += changes.inserted.map { (.insert, $0.objectID) }
+        let transaction = try reserveKeys(1, table: "ATRANSACTION", entityNumber: 16002, db: db).lowerBound
+        let author = try historyString(changes.transactionAuthor, db: db)
+        let contextName = try historyString(changes.contextName, db: db)
+        let processName = ProcessInfo.processInfo.processName
+        let processID = try historyString(processName, db: db)
+        let bundleID = try historyString(Bundle.main.bundleIdentifier ?? processName, db: db)
+        try db.execute(
+            sql: """
+                INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+                VALUES (?, 16002, NULL, ?, ?, ?, ?, ?)
+                """,
+            arguments: [transaction, author, bundleID, contextName, processID, Date().timeIntervalSinceReferenceDate])
+        guard !rows.isEmpty else { return }
+        var key = try reserveKeys(rows.count, table: "ACHANGE", entityNumber: 16001, db: db).lowerBound
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+            VALUES (?, 16001, NULL, ?, ?, ?, ?, NULL)
+            """)
+        for row in rows {
+            guard let number = row.objectID.storeNumber, let entity = schema.entityNumbers[row.objectID.entity.name] else {
+                throw ManagedObjectError(
+                    .persistentStoreSave, "\(row.objectID) has no key in \(url?.path ?? identifier) to record in its history",
+                    entityName: row.objectID.entity.name, objectID: row.objectID)
+            }
+            try insert.execute(arguments: [key, row.type.rawValue, entity, number, transaction])
+            key += 1
+        }
+    }
+
+    /// The `ATRANSACTIONSTRING` key of `name`, added when the table does not have it yet.
+    private func historyString(_ name: String?, db: Database) throws -> Int64? {
+        guard let name else { return nil }
+        if let key = try Int64.fetchOne(db, sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", arguments: [name]) {
+            return key
+        }
+        let key = try reserveKeys(1, table: "ATRANSACTIONSTRING", entityNumber: 16003, db: db).lowerBound
+        try db.execute(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, NULL, ?)", arguments: [key, name])
+        return key
+    }
+}
