@@ -182,6 +182,18 @@ public typealias NSBatchDeleteRequest = BatchDeleteRequest
 public typealias NSBatchDeleteResult = BatchDeleteResult
 public typealias NSBatchDeleteRequestResultType = BatchDeleteRequestResultType
 
+// MARK: Persistent history
+
+// Read with `context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after:))`; saves
+// record it when the store has `NSPersistentHistoryTrackingKey` on. Value types here where
+// Core Data has classes (a transaction and its changes are read-only records).
+public typealias NSPersistentHistoryChangeRequest = PersistentHistoryChangeRequest
+public typealias NSPersistentHistoryResult = PersistentHistoryResult
+public typealias NSPersistentHistoryTransaction = PersistentHistoryTransaction
+public typealias NSPersistentHistoryChange = PersistentHistoryChange
+public typealias NSPersistentHistoryChangeType = PersistentHistoryChangeType
+public typealias NSPersistentHistoryToken = PersistentHistoryToken
+
 /// The `userInfo` keys of the context notifications, and of a remote save's changes
 /// (`mergeChanges(fromRemoteContextSave:into:)`).
 public let NSInsertedObjectsKey = ManagedObjectContext.insertedObjectsKey

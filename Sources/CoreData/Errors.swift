@@ -32,6 +32,7 @@ public let NSPersistentStoreOpenError = ManagedObjectError.Code.persistentStoreO
 public let NSPersistentStoreIncompatibleVersionHashError =
     ManagedObjectError.Code.persistentStoreIncompatibleVersionHash.rawValue
 public let NSPersistentStoreOperationError = ManagedObjectError.Code.persistentStoreOperation.rawValue
+public let NSPersistentHistoryTokenExpiredError = ManagedObjectError.Code.persistentHistoryTokenExpired.rawValue
 
 // User-info keys Core Data code reads; Core Data's string values. The runtime's errors do not
 // carry these (see Docs/RuntimeDifferences.md).

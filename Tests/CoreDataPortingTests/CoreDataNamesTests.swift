@@ -68,6 +68,31 @@ import Testing
         #expect(!fileText(plain).contains("ATRANSACTION"))
     }
 
+    /// Persistent history as Core Data code reads it: a save with `NSPersistentHistoryTrackingKey`
+    /// on records a transaction with the context's `transactionAuthor`, read back with
+    /// `NSPersistentHistoryChangeRequest` and its untyped `NSPersistentHistoryResult.result`.
+    @Test func persistentHistoryAsCoreDataCodeReadsIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CoreDataNamesTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = NSPersistentContainer(name: "Twitter")
+        let description = NSPersistentStoreDescription(url: directory.appendingPathComponent("History.sqlite"))
+        description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        container.persistentStoreDescriptions = [description]
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            context.transactionAuthor = "app"
+            let tweet = try Tweet.findOrCreateTweet(matching: "1", text: "first", postedBy: "paul", in: context)
+            try context.save()
+            let token: NSPersistentHistoryToken? = nil
+            let result: NSPersistentHistoryResult = try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: token))
+            let transactions = try #require(result.result as? [NSPersistentHistoryTransaction])
+            #expect(transactions.map(\.author) == ["app"])
+            let changes: [NSPersistentHistoryChange] = transactions.flatMap(\.changes)
+            #expect(changes.contains { $0.changedObjectID == tweet.objectID && $0.changeType == NSPersistentHistoryChangeType.insert })
+        }
+    }
+
     /// The metadata calls as Core Data code writes them: a store file's, then a store's.
     @Test func storeMetadataAsCoreDataCodeSetsIt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CoreDataNamesTests-\(UUID().uuidString)")

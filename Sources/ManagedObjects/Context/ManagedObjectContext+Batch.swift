@@ -11,6 +11,7 @@ extension ManagedObjectContext {
         case let insert as BatchInsertRequest: try execute(insert)
         case let update as BatchUpdateRequest: try execute(update)
         case let delete as BatchDeleteRequest: try execute(delete)
+        case let history as PersistentHistoryChangeRequest: try execute(history)
         default: throw ManagedObjectError(.persistentStoreOperation, "\(type(of: request)) is not a request a store executes")
         }
     }

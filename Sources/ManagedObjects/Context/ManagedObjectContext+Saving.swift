@@ -183,6 +183,8 @@ extension ManagedObjectContext {
                 values: object.storedValues(id: idOf, emptyingTransients: true, movingAttributes: movingAttributes))
         }
         var changes = StoreChangeSet()
+        changes.transactionAuthor = transactionAuthor
+        changes.contextName = name
         var attempt = 0
         // With several stores: the stores that have their part of the change set, and the one
         // that refused its part.

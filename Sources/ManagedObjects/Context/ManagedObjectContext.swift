@@ -82,6 +82,9 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     public var managedObjectModel: ManagedObjectModel { coordinator.managedObjectModel }
     /// A name for debugging and for notifications.
     public var name: String?
+    /// Who saves, as persistent history records it (Core Data's `transactionAuthor`): kept
+    /// with each transaction the context's saves record.
+    public var transactionAuthor: String?
     /// When `true`, saves of the context's parent are merged into it
     /// (`mergeChanges(fromContextDidSave:)`) on its queue, as in Core Data: for a child context,
     /// its parent context's saves; for a context on the coordinator, the saves of the

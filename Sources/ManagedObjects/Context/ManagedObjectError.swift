@@ -59,6 +59,9 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         public static let coreData = invalidFetchRequest
         /// NSPersistentStoreOperationError: the operation needs a store and there is none.
         public static let persistentStoreOperation = Code(rawValue: 134070)
+        /// NSPersistentHistoryTokenExpiredError: a history token the store cannot take (here: a
+        /// token of another store).
+        public static let persistentHistoryTokenExpired = Code(rawValue: 134301)
         /// NSSQLiteError: SQLite failed under a store operation (a damaged page, an I/O error).
         public static let sqlite = Code(rawValue: 134180)
 

@@ -49,6 +49,9 @@ public struct StoreChangeSet: Sendable {
     public var updated: [StoredObject] = []
     /// Deleted objects with the version the context read.
     public var deleted: [(objectID: ManagedObjectID, version: Int)] = []
+    /// The saving context's `transactionAuthor` and `name`, which persistent history records.
+    public var transactionAuthor: String?
+    public var contextName: String?
 
     public init() {}
 

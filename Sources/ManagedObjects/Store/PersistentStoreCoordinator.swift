@@ -222,7 +222,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// stores were added. Throws 134070 for an ID of no store of the coordinator.
     func changeSetsByStore(_ changes: StoreChangeSet) throws -> [(store: any PersistentStore, changes: StoreChangeSet)] {
         let stores = persistentStores
-        var parts = [StoreChangeSet](repeating: StoreChangeSet(), count: stores.count)
+        var empty = StoreChangeSet()
+        empty.transactionAuthor = changes.transactionAuthor
+        empty.contextName = changes.contextName
+        var parts = [StoreChangeSet](repeating: empty, count: stores.count)
         func position(of objectID: ManagedObjectID) throws -> Int {
             guard let position = stores.firstIndex(where: { $0.identifier == objectID.storeIdentifier }) else {
                 throw ManagedObjectError(

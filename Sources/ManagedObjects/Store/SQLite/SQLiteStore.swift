@@ -30,6 +30,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
     let externalData: ExternalBinaryData
     /// `Z_METADATA`'s dictionary as saved, and as set for the next save.
     private let metadataState: StoreMetadataState
+    /// Whether saves record persistent history (the store was opened with
+    /// `persistentHistoryTracking`): one `ATRANSACTION` row and one `ACHANGE` row per object.
+    let recordsHistory: Bool
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -117,6 +120,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
             schema: schema, storeIdentifier: identifier, externalData: externalData)
         reader = pool
+        recordsHistory = persistentHistoryTracking
     }
 
     /// The size of the file at `path` (not following a symbolic link, as `attributesOfItem`
@@ -141,6 +145,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         reader = snapshot
         externalData = store.externalData
         metadataState = store.metadataState
+        recordsHistory = store.recordsHistory
     }
 
     /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
@@ -430,7 +435,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
         guard let root = schema.entityNumbers[entity.rootEntity.name] else {
             throw ManagedObjectError(.persistentStoreOperation, "\(url?.path ?? ""): the store has no entity \(entity.rootEntity.name)")
         }
-        let table = schema.table(of: entity).name
+        return try reserveKeys(count, table: schema.table(of: entity).name, entityNumber: root, db: db)
+    }
+
+    /// Reserves `count` keys for new rows of `table` from `Z_PRIMARYKEY.Z_MAX` of `root`.
+    func reserveKeys(_ count: Int, table: String, entityNumber root: Int64, db: Database) throws -> ClosedRange<Int64> {
         try db.execute(sql: """
             UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), (SELECT IFNULL(MAX(Z_PK), 0) FROM \(table))) + ? WHERE Z_ENT = ?
             """, arguments: [count, root])
@@ -463,6 +472,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             try conflicts.throwIfAny(storedVersion: { try storedVersion(of: $0, db: db) })
             try insertRows(of: changes.inserted, db: db, external: external)
             try writeToManys(of: [changes.updated, changes.inserted], db: db)
+            if recordsHistory && !changes.isEmpty { try recordHistory(of: changes, db: db) }
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
             // Found by entity identity, then by root entity number: a name look-up per object

@@ -1,0 +1,88 @@
+import DataModel
+import Foundation
+@testable import ManagedObjects
+import Testing
+
+/// Saves recording persistent history in Core Data's tables when the store has history
+/// tracking on, read back through `PersistentHistoryChangeRequest` by another coordinator.
+@Suite("Persistent history: saves record transactions and changes")
+struct PersistentHistoryRecordingTests {
+    static let model = ManagedObjectModel(Model(entities: [Entity(name: "Item", attributes: [Attribute(name: "name", type: .string, isOptional: true)])]))
+
+    static func context(at url: URL, tracking: Bool) throws -> ManagedObjectContext {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url, persistentHistoryTracking: tracking)
+        return ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+    }
+
+    /// Three inserts in one save, then an update and a delete in another; the IDs saved.
+    static func saveSome(in context: ManagedObjectContext) throws -> [ManagedObjectID] {
+        try context.performAndWait {
+            context.transactionAuthor = "importer"
+            context.name = "import context"
+            let items = (0..<3).map { index in
+                let item = ManagedObject(entity: model["Item"]!, insertInto: context)
+                item.setValue("item \(index)", forKey: "name")
+                return item
+            }
+            try context.save()
+            context.transactionAuthor = "editor"
+            items[0].setValue("renamed", forKey: "name")
+            context.delete(items[1])
+            try context.save()
+            return items.map(\.objectID)
+        }
+    }
+
+    @Test("each save records one transaction with its author, context name, process and one change per object")
+    func savesRecordHistory() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("History.sqlite")
+        let ids = try Self.saveSome(in: Self.context(at: url, tracking: true))
+        let reader = try Self.context(at: url, tracking: true)
+        try reader.performAndWait {
+            let transactions = try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+            try #require(transactions.count == 2)
+            let (first, second) = (transactions[0], transactions[1])
+            #expect(first.author == "importer" && second.author == "editor")
+            #expect(first.contextName == "import context" && second.contextName == "import context")
+            #expect(first.processID == ProcessInfo.processInfo.processName)
+            #expect(first.timestamp <= second.timestamp && first.token < second.token)
+            #expect(first.changes.map(\.changeType) == [.insert, .insert, .insert])
+            #expect(Set(first.changes.map(\.changedObjectID)) == Set(ids))
+            #expect(second.changes.map(\.changeType) == [.delete, .update])
+            #expect(second.changes.map(\.changedObjectID) == [ids[1], ids[0]])
+            // After the first transaction's token: the second only.
+            #expect(try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: first.token)).transactions == [second])
+            #expect(try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: first)).transactions == [second])
+            // The objects resolve in the reading context.
+            #expect(try reader.existingObject(with: ids[0]).value(forKey: "name") as? String == "renamed")
+        }
+        // Z_PRIMARYKEY's counters are the tables' highest keys, as Core Data keeps them.
+        let counters = try rawSQL(url.path, """
+            SELECT p.Z_NAME, p.Z_MAX = (SELECT MAX(Z_PK) FROM ACHANGE) FROM Z_PRIMARYKEY p WHERE p.Z_ENT = 16001
+            UNION ALL SELECT p.Z_NAME, p.Z_MAX = (SELECT MAX(Z_PK) FROM ATRANSACTION) FROM Z_PRIMARYKEY p WHERE p.Z_ENT = 16002
+            UNION ALL SELECT p.Z_NAME, p.Z_MAX = (SELECT MAX(Z_PK) FROM ATRANSACTIONSTRING) FROM Z_PRIMARYKEY p WHERE p.Z_ENT = 16003
+            """)
+        #expect(counters == "CHANGE|1\nTRANSACTION|1\nTRANSACTIONSTRING|1")
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ACHANGE") == "5")
+        #expect(try rawSQL(url.path, "SELECT Z_OPT IS NULL, ZCOLUMNS IS NULL, Z_ENT FROM ACHANGE GROUP BY 1, 2, 3") == "1|1|16001")
+        // Each name once in ATRANSACTIONSTRING, whichever transactions use it.
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) = COUNT(DISTINCT ZNAME) FROM ATRANSACTIONSTRING") == "1")
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ATRANSACTIONSTRING WHERE ZNAME IN ('importer', 'editor', 'import context')") == "3")
+    }
+
+    @Test("with history tracking off, saves record nothing, even in a store that has the history tables")
+    func trackingOffRecordsNothing() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("NoHistory.sqlite")
+        _ = try Self.saveSome(in: Self.context(at: url, tracking: false))
+        #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'ATRANSACTION'") == "0")
+        let reader = try Self.context(at: url, tracking: false)
+        #expect(try reader.performAndWait { try reader.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)) }.transactions.isEmpty)
+        let withTables = directory.file("TablesOnly.sqlite")
+        _ = try Self.context(at: withTables, tracking: true)
+        _ = try Self.saveSome(in: Self.context(at: withTables, tracking: false))
+        #expect(try rawSQL(withTables.path, "SELECT (SELECT COUNT(*) FROM ATRANSACTION) + (SELECT COUNT(*) FROM ACHANGE)") == "0")
+    }
+}
