@@ -27,7 +27,7 @@ extension ManagedObjectModel {
     }
 
     /// Core Data's `mergedModel(from:)`: on Linux there are no model files in bundles, so the
-    /// models generated code registered (``GeneratedModels``), merged into one; `bundles` is not
+    /// models generated code registered (`GeneratedModels`), merged into one; `bundles` is not
     /// read. `nil` when there is none, or two have an entity of one name.
     public class func mergedModel(from bundles: [Bundle]?) -> ManagedObjectModel? {
         merged(GeneratedModels.all())

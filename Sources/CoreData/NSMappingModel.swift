@@ -12,7 +12,7 @@ public typealias NSEntityMigrationPolicy = EntityMigrationPolicy
 
 extension MappingModel {
     /// Core Data's `inferredMappingModel(forSourceModel:destinationModel:)`: the mapping the
-    /// lightweight migration infers (``MappingModel/inferred(from:to:)``).
+    /// lightweight migration infers (`MappingModel.inferred(from:to:)`).
     public static func inferredMappingModel(
         forSourceModel sourceModel: ManagedObjectModel, destinationModel: ManagedObjectModel
     ) throws -> MappingModel {

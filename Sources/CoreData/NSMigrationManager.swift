@@ -5,7 +5,7 @@ public typealias NSMigrationManager = MigrationManager
 
 extension MigrationManager {
     /// Core Data's `migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)`:
-    /// ``MigrationManager/migrateStore(from:to:mappingModel:)`` for SQLite stores, through
+    /// `MigrationManager.migrateStore(from:to:mappingModel:)` for SQLite stores, through
     /// `mappingModel` or (`nil`) the inferred one. Other store types throw
     /// `NSPersistentStoreInvalidTypeError`-like 134110 naming them; the options are accepted and
     /// not read.

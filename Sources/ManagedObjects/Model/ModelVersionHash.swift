@@ -143,7 +143,7 @@ extension ManagedObjectModel {
     }
 
     /// Core Data's `versionChecksum`, a store's `NSStoreModelVersionChecksumKey`
-    /// (``ModelVersionHash/checksum(of:)``).
+    /// (SHA-256 of the entity version hashes in entity-name order, in base64).
     public var versionChecksum: String { ModelVersionHash.checksum(of: entityVersionHashesByName) }
 
     /// A store's `NSStoreModelVersionHashesDigest` (``ModelVersionHash/digest(of:)``).

@@ -3,7 +3,7 @@ import GRDB
 
 extension MappingModel {
     /// The mapping the runtime's lightweight migration infers from `source` to `destination`
-    /// (``InferredMigrationPlan``): one entity mapping per destination entity that has a source
+    /// (`InferredMigrationPlan`): one entity mapping per destination entity that has a source
     /// entity (by renaming identifier, else name). Core Data's
     /// `inferredMappingModel(forSourceModel:destinationModel:)`. Throws 134140 naming the entity
     /// and property when the change cannot be inferred.
