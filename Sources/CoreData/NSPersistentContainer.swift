@@ -56,7 +56,7 @@ open class NSPersistentContainer: @unchecked Sendable {
     open var persistentStoreDescriptions: [NSPersistentStoreDescription]
     private let container: PersistentContainer
     /// Why `init(name:)` found no model; reported by `loadPersistentStores`.
-    private let modelLoadingError: (any Error)?
+    private var modelLoadingError: (any Error)?
 
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator { container.persistentStoreCoordinator }
     /// The main-queue context.
@@ -72,23 +72,25 @@ open class NSPersistentContainer: @unchecked Sendable {
         let model: ManagedObjectModel
         let modelLoadingError: (any Error)?
         do {
-            model = try ModelLookup.model(named: name)
+            // A subclass declared in an app's module prefers that module's model, as Core Data
+            // looks in the bundle of the container's class.
+            let module = String(reflecting: Self.self).prefix { $0 != "." }
+            model = try ModelLookup.model(named: name, inModule: module == "CoreData" ? nil : String(module))
             modelLoadingError = nil
         } catch {
             model = ManagedObjectModel(Model())
             modelLoadingError = error
         }
-        self.init(name: name, managedObjectModel: model, modelLoadingError: modelLoadingError)
+        self.init(name: name, managedObjectModel: model)
+        self.modelLoadingError = modelLoadingError
     }
 
-    public convenience init(name: String, managedObjectModel: NSManagedObjectModel) {
-        self.init(name: name, managedObjectModel: managedObjectModel, modelLoadingError: nil)
-    }
-
-    init(name: String, managedObjectModel: NSManagedObjectModel, modelLoadingError: (any Error)?) {
+    /// The designated initializer, as in Core Data: a subclass that declares none inherits
+    /// both initializers (`class AppContainer: NSPersistentContainer {}` then
+    /// `AppContainer(name:)`).
+    public init(name: String, managedObjectModel: NSManagedObjectModel) {
         self.name = name
         self.managedObjectModel = managedObjectModel
-        self.modelLoadingError = modelLoadingError
         container = PersistentContainer(name: name, managedObjectModel: managedObjectModel)
         persistentStoreDescriptions = container.persistentStoreDescriptions.map { description in
             let described = NSPersistentStoreDescription()
@@ -97,6 +99,9 @@ open class NSPersistentContainer: @unchecked Sendable {
             described.configuration = description.configuration
             return described
         }
+        // A subclass that overrides `defaultDirectoryURL()` (an app group's folder, a test's
+        // sandbox) puts the default store there, as with Core Data.
+        persistentStoreDescriptions.first?.url = Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
     }
 
     /// Where stores go unless told otherwise (see `PersistentContainer.defaultDirectoryURL()`).
@@ -146,7 +151,7 @@ open class NSPersistentContainer: @unchecked Sendable {
 /// Finds a model file by name and binds its entities to classes by name, for
 /// `NSPersistentContainer(name:)`.
 enum ModelLookup {
-    struct ModelNotFound: Error, CustomStringConvertible {
+    struct ModelNotFound: LocalizedError, CustomStringConvertible {
         var name: String
         var searched: [URL]
         /// Why no generated model was found.
@@ -155,10 +160,12 @@ enum ModelLookup {
             "NSPersistentContainer: no model named '\(name)' (\(name).xcdatamodeld or \(name).xcdatamodel) in "
                 + searched.map(\.path).joined(separator: ", ") + "; \(generated.message)"
         }
+        // What `NSError`'s description shows, for code that prints `error as NSError`.
+        var errorDescription: String? { description }
     }
 
     /// Built without the `ModelFiles` trait, CoreData reads no model files.
-    struct ModelFilesNotBuiltIn: Error, CustomStringConvertible {
+    struct ModelFilesNotBuiltIn: LocalizedError, CustomStringConvertible {
         var name: String
         /// Why no generated model was found.
         var generated: ManagedObjectError
@@ -166,14 +173,16 @@ enum ModelLookup {
             "NSPersistentContainer(name: \"\(name)\"): \(generated.message), and this build of CoreData reads no model "
                 + "files (the package's ModelFiles trait is off); pass the model: NSPersistentContainer(name:managedObjectModel:)"
         }
+        // What `NSError`'s description shows, for code that prints `error as NSError`.
+        var errorDescription: String? { description }
     }
 
     /// The model generated from `<name>.xcdatamodeld` (see `GeneratedModels`), else (with the
     /// `ModelFiles` trait) the model file of that name.
-    static func model(named name: String) throws -> ManagedObjectModel {
+    static func model(named name: String, inModule module: String? = nil) throws -> ManagedObjectModel {
         let generatedError: ManagedObjectError
         do {
-            return try GeneratedModels.model(named: name)
+            return try GeneratedModels.model(named: name, inModule: module)
         } catch {
             generatedError = error
         }

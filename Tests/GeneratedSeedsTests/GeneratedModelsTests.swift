@@ -12,7 +12,8 @@ import Testing
         try container.loadPersistentStores()
         #expect(container.persistentStoreCoordinator.persistentStores.count == 1)
         // Every model of the target is registered under its file's name.
-        #expect(try GeneratedModels.model(named: "DogWalk") === DogWalkModel.managedObjectModel)
+        // SeedSnippetsTests, in the same test program, has a DogWalk model too: the module tells.
+        #expect(try GeneratedModels.model(named: "DogWalk", inModule: "GeneratedSeedsTests") === DogWalkModel.managedObjectModel)
         #expect(try GeneratedModels.model(named: "Flights") === FlightsModel.managedObjectModel)
     }
 

@@ -45,11 +45,18 @@ public enum GeneratedModels {
         registered.withLock { registered in registered.sorted { $0.key < $1.key }.flatMap(\.value) }.map { $0() }
     }
 
-    /// The model generated from `<name>.xcdatamodeld` (or `.xcdatamodel`).
+    /// The model generated from `<name>.xcdatamodeld` (or `.xcdatamodel`). When several targets
+    /// generate a model of that name, the one whose classes are in `module` (as Core Data looks
+    /// first in the bundle of the container's class).
     /// - Throws: `ManagedObjectError` (134070) when no generated model has that name, or
-    ///   several do (two targets generating from models of one name).
-    public static func model(named name: String) throws(ManagedObjectError) -> ManagedObjectModel {
-        let models = registered.withLock { $0[name] ?? [] }
+    ///   several do and `module` does not tell one.
+    public static func model(named name: String, inModule module: String? = nil) throws(ManagedObjectError) -> ManagedObjectModel {
+        var models = registered.withLock { $0[name] ?? [] }.map { $0() }
+        if models.count > 1, let module {
+            models = models.filter { model in
+                model.entities.contains { String(reflecting: $0.managedObjectClass).hasPrefix("\(module).") }
+            }
+        }
         guard models.count == 1 else {
             let known = registered.withLock { $0.keys.sorted() }
             throw ManagedObjectError(
@@ -58,6 +65,6 @@ public enum GeneratedModels {
                     ? "no generated model named '\(name)' (generated models: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
                     : "\(models.count) generated models are named '\(name)'; give the container its model")
         }
-        return models[0]()
+        return models[0]
     }
 }
