@@ -78,8 +78,10 @@ import Testing
         let tweet = Lecture.createTweet(text: "to be deleted", by: "Deleter")
         let joe = try #require(tweet.tweeter)
         #expect(Lecture.save())
+        let prepared = Tweet.preparedForDeletion.withLock { $0 }
         Lecture.delete(tweet)
         #expect(Lecture.save())
+        #expect(Tweet.preparedForDeletion.withLock { $0 } == prepared + 1)
         #expect(joe.tweets?.count == 0)
         #expect(try Lecture.users(withTweetsContaining: "to be deleted").isEmpty)
     }
