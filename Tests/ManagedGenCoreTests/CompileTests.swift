@@ -25,7 +25,7 @@ import Testing
     func fixtureCompiles(_ golden: GoldenCase) throws {
         let (model, output) = try golden.generate()
         let human = Generator(options: golden.options).humanFiles(for: model, modelFileName: golden.fixture)
-        let result = try Typechecker.shared().typecheck(output.files + human, moduleName: "Fixture")
+        let result = try Typechecker.shared().typecheck(output.files + human + golden.supportingFiles, moduleName: "Fixture")
         #expect(result.succeeded, "\(golden.expected):\n\(result.output.prefix(4000))")
     }
 

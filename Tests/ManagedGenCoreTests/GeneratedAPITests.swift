@@ -19,7 +19,7 @@ import Testing
         let (model, output) = try golden.generate()
         let human = Generator(options: golden.options).humanFiles(for: model, modelFileName: golden.fixture)
         let accessLevel = golden.options.accessLevel == .public ? "public" : "internal"
-        let api = try Typechecker.shared().symbolList(of: output.files + human, accessLevel: accessLevel)
+        let api = try Typechecker.shared().symbolList(of: output.files + human + golden.supportingFiles, accessLevel: accessLevel)
         let file = Self.expectedDirectory.appendingPathComponent("\(golden.expected).txt")
         if GoldenFiles.isRecording {
             try FileManager.default.createDirectory(at: Self.expectedDirectory, withIntermediateDirectories: true)

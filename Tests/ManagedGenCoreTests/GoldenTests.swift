@@ -11,6 +11,13 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
     /// build plugin generates for and whose tests run the result.
     var isPluginTargetModel = false
     var options = GeneratorOptions()
+    /// Swift source the generated code needs from the app (a type a model names), compiled with it.
+    var supportingSource: String?
+
+    /// The supporting source as a file to compile beside the generated ones.
+    var supportingFiles: [GeneratedFile] {
+        supportingSource.map { [GeneratedFile(name: "Supporting.swift", contents: $0 + "\n")] } ?? []
+    }
 
     var testDescription: String { expected }
 
@@ -32,6 +39,11 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase(fixture: "ReservedNames.xcdatamodel", expected: "ReservedNames", isPluginTargetModel: true),
         // Two versions: the model carries both for migration (`NotesModel.versions`).
         GoldenCase(fixture: "Notes.xcdatamodeld", expected: "Notes", isPluginTargetModel: true),
+        // Transformables typed by class name, and a `Codable` struct of the app's (declared in
+        // GeneratedSeedsTests, and here for the compile checks).
+        GoldenCase(
+            fixture: "Transformables.xcdatamodel", expected: "Transformables", isPluginTargetModel: true,
+            supportingSource: "public struct BookcaseDimensions: Codable { public var width: Double; public var height: Double; public var shelves: Int }"),
         GoldenCase(
             fixture: "DogWalk.xcdatamodeld", expected: "DogWalk-single-internal", isPluginTargetModel: true,
             options: GeneratorOptions(accessLevel: .internal, wrapperSuffix: "", singleFile: true, modelTypeName: "Walks")),

@@ -136,6 +136,32 @@ import Testing
         #expect(mapper.transformableType("UIColor").comment != nil)
         #expect(mapper.transformableType(nil).type == "Any")
         #expect(mapper.transformableType("Foundation.NSAttributedString").type == "NSAttributedString")
+        // As Xcode writes them: `Any` and `AnyHashable` inside collections, `Set<…>`.
+        #expect(mapper.transformableType("[String: Any]").type == "[String: Any]")
+        #expect(mapper.transformableType("[Any]").type == "[Any]")
+        #expect(mapper.transformableType("[AnyHashable: [Any]]").type == "[AnyHashable: [Any]]")
+        #expect(mapper.transformableType("Set<String>").type == "Set<String>")
+        // Not Swift: a dictionary keyed by `Any`, a set of `Any`.
+        #expect(mapper.transformableType("[Any: String]").type == "Any")
+        #expect(mapper.transformableType("Set<Any>").type == "Any")
+    }
+
+    @Test func codableTransformablesAreTypedByTheirClassNameWhenUserInfoSaysSo() {
+        let mapper = TypeMapper(index: ModelIndex(model: Model(), modelName: "M", options: GeneratorOptions()))
+        func attribute(_ className: String?, codable: String?) -> Attribute {
+            Attribute(name: "a", type: .transformable, isOptional: true, customClassName: className,
+                      userInfo: codable.map { [UserInfoEntry(key: UserInfoKeys.codable, value: $0)] } ?? [])
+        }
+        #expect(mapper.codableType(of: attribute("Dimensions", codable: "YES")) == "Dimensions")
+        #expect(mapper.storageType(of: attribute("Dimensions", codable: "YES")).type == "Dimensions")
+        #expect(mapper.codableType(of: attribute("App.Settings.Theme", codable: "yes")) == "App.Settings.Theme")
+        #expect(mapper.codableType(of: attribute(".Dimensions", codable: "YES")) == "Dimensions")
+        // Without the user info, or not a Swift type name: as before (`Any`, with a comment).
+        #expect(mapper.codableType(of: attribute("Dimensions", codable: nil)) == nil)
+        #expect(mapper.codableType(of: attribute("Dimensions", codable: "NO")) == nil)
+        #expect(mapper.storageType(of: attribute("Dimensions", codable: "NO")).type == "Any")
+        #expect(mapper.codableType(of: attribute("[Dimensions]", codable: "YES")) == nil)
+        #expect(mapper.codableType(of: attribute(nil, codable: "YES")) == nil)
     }
 
     @Test func keywordAndMemberClashesStillMakeValidNames() {

@@ -130,4 +130,8 @@ public enum UserInfoKeys {
     /// The name of the find-or-insert function for a uniqueness-constrained attribute
     /// (default `with<Name>`), e.g. `withICAO`.
     public static let findOrInsertName = "managedgen.findOrInsertName"
+    /// `YES` on a Transformable attribute: its `customClassName` is a Swift `Codable` type of the
+    /// app's; the property has that type and the runtime stores it as JSON
+    /// (`CodableValueTransformer`, registered by the generated model).
+    public static let codable = "managedgen.codable"
 }

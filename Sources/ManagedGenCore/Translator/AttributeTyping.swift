@@ -54,8 +54,26 @@ struct TypeMapper {
             if let name = attribute.composite.flatMap({ index.compositeTypeNames[$0] }) { (name, nil) } else {
                 (types.any, "Composite '\(attribute.composite ?? "")' is not defined in the model; typed Any.")
             }
-        case .transformable: transformableType(attribute.customClassName)
+        case .transformable:
+            if let codable = codableType(of: attribute) { (codable, nil) } else { transformableType(attribute.customClassName) }
         }
+    }
+
+    /// The Swift type of a Transformable attribute whose user info says its `customClassName` is
+    /// a `Codable` type of the app's (`managedgen.codable` = `YES`): the name as written, less
+    /// the leading or trailing `.` Xcode may add; `nil` for any other attribute, or a name that
+    /// is not a Swift type name.
+    func codableType(of attribute: Attribute) -> String? {
+        guard attribute.type == .transformable, let flag = attribute.userInfo[UserInfoKeys.codable],
+              ModelIndex.isYes(flag), var name = attribute.customClassName else { return nil }
+        while name.hasSuffix(".") { name.removeLast() }
+        while name.hasPrefix(".") { name.removeFirst() }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        let isTypeName = !parts.isEmpty && parts.allSatisfy { part in
+            guard let first = part.first, first == "_" || first.isLetter else { return false }
+            return part.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+        }
+        return isTypeName ? name : nil
     }
 
     /// `customClassName` as a Swift type: a trailing or leading `.` and a module prefix are
@@ -76,12 +94,18 @@ struct TypeMapper {
         if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
             let inner = String(trimmed.dropFirst().dropLast())
             if let colon = topLevelColon(inner) {
-                guard let key = knownType(String(inner[..<colon])),
+                guard let key = knownType(String(inner[..<colon])), key != "Any",
                       let value = knownType(String(inner[inner.index(after: colon)...])) else { return nil }
                 return "[\(key): \(value)]"
             }
             return knownType(inner).map { "[\($0)]" }
         }
+        if trimmed.hasPrefix("Set<") && trimmed.hasSuffix(">") {
+            guard let element = knownType(String(trimmed.dropFirst(4).dropLast())), element != "Any" else { return nil }
+            return types.set(of: element)
+        }
+        // `[String: Any]`, `[Any]`: Xcode types them as written, and so do we.
+        if trimmed == "Any" || trimmed == "AnyHashable" { return trimmed }
         guard knownTransformableTypes.contains(trimmed) else { return nil }
         switch trimmed {
         case "Date", "Data", "URL", "UUID", "Decimal", "Locale", "TimeZone", "Calendar", "IndexSet",

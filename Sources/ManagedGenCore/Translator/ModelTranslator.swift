@@ -62,9 +62,13 @@ struct ModelTranslator {
                         documentation: ["The model as Swift values: an app needs no model file at run time."]),
                     .variable(
                         VariableDeclaration(
-                            access: access, modifiers: [.static], isLet: true, name: "managedObjectModel", type: nil,
-                            initializer: "\(types.runtime("ManagedObjectModel"))(model, classes: classes)"),
-                        documentation: ["The runtime model, with each entity bound to its generated class."]),
+                            access: access, modifiers: [.static], isLet: true, name: "managedObjectModel",
+                            type: codableRegistrations().isEmpty ? nil : types.runtime("ManagedObjectModel"),
+                            initializer: managedObjectModelInitializer()),
+                        documentation: ["The runtime model, with each entity bound to its generated class."]
+                            + (codableRegistrations().isEmpty ? [] : [
+                                "Registers the transformers of the `Codable` Transformable attributes as it is made.",
+                            ])),
                 ] + versionDeclarations(literals, currentEntityFunctions: Dictionary(
                     grouping: zip(index.model.entities.map { $0.withoutSourceLocations() }, constantNames).map { (entity: $0, function: $1) },
                     by: \.entity.name)) + FetchRequestTranslator(index: index).templateFunctions() + [
@@ -82,6 +86,32 @@ struct ModelTranslator {
         ]
         result += index.model.composites.map(compositeDeclaration)
         return result
+    }
+
+    /// `ManagedObjectModel(model, classes: classes)`; first, when the model has Transformable
+    /// attributes of `Codable` types (`managedgen.codable`), a `CodableValueTransformer`
+    /// registered for each of their class names, so a store reads them before any object is
+    /// touched and the app writes no code for them.
+    private func managedObjectModelInitializer() -> String {
+        let make = "\(types.runtime("ManagedObjectModel"))(model, classes: classes)"
+        let registrations = codableRegistrations()
+        guard !registrations.isEmpty else { return make }
+        return (["{"] + registrations.map { "    \($0)" } + ["    return \(make)", "}()"]).joined(separator: "\n")
+    }
+
+    /// One registration per `customClassName` of a `Codable` Transformable attribute, sorted.
+    private func codableRegistrations() -> [String] {
+        let mapper = TypeMapper(index: index)
+        var types: [String: String] = [:]
+        for entity in index.model.entities {
+            for attribute in entity.attributes {
+                guard let swiftType = mapper.codableType(of: attribute), let className = attribute.customClassName else { continue }
+                types[className] = swiftType
+            }
+        }
+        return types.keys.sorted().map { className in
+            "ManagedObjects.CodableValueTransformer<\(types[className]!)>.register(forClassName: \(SwiftNames.stringLiteral(className)))"
+        }
     }
 
     /// Registers the model under its name as the program loads (a load-time initializer, which

@@ -7,9 +7,23 @@ import Foundation
 package enum TransformableValues {
     /// The transformer for `attribute`; a clear error naming it and the object when the model
     /// names one that is not registered.
+    ///
+    /// A model that names no transformer, or Core Data's default, gets the
+    /// ``CodableValueTransformer`` registered for its `customClassName` when there is one (Core
+    /// Data's default cannot store a Swift value type); a transformer the model names otherwise
+    /// is used as named.
     static func transformer(for attribute: AttributeDescription, objectID: ManagedObjectID?, code: ManagedObjectError.Code) throws -> (ValueTransformer, ValueTransformerName) {
-        let named = attribute.attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : ValueTransformerName($0) }
+        var named = attribute.attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : ValueTransformerName($0) }
+        // The default's class name, as Xcode's editor writes it: Foundation finds a transformer
+        // by its class name when none is registered under that name.
+        if named == .secureUnarchiveFromDataTransformerClassName && ValueTransformer.valueTransformer(forName: named!) == nil {
+            named = .secureUnarchiveFromDataTransformerName
+        }
         let name = named ?? .secureUnarchiveFromDataTransformerName
+        if name == .secureUnarchiveFromDataTransformerName, let className = attribute.attribute.customClassName {
+            let codableName = ValueTransformerName.codable(className: className)
+            if let codable = ValueTransformer.valueTransformer(forName: codableName) { return (codable, codableName) }
+        }
         guard let transformer = ValueTransformer.valueTransformer(forName: name) else {
             throw error(code, "no value transformer is registered under the name \(name.rawValue) (register one with ValueTransformer.setValueTransformer(_:forName:))",
                         attribute: attribute, objectID: objectID)
@@ -20,6 +34,13 @@ package enum TransformableValues {
     /// The `Data` `value` transforms to.
     package static func storedData(_ value: Any, attribute: AttributeDescription, objectID: ManagedObjectID?) throws -> Data {
         let (transformer, name) = try transformer(for: attribute, objectID: objectID, code: .validation)
+        if let codable = transformer as? any CodableTransforming {
+            do {
+                return try codable.encode(value)
+            } catch {
+                throw Self.error(.validation, "\(name.rawValue) cannot encode the value: \(error)", attribute: attribute, objectID: objectID)
+            }
+        }
         if let secure = transformer as? SecureUnarchiveFromDataTransformer {
             do {
                 return try secure.archive(value)
@@ -36,6 +57,14 @@ package enum TransformableValues {
     /// The value `data` (as a store keeps it) transforms back to.
     package static func value(of data: Data, attribute: AttributeDescription, objectID: ManagedObjectID?) throws -> Any? {
         let (transformer, name) = try transformer(for: attribute, objectID: objectID, code: .persistentStoreOperation)
+        if let codable = transformer as? any CodableTransforming {
+            do {
+                return try codable.decodeValue(data)
+            } catch {
+                throw Self.error(.persistentStoreOperation, "\(name.rawValue) cannot read the stored value: \(error)",
+                                 attribute: attribute, objectID: objectID)
+            }
+        }
         if let secure = transformer as? SecureUnarchiveFromDataTransformer {
             do {
                 return try secure.unarchive(data)

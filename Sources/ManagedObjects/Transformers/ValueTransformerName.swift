@@ -11,3 +11,16 @@ public struct ValueTransformerName: RawRepresentable, Hashable, Sendable, Expres
     /// whose model names none.
     public static let secureUnarchiveFromDataTransformerName = ValueTransformerName("NSSecureUnarchiveFromData")
 }
+
+extension ValueTransformerName {
+    /// The name a ``CodableValueTransformer`` is registered under for the Transformable
+    /// attributes whose `customClassName` is `className`: `CodableValueTransformer<className>`.
+    public static func codable(className: String) -> ValueTransformerName {
+        ValueTransformerName("CodableValueTransformer<\(className)>")
+    }
+
+    /// `NSSecureUnarchiveFromDataTransformer`: the default transformer's class name, which
+    /// models name too (Xcode's editor offers it); Foundation finds a transformer by its class
+    /// name when none is registered under it.
+    static let secureUnarchiveFromDataTransformerClassName = ValueTransformerName("NSSecureUnarchiveFromDataTransformer")
+}
