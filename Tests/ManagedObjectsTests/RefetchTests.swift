@@ -105,4 +105,29 @@ struct RefetchTests {
             #expect(tweets[1].text == "theirs", "no staleness accepted: read from the store")
         }
     }
+
+    /// Two stacks on one SQLite file, as in `stalenessInterval()`.
+    @Test("a refetch gives faults that already hold a row the version it read")
+    func refetchUpdatesFaultRows() throws {
+        let files = try TemporaryDirectory()
+        let first = try makeContainer(TwitterModel.managedObjectModel, kind: .sqlite, files: files)
+        let second = try makeContainer(TwitterModel.managedObjectModel, kind: .sqlite, files: files)
+        let writer = first.newBackgroundContext()
+        try writer.performAndWait {
+            Tweet(context: writer).text = "original"
+            try writer.save()
+        }
+        let reader = first.newBackgroundContext()
+        try reader.performAndWait {
+            let tweet = try #require(try reader.fetch(Tweet.fetchRequest()).first)
+            #expect(tweet.isFault)
+            let other = second.newBackgroundContext()
+            try other.performAndWait {
+                for tweet in try other.fetch(Tweet.fetchRequest()) { tweet.text = "theirs" }
+                try other.save()
+            }
+            #expect(try reader.fetch(Tweet.fetchRequest()).first === tweet && tweet.isFault)
+            #expect(tweet.text == "theirs", "the fault fires with the row the refetch read")
+        }
+    }
 }
