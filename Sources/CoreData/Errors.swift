@@ -34,9 +34,17 @@ public let NSPersistentStoreIncompatibleVersionHashError =
 public let NSPersistentStoreOperationError = ManagedObjectError.Code.persistentStoreOperation.rawValue
 public let NSPersistentHistoryTokenExpiredError = ManagedObjectError.Code.persistentHistoryTokenExpired.rawValue
 
+/// Core Data's code for an unresolved conflict found by a store's save. A context's save reports
+/// a conflict as `NSManagedObjectMergeError` (133020), as Core Data's contexts do, with the
+/// conflicts under `NSPersistentStoreSaveConflictsErrorKey`; the runtime throws no 134050.
+public let NSPersistentStoreSaveConflictsError = 134050
+
+/// The conflicts of a 133020 error (`[NSMergeConflict]`) or a 133021 one
+/// (`[NSConstraintConflict]`): Core Data's key, whose value is `"conflictList"`.
+public let NSPersistentStoreSaveConflictsErrorKey = ManagedObjectError.UserInfoKey.conflictList
+
 // User-info keys Core Data code reads; Core Data's string values. The runtime's errors do not
 // carry these (see Docs/RuntimeDifferences.md).
 public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
 public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
 public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"
-public let NSPersistentStoreSaveConflictsErrorKey = "conflictList"

@@ -151,4 +151,68 @@ import Testing
         #expect(context.undoManager == nil)
         #expect(context.shouldDeleteInaccessibleFaults)
     }
+
+    /// Issue 31's names of the stack, together as Core Data code uses them: a model from a file
+    /// (failable), a CloudKit container, its stores, objects made by entity name, the context
+    /// notifications through `NotificationCenter.default` with their `userInfo` keys, and a
+    /// validation error's keys and code.
+    @Test func stackNamesTogether() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("CoreDataNamesTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let modelURL = try #require(Bundle.module.url(forResource: "Twitter", withExtension: "xcdatamodeld"))
+        let model: NSManagedObjectModel? = NSManagedObjectModel(contentsOf: modelURL)
+        let container = NSPersistentCloudKitContainer(name: "Twitter", managedObjectModel: try #require(model))
+        let storeURL = directory.appendingPathComponent("Twitter.sqlite")
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: storeURL)]
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        let coordinator: NSPersistentStoreCoordinator = container.persistentStoreCoordinator
+        let stores: [NSPersistentStore] = coordinator.persistentStores
+        #expect(stores.count == 1 && coordinator.persistentStore(for: storeURL) === stores.first)
+
+        let context = container.newBackgroundContext()
+        let received = ReceivedUserInfo()
+        let observers = [
+            NSNotification.Name.NSManagedObjectContextWillSave, .NSManagedObjectContextDidSave,
+            NSManagedObjectContext.didChangeObjectsNotification,
+        ].map { name in
+            NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) { notification in
+                received.keep(notification)
+            }
+        }
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        try context.performAndWait {
+            let entity = try #require(NSEntityDescription.entity(forEntityName: "TwitterUser", in: context))
+            let user = NSManagedObject(entity: entity, insertInto: context)
+            user.setValue("paul", forKey: "name")
+            let tweet = NSEntityDescription.insertNewObject(forEntityName: "Tweet", into: context)
+            #expect(tweet is Tweet)
+            try context.save()
+            user.setValue(nil, forKey: "name")
+            do {
+                try context.save()
+                Issue.record("saved a user without its mandatory name")
+            } catch let error as NSError {
+                #expect(error.domain == NSCocoaErrorDomain && error.code == NSValidationMissingMandatoryPropertyError)
+                #expect(error.userInfo[NSValidationKeyErrorKey] as? String == "name")
+                #expect(error.userInfo[NSValidationObjectErrorKey] as? NSManagedObject === user)
+            }
+            context.rollback()
+        }
+        #expect(received.userInfo(of: .NSManagedObjectContextWillSave) != nil)
+        let saved = received.userInfo(of: NSManagedObjectContext.didSaveObjectsNotification)
+        #expect((saved?[NSInsertedObjectsKey] as? Set<NSManagedObject>)?.count == 2)
+        #expect((saved?[NSManagedObjectContext.NotificationKey.updatedObjects.rawValue] as? Set<NSManagedObject>) == [])
+        #expect((saved?[NSDeletedObjectsKey] as? Set<NSManagedObject>) == [])
+        #expect(received.userInfo(of: .NSManagedObjectContextObjectsDidChange) != nil)
+        #expect([NSRefreshedObjectsKey, NSInvalidatedObjectsKey] == ["refreshed", "invalidated"])
+    }
+
+    /// The last `userInfo` received per notification name.
+    private final class ReceivedUserInfo: @unchecked Sendable {
+        // Unchecked: `byName` is used only while holding `lock`.
+        private let lock = NSLock()
+        private var byName: [Notification.Name: [AnyHashable: Any]] = [:]
+        func keep(_ notification: Notification) { lock.withLock { byName[notification.name] = notification.userInfo ?? [:] } }
+        func userInfo(of name: Notification.Name) -> [AnyHashable: Any]? { lock.withLock { byName[name] } }
+    }
 }

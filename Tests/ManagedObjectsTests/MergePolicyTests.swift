@@ -78,7 +78,7 @@ struct MergePolicyTests {
         let mergeConflict = try #require(error.mergeConflicts.first)
         #expect(error.mergeConflicts.count == 1 && error.conflictList.count == 1)
         #expect(mergeConflict.oldVersionNumber == 1 && mergeConflict.newVersionNumber == 2)
-        #expect(mergeConflict.objectSnapshot["text"] as? String == "mine")
+        #expect(mergeConflict.objectSnapshot?["text"] as? String == "mine")
         #expect(mergeConflict.cachedSnapshot?["text"] as? String == "original")
         #expect(mergeConflict.persistedSnapshot?["text"] as? String == "other")
         #expect(mergeConflict.sourceObject.hasChanges)
@@ -238,5 +238,106 @@ struct MergePolicyTests {
             return try context.fetch(Airline.fetchRequest()).compactMap(\.name_)
         }
         #expect(names == ["second"])
+    }
+
+    /// A saved tweet that `mine` deletes after another context changed it.
+    func deleteOfAChangedTweet(policy: MergePolicy, kind: StoreKind, files: TemporaryDirectory) throws -> (stored: String?, tweet: Tweet, context: ManagedObjectContext) {
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
+        let mine = container.newBackgroundContext()
+        let other = container.newBackgroundContext()
+        return try mine.performAndWait {
+            mine.mergePolicy = policy
+            let tweet = Tweet(context: mine)
+            tweet.text = "original"
+            try mine.save()
+            try other.performAndWait {
+                (try other.existingObject(with: tweet.objectID) as? Tweet)?.text = "theirs"
+                try other.save()
+            }
+            mine.delete(tweet)
+            try mine.save()
+            let reader = container.newBackgroundContext()
+            let stored = try reader.performAndWait { try reader.fetch(Tweet.fetchRequest()).first?.text }
+            return (stored, tweet, mine)
+        }
+    }
+
+    @Test("rollback discards a delete in conflict: the object stays, with the stored values", arguments: StoreKind.allCases)
+    func rollbackDiscardsDelete(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let result = try deleteOfAChangedTweet(policy: .rollback, kind: kind, files: files)
+        #expect(result.stored == "theirs")
+        result.context.performAndWait {
+            #expect(!result.tweet.isDeleted && result.tweet.managedObjectContext === result.context)
+            #expect(result.tweet.text == "theirs" && !result.context.hasChanges)
+        }
+    }
+
+    @Test("every other policy lets a delete in conflict go through",
+          arguments: StoreKind.allCases, [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite])
+    func deleteGoesThrough(kind: StoreKind, policy: MergePolicy) throws {
+        let files = try TemporaryDirectory()
+        let result = try deleteOfAChangedTweet(policy: policy, kind: kind, files: files)
+        #expect(result.stored == nil)
+        result.context.performAndWait { #expect(result.tweet.managedObjectContext == nil) }
+    }
+
+    @Test("rollback discards changes and deletes of the objects in conflict only; the rest is saved",
+          arguments: StoreKind.allCases)
+    func rollbackKeepsTheRest(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
+        let mine = container.newBackgroundContext()
+        let other = container.newBackgroundContext()
+        try mine.performAndWait {
+            mine.mergePolicy = .rollback
+            let tweets = (0..<4).map { number in
+                let tweet = Tweet(context: mine)
+                tweet.unique = "\(number)"
+                tweet.text = "original"
+                return tweet
+            }
+            try mine.save()
+            try other.performAndWait {
+                for tweet in tweets.prefix(2) { (try other.existingObject(with: tweet.objectID) as? Tweet)?.text = "theirs" }
+                try other.save()
+            }
+            tweets[0].text = "mine"         // in conflict: rolled back
+            mine.delete(tweets[1])          // in conflict: rolled back
+            tweets[2].text = "mine"         // no conflict: saved
+            mine.delete(tweets[3])          // no conflict: deleted
+            try mine.save()
+            #expect(!mine.hasChanges)
+            #expect(tweets[0].text == "theirs" && tweets[1].text == "theirs" && !tweets[1].isDeleted)
+            let reader = container.newBackgroundContext()
+            let stored = try reader.performAndWait {
+                try reader.fetch(Tweet.fetchRequest()).map { "\($0.unique ?? "") \($0.text ?? "")" }.sorted()
+            }
+            #expect(stored == ["0 theirs", "1 theirs", "2 mine"])
+        }
+    }
+
+    @Test("a conflict error is an NSError with its conflicts under conflictList", arguments: StoreKind.allCases)
+    func conflictErrorAsNSError(kind: StoreKind) throws {
+        let files = try TemporaryDirectory()
+        do {
+            _ = try conflict(policy: .error, kind: kind, files: files)
+            Issue.record("saved over another context's save under the error policy")
+        } catch let error as NSError {
+            #expect(error.domain == "NSCocoaErrorDomain" && error.code == 133020)
+            let conflicts = try #require(error.userInfo["conflictList"] as? [MergeConflict])
+            #expect(conflicts.count == 1)
+            #expect(conflicts.first?.objectSnapshot?["text"] as? String == "mine")
+            #expect(conflicts.first?.persistedSnapshot?["text"] as? String == "other")
+            // The cast back gives the error whole.
+            let original = try #require(error as Error as? ManagedObjectError)
+            #expect(original.mergeConflicts.count == 1)
+        }
+        let airportFiles = try TemporaryDirectory()
+        let constraint = try #require(throws: ManagedObjectError.self) {
+            try duplicateAirport(policy: .error, kind: kind, files: airportFiles)
+        }
+        let info = (constraint as NSError).userInfo
+        #expect((info["conflictList"] as? [ConstraintConflict])?.first?.constraint == ["icao_"])
     }
 }

@@ -60,12 +60,13 @@ extension ManagedObjectContext {
         return try coordinator.snapshots(for: objectIDs)
     }
 
-    /// An object's row for a fault to fire with, with one more use in `rowCache`.
+    /// An object's row for a fault to fire with, with one more use in `rowCache`; a cached row
+    /// older than `stalenessInterval` is read again.
     func retainedSourceSnapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
         if rowCache === coordinator.rowCache {
-            return try coordinator.retainedSnapshot(for: objectID)
+            return try coordinator.retainedSnapshot(for: objectID, readWithin: stalenessInterval)
         }
-        if let snapshot = rowCache.retainedSnapshot(for: objectID) { return snapshot }
+        if let snapshot = rowCache.retainedSnapshot(for: objectID, readWithin: stalenessInterval) { return snapshot }
         guard let snapshot = try sourceSnapshot(for: objectID) else { return nil }
         rowCache.retain(CollectionOfOne(snapshot))
         return snapshot

@@ -94,7 +94,14 @@ extension ManagedObjectContext {
             ? AnnouncedObjects(inserted: Array(inserted), updated: Array(updated), deleted: Array(deleted)) : nil
         let notification = if let parent { saveIntoParent(parent) } else { try saveToStore() }
         post(notification)
-        if let savedObjects { postToNotificationCenter(notification, objects: savedObjects) }
+        if var savedObjects {
+            // A merge policy may have taken objects out of the save (an object another context
+            // deleted, a delete rolled back): name only what was saved.
+            let updatedIDs = Set(notification.updatedObjectIDs), deletedIDs = Set(notification.deletedObjectIDs)
+            savedObjects.updated.removeAll { !updatedIDs.contains($0.objectID) }
+            savedObjects.deleted.removeAll { !deletedIDs.contains($0.objectID) }
+            postToNotificationCenter(notification, objects: savedObjects)
+        }
         if parent == nil { coordinator.contextDidSave(notification) }
         for child in children.all { child.scheduleMerge(notification) }
         advanceQueryGeneration()

@@ -118,6 +118,10 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     let children = ContextList()
     /// How the context resolves conflicts when it saves.
     public var mergePolicy: MergePolicy = .error
+    /// How old, in seconds, a row in the coordinator's row cache may be for a fault to fire
+    /// from it; an older one is read from the store again. Negative (the default, as in Core
+    /// Data): any cached row; 0: always the store. It does not change objects already loaded.
+    public var stalenessInterval: TimeInterval = -1
     /// The store view a context pinned by `setQueryGenerationFrom(_:)` reads, and its token.
     var queryGeneration: QueryGenerationToken?
     /// The row cache of a context that cannot share its coordinator's (a child, which reads
@@ -298,29 +302,41 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
         return fault
     }
 
-    /// The object for a snapshot the store sent: the registered one (an unchanged, loaded one
-    /// brought up to date when the snapshot is newer) or a new one, loaded or left a fault
-    /// whose values wait in the row cache.
-    func object(forSnapshot snapshot: StoredObject, loading: Bool) -> ManagedObject {
-        objects(forSnapshots: CollectionOfOne(snapshot), loading: loading)[0]
+    /// The object for a snapshot the store sent: the registered one or a new one, loaded or
+    /// left a fault whose values wait in the row cache. A registered object that is loaded
+    /// keeps its values, as in Core Data, unless `refreshing` (a fetch's
+    /// `shouldRefreshRefetchedObjects`): then it takes a newer snapshot's values, its unsaved
+    /// changes kept on top (as `refresh(_:mergeChanges: true)`).
+    func object(forSnapshot snapshot: StoredObject, loading: Bool, refreshing: Bool = false) -> ManagedObject {
+        objects(forSnapshots: CollectionOfOne(snapshot), loading: loading, refreshing: refreshing)[0]
     }
 
-    /// `object(forSnapshot:loading:)` for many snapshots, caching their rows at once.
-    func objects<Snapshots: Collection<StoredObject>>(forSnapshots snapshots: Snapshots, loading: Bool) -> [ManagedObject] {
+    /// `object(forSnapshot:loading:refreshing:)` for many snapshots, caching their rows at once.
+    func objects<Snapshots: Collection<StoredObject>>(
+        forSnapshots snapshots: Snapshots, loading: Bool, refreshing: Bool = false
+    ) -> [ManagedObject] {
         let cache = rowCache
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
         // Positions, not copies: a fetch's snapshots are cached straight from its answer.
         var newRows: [Snapshots.Index] = []
+        // Faults that already hold a row: it takes the version read, so they fire with it.
+        var rereadRows: [Snapshots.Index] = []
         for position in snapshots.indices {
             let snapshot = snapshots[position]
             if let object = registered[snapshot.objectID] {
                 if object.isFault, object.rowCacheUse == nil {
                     newRows.append(position)
                     object.rowCacheUse = cache
-                } else if !object.isFault, !object.hasChanges,
+                } else if object.isFault {
+                    if object.rowCacheUse === cache { rereadRows.append(position) }
+                } else if refreshing, !object.isInserted, !object.isDeleted,
                           let version = object.committedSnapshot?.version, version < snapshot.version {
-                    object.load(snapshot)
+                    if object.hasChanges {
+                        refresh(object, mergeChanges: true, stored: snapshot)
+                    } else {
+                        object.load(snapshot)
+                    }
                 }
                 objects.append(object)
             } else {
@@ -332,6 +348,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
             }
         }
         cache.retain(newRows.lazy.map { snapshots[$0] })
+        if !rereadRows.isEmpty { cache.update(rereadRows.lazy.map { snapshots[$0] }) }
         if loading {
             for object in objects where object.isFault { _ = object.values }
         }
@@ -350,7 +367,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
             try? cacheRows(of: members)
         }
         if let cache = object.rowCacheUse {
-            if let snapshot = cache.snapshot(for: objectID) { return snapshot }
+            if let snapshot = cache.snapshot(for: objectID, readWithin: stalenessInterval) { return snapshot }
             cache.release(objectID)
             object.rowCacheUse = nil
         }

@@ -25,8 +25,9 @@ public enum MergePolicy: Sendable, Hashable, CustomStringConvertible {
     /// The whole object as this context has it is saved over the stored one. Constraint
     /// conflicts as with `mergeByPropertyObjectTrump`, every property copied.
     case overwrite
-    /// This context's unsaved changes to conflicting objects are discarded: they take the
-    /// stored values. Constraint conflicts as with `mergeByPropertyStoreTrump`.
+    /// This context's unsaved changes to conflicting objects, deletes included, are discarded:
+    /// they take the stored values; the rest of the save goes through. Constraint conflicts as
+    /// with `mergeByPropertyStoreTrump`.
     case rollback
 
     public var description: String {
@@ -51,8 +52,8 @@ public struct MergeConflict: @unchecked Sendable, CustomStringConvertible {
     // the error carrying the conflict is thrown, as in Core Data.
     /// The object this context tried to save.
     public let sourceObject: ManagedObject
-    /// The object's values in this context.
-    public let objectSnapshot: [String: Any]
+    /// The object's values in this context (optional, as Core Data declares it; always given).
+    public let objectSnapshot: [String: Any]?
     /// The values this context read (Core Data's coordinator-level cached snapshot).
     public let cachedSnapshot: [String: Any]?
     /// The values in the store now; `nil` when another context deleted the object.
@@ -138,7 +139,8 @@ extension ManagedObjectContext {
 
     /// Applies the merge policy to one object conflict: the object takes the stored version
     /// (so the save goes through) with the values the policy keeps. An object another context
-    /// deleted leaves this context whatever the policy (its row is gone).
+    /// deleted leaves this context whatever the policy (its row is gone). A delete in conflict
+    /// goes through, except under `.rollback`, which discards it as it discards changes.
     private func resolve(_ conflict: MergeConflict) {
         let object = conflict.sourceObject
         guard let stored = try? coordinator.store(for: object.objectID)?.snapshot(for: object.objectID) else {
@@ -146,9 +148,14 @@ extension ManagedObjectContext {
             return
         }
         if object.isDeleted {
-            // The delete goes through over the newer version.
-            object.committedSnapshot?.version = stored.version
-            return
+            guard mergePolicy == .rollback else {
+                // The delete goes through over the newer version.
+                object.committedSnapshot?.version = stored.version
+                return
+            }
+            // Rollback discards the delete too: the object stays, with the stored values.
+            object.isDeleted = false
+            deleted.remove(object)
         }
         let read = object.committedSnapshot
         let kept: [Int] = object.entity.properties.indices.filter { index in

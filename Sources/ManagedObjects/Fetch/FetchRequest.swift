@@ -48,6 +48,11 @@ public final class FetchRequest<Result>: CustomStringConvertible {
     /// Whether the store sends the objects' values with the fetch (into the row cache). When
     /// `false`, only IDs are fetched and each fault reads its row from the store when it fires.
     public var includesPropertyValues = true
+    /// Whether objects the context already has loaded take the values the fetch reads, their
+    /// unsaved changes kept on top. `false` (Core Data's default): they keep their current
+    /// values, even when the store's have changed, until they are refreshed; faults fire with
+    /// the values read.
+    public var shouldRefreshRefetchedObjects = false
     /// The columns of a `.dictionary` fetch: property names and key paths (a to-one gives the
     /// related object's ID) or aggregates (``ExpressionDescription``); `nil` means every
     /// attribute and to-one.
@@ -123,6 +128,12 @@ extension ManagedObjectContext {
 
     private func fetchObjects<Result>(_ request: FetchRequest<Result>) throws -> [ManagedObject] {
         let plan = try FetchPlan(request, in: self)
+        if !plan.storeAnswers, request.shouldRefreshRefetchedObjects,
+           case .snapshots(let snapshots) = try plan.storeAnswer(.snapshots) {
+            // The rows the store matches bring registered objects up to date before this
+            // context's changes are laid over the answer.
+            _ = objects(forSnapshots: snapshots, loading: false, refreshing: true)
+        }
         let objects = plan.storeAnswers ? try objectsFromStore(plan) : try plan.merged()
         if request.fetchBatchSize > 0 {
             var batch: [ManagedObject] = []
@@ -174,7 +185,8 @@ extension ManagedObjectContext {
             return try plan.storeAnswer(.objectIDs).objectIDs.compactMap(registeredOrStoredObject(with:))
         }
         guard case .snapshots(let snapshots) = try plan.storeAnswer(.snapshots) else { return [] }
-        return objects(forSnapshots: snapshots, loading: !request.returnsObjectsAsFaults)
+        return objects(
+            forSnapshots: snapshots, loading: !request.returnsObjectsAsFaults, refreshing: request.shouldRefreshRefetchedObjects)
     }
 
     /// Reads the objects at the end of each key path with as few store reads as it takes, and

@@ -299,10 +299,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// An object's row for a fault to fire with: from the row cache, else from the store; either
-    /// way with one more use, which the object holds.
-    func retainedSnapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
-        if let snapshot = rowCache.retainedSnapshot(for: objectID) { return snapshot }
+    /// An object's row for a fault to fire with: from the row cache when read within
+    /// `maximumAge` seconds (any cached row when negative), else from the store; either way with
+    /// one more use, which the object holds.
+    func retainedSnapshot(for objectID: ManagedObjectID, readWithin maximumAge: TimeInterval = -1) throws -> StoredObject? {
+        if let snapshot = rowCache.retainedSnapshot(for: objectID, readWithin: maximumAge) { return snapshot }
         guard let snapshot = try store(for: objectID)?.snapshot(for: objectID) else { return nil }
         rowCache.retain(CollectionOfOne(snapshot))
         return snapshot
