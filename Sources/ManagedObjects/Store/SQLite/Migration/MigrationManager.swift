@@ -243,6 +243,13 @@ extension MigrationManager {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: snapshot + suffix) } }
         let sourceStore = try SQLiteStore(model: sourceModel, url: URL(fileURLWithPath: snapshot), externalDataDirectory: externalData.directory)
         let destinationStore = try SQLiteStore(model: destinationModel, url: URL(fileURLWithPath: destinationPath), externalDataDirectory: externalData.directory)
+        try migrateObjects(through: mappingModel, from: sourceStore, to: destinationStore)
+    }
+
+    /// Runs `mappingModel` over the objects of `sourceStore` (of ``sourceModel``) into
+    /// `destinationStore` (of ``destinationModel``), saved once; the stores are removed from the
+    /// contexts' coordinators afterwards.
+    func migrateObjects(through mappingModel: MappingModel, from sourceStore: any PersistentStore, to destinationStore: any PersistentStore) throws {
         let sourceCoordinator = sourceContext.coordinator
         let destinationCoordinator = destinationContext.coordinator
         sourceCoordinator.addPersistentStore(sourceStore)
