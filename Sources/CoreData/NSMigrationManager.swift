@@ -6,7 +6,8 @@ public typealias NSMigrationManager = MigrationManager
 extension MigrationManager {
     /// Core Data's `migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)`:
     /// `MigrationManager.migrateStore(from:to:mappingModel:)` for SQLite stores, through
-    /// `mappingModel` or (`nil`) the inferred one. Other store types throw
+    /// `mappingModel` or (`nil`) the inferred one; called again with another mapping model and the
+    /// same destination, a further pass adds to the store the earlier ones wrote. Other store types throw
     /// `NSPersistentStoreInvalidTypeError`-like 134110 naming them; the options are accepted and
     /// not read.
     public func migrateStore(

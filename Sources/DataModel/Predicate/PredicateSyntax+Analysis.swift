@@ -65,6 +65,15 @@ extension PredicateSyntax {
 }
 
 extension PredicateExpressionSyntax {
+    /// The names of the variables this expression reads, each once, in the order first
+    /// written (see ``PredicateSyntax/variableNames``).
+    public var variableNames: [String] {
+        var walker = SyntaxWalker()
+        walker.walk(self)
+        var seen = Set<String>()
+        return walker.variableUses.map(\.name).filter { seen.insert($0).inserted }
+    }
+
     /// The key paths this expression reads from the evaluated object (see
     /// ``PredicateSyntax/keyPaths``).
     public var keyPaths: [String] {

@@ -45,6 +45,9 @@ public struct ObjectExpression: @unchecked Sendable, CustomStringConvertible {
         PredicateValues.normalized(CompiledKeyPath.keyValueResult(compiled.evaluate(PredicateSubject(object), variables)))
     }
 
+    /// The variables the expression reads (`source` for `$source.rating`), each once.
+    public var variableNames: [String] { syntax.variableNames }
+
     /// The expression as a format string, arguments written as literals.
     public var expressionFormat: String {
         let arguments = arguments

@@ -85,7 +85,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Adds a store of a built-in type: `.inMemory`, `.binary` or `.xml` at `url` (``AtomicStore``:
-    /// read whole, or started empty when there is no file; not migrated), or `.sqlite` at `url` (opened, or created
+    /// read whole, or started empty when there is no file; migrated first, as SQLite files are, with `migration`), or `.sqlite` at `url` (opened, or created
     /// when there is no file; see ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)`` for the errors a file that
     /// cannot be opened throws; at `/dev/null`, kept in memory as Core Data does), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL. `migration`: how a store written with another model version is migrated
@@ -125,6 +125,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let url else {
                 throw ManagedObjectError(.persistentStoreOpen, "a \(type.rawValue) store needs a file URL")
             }
+            if let migration { try AtomicStoreMigration.migrateIfNeeded(type: type, storeAt: url, to: managedObjectModel, options: migration) }
             let store = try AtomicStore(type: type, model: managedObjectModel, url: url)
             addPersistentStore(store, configuration: configuration)
             return store

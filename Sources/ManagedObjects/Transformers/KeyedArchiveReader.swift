@@ -48,7 +48,7 @@ struct KeyedArchiveReader {
 
     /// A UID's value: Foundation on Linux gives binary plists' UIDs as its internal
     /// `_NSKeyedArchiverUID` (its number in `value`); XML archives write `{CF$UID = n}`.
-    private static func uid(_ reference: Any) -> Int? {
+    static func uid(_ reference: Any) -> Int? {
         if let dictionary = reference as? [String: Any], dictionary.count == 1, let value = dictionary["CF$UID"] as? Int {
             return value >= 0 ? value : nil
         }

@@ -23,6 +23,13 @@ struct AppStoreMigrationTests {
         var mappingFolder: String?
         /// Entities the app's mapping models rename (source name → destination name).
         var renames: [String: String] = [:]
+        /// The app migrates with its own manager (ported in the tests), not Core Data's automatic migration.
+        var appMigration: AppMigration?
+    }
+
+    enum AppMigration: Sendable {
+        /// BookMigration's ``MHWMigrationManager``, with its delegate's multiple passes.
+        case bookMigration
     }
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -55,7 +62,7 @@ struct AppStoreMigrationTests {
                mappingFolder: "SRGSSR__srguserdata-apple/Sources/SRGUserData/Data", renames: userDataRenames)
     } + [
         Source(store: "hwaxxer__BookMigration/Model1.sqlite", bundle: "hwaxxer__BookMigration/BookMigration/Model.xcdatamodeld",
-               mappingFolder: "hwaxxer__BookMigration/BookMigration"),
+               mappingFolder: "hwaxxer__BookMigration/BookMigration", appMigration: .bookMigration),
         Source(store: "kasianov-mikhail__scout/Scout-v1.sqlite",
                bundle: "kasianov-mikhail__scout/Sources/Scout/Core/Persistence/Scout.xcdatamodeld"),
         Source(store: "kasianov-mikhail__scout/Scout-v4.sqlite",
@@ -90,12 +97,31 @@ struct AppStoreMigrationTests {
 
     /// The app's mapping models, read from its folder (CoreDataPlus's from the project's fixture).
     static func mappingModels(for source: Source, versions: ManagedObjectModelVersions) throws -> [MappingModel] {
+        if source.bundle == sampleModel {
+            AppMigrationPolicies.registerAll()
+            return [try MappingModelMigrationTests.v2ToV3FromFile()]
+        }
+        return try namedMappingModels(for: source, versions: versions).map(\.model)
+    }
+
+    /// The app's mapping models with their file names, in file-name order.
+    static func namedMappingModels(for source: Source, versions: ManagedObjectModelVersions) throws -> [(fileName: String, model: MappingModel)] {
         AppMigrationPolicies.registerAll()
-        if source.bundle == sampleModel { return [try MappingModelMigrationTests.v2ToV3FromFile()] }
         guard let folder = source.mappingFolder else { return [] }
         let directory = corpus(folder)
         return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".xcmappingmodel") }.sorted()
-            .map { try MappingModel(contentsOf: directory.appendingPathComponent($0), versions: versions) }
+            .map { ($0, try MappingModel(contentsOf: directory.appendingPathComponent($0), versions: versions)) }
+    }
+
+    /// Migrates the store at `url` to `target` as the app does, when it has its own manager.
+    static func migrateAsTheApp(_ source: Source, storeAt url: URL, to target: ManagedObjectModel, versions: ManagedObjectModelVersions) throws {
+        switch source.appMigration {
+        case .bookMigration?:
+            try MHWMigrationManager.bookMigration(versions: versions, mappingModels: namedMappingModels(for: source, versions: versions))
+                .progressivelyMigrate(url: url, toModel: target)
+        case nil:
+            break
+        }
     }
 
     /// Objects per entity in a store file, by raw SQL: rows of each root entity's table by `Z_ENT`.
@@ -113,28 +139,18 @@ struct AppStoreMigrationTests {
     }
 
     /// BookMigration's Model2 → Model3 is a multi-pass migration: the app's `MHWMigrationManager`
-    /// runs two mapping models for the one step (`Model2_to_Model3`, whose UserToUser mapping is
-    /// left out of its model, then `Model2_to_Model3_User`) into one destination store. Migration
-    /// here runs one mapping model per step, as Core Data's automatic migration does, so the users
-    /// are not carried over. Recorded so that it flags once multi-pass migration exists.
-    static let multiPassFailures: Set<String> = ["hwaxxer__BookMigration/Model1.sqlite → Model3"]
-
+    /// runs two mapping models for the one step (`Model2_to_Model3_User`, then `Model2_to_Model3`,
+    /// whose UserToUser mapping is left out of its model) into one destination store; its stores
+    /// migrate through the port of that manager, then open without migration.
     @Test("migrates to the later version, keeping every entity's objects", arguments: cases)
     func migrates(_ testCase: Case) throws {
-        if Self.multiPassFailures.contains(testCase.testDescription) {
-            withKnownIssue("multi-pass migration (two mapping models for one step) is not supported") { try migrate(testCase) }
-            return
-        }
-        try migrate(testCase)
-    }
-
-    func migrate(_ testCase: Case) throws {
         let source = testCase.source
         let versions = try ManagedObjectModelVersions(contentsOf: Self.corpus(source.bundle))
         let target = try #require(versions.version(named: testCase.target), "\(testCase.target)")
         let directory = try TemporaryDirectory()
         let url = try RealSQLiteStoreTests.copy(source.store, into: directory)
         let before = try Self.entityCounts(url.path)
+        try Self.migrateAsTheApp(source, storeAt: url, to: target, versions: versions)
         let container = PersistentContainer(name: "Migrated", managedObjectModel: target)
         var description = PersistentStoreDescription(url: url)
         description.modelVersions = versions

@@ -13,7 +13,8 @@ import Foundation
 /// as the last complete save left them.
 ///
 /// The file keeps the store's metadata (UUID, the model's entity version hashes): a file
-/// written with another model version is refused with 134100 (atomic stores are not migrated).
+/// written with another model version is refused with 134100 (a coordinator given migration
+/// options migrates it first: `AtomicStoreMigration`).
 /// One coordinator at a time: a second one's saves would replace the first one's file.
 public final class AtomicStore: PersistentStore, @unchecked Sendable {
     // Unchecked: `graph` and `metadataState` are thread-safe; `saveLock`

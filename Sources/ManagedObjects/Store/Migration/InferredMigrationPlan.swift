@@ -105,7 +105,11 @@ package struct InferredMigrationPlan {
 
     /// The source property `property` of `entity` takes its values from.
     func sourceProperty(for property: PropertyDescription, of entity: EntityDescription) -> PropertyDescription? {
-        guard let sourceEntity = sourceEntity(for: entity) else { return nil }
+        Self.sourceProperty(for: property, of: entity, in: source)
+    }
+
+    static func sourceProperty(for property: PropertyDescription, of entity: EntityDescription, in source: ManagedObjectModel) -> PropertyDescription? {
+        guard let sourceEntity = sourceEntity(for: entity, in: source) else { return nil }
         let renamingIdentifier: String? = switch property {
         case .attribute(let attribute): attribute.attribute.renamingIdentifier
         case .relationship(let relationship): relationship.relationship.renamingIdentifier

@@ -57,11 +57,16 @@ public struct EntityMapping: Sendable {
     public var entityMigrationPolicyClassName: String?
     /// For policies to read (Core Data's `userInfo`; Xcode's editor writes strings).
     public var userInfo: [String: String]
+    /// Which objects of the source entity (itself, not its sub-entities) the mapping migrates:
+    /// Core Data's `sourceExpression` when it fetches with a predicate
+    /// (`FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "<entity>", "<predicate>"), $manager.sourceContext, NO)`),
+    /// so that two mappings can split one entity's objects. `nil`: all of them.
+    public var sourcePredicate: ObjectPredicate?
 
     public init(
         name: String, sourceEntityName: String, destinationEntityName: String,
         attributeMappings: [PropertyMapping]? = nil, relationshipMappings: [PropertyMapping]? = nil,
-        entityMigrationPolicyClassName: String? = nil, userInfo: [String: String] = [:]
+        entityMigrationPolicyClassName: String? = nil, userInfo: [String: String] = [:], sourcePredicate: ObjectPredicate? = nil
     ) {
         self.name = name
         self.sourceEntityName = sourceEntityName
@@ -70,6 +75,7 @@ public struct EntityMapping: Sendable {
         self.relationshipMappings = relationshipMappings
         self.entityMigrationPolicyClassName = entityMigrationPolicyClassName
         self.userInfo = userInfo
+        self.sourcePredicate = sourcePredicate
     }
 }
 
@@ -83,6 +89,10 @@ public struct PropertyMapping: Sendable {
         case destinationInstances(entityMappingName: String, sourceKeyPath: String)
         /// A constant: the same value for every object (`nil` empties a relationship).
         case constant(MappingExpression.Constant)
+        /// An attribute's value computed from the source object, as Core Data evaluates a value
+        /// expression: `$source` is the source object (`ObjectExpression(parsing: "$source.rating + 10")`).
+        /// It may read no other variable (a migration throws 134110 naming it).
+        case expression(ObjectExpression)
     }
 
     public var name: String

@@ -33,8 +33,17 @@ extension MigrationManager {
     /// new store's external binary data starts as a copy of the source's. Core Data's
     /// `migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)`.
     ///
-    /// Throws 134110 when a file is missing, the destination exists, or the migration fails; then
-    /// no destination store is left.
+    /// Multiple passes, as with Core Data ("Customizing the Migration Process", multiple
+    /// passes): called again with another mapping model and the same destination, the objects
+    /// that mapping model makes are added to the store the earlier passes wrote (opened with
+    /// ``destinationModel``), where the new pass's policies can fetch them. Each pass associates
+    /// source and destination objects anew, so a relationship cannot cross two mapping models;
+    /// ``userInfo`` is kept across passes. A pass that adds to an existing store must go through
+    /// a mapping model, not the inferred one (which writes a new file).
+    ///
+    /// Throws 134110 when the source is missing, the destination is not a store of
+    /// ``destinationModel``, or the migration fails; then a destination this call created is
+    /// removed, and one an earlier pass wrote is left as that pass left it (a save is all or nothing).
     public func migrateStore(from sourceURL: URL, to destinationURL: URL, mappingModel: MappingModel) throws {
         let manager = FileManager.default
         let sourcePath = sourceURL.path
@@ -42,15 +51,20 @@ extension MigrationManager {
         guard manager.fileExists(atPath: sourcePath) else {
             throw ManagedObjectError(.migration, "there is no store to migrate at \(sourcePath)")
         }
-        guard !manager.fileExists(atPath: destinationPath) else {
-            throw ManagedObjectError(.migration, "cannot migrate \(sourcePath) to \(destinationPath): a file is there already")
+        let addsToExistingStore = manager.fileExists(atPath: destinationPath)
+        if addsToExistingStore, mappingModel.isInferred {
+            throw ManagedObjectError(
+                .migration,
+                "cannot migrate \(sourcePath) to \(destinationPath) by inference: a file is there already (an inferred migration writes a new store; a further pass into an existing store goes through a mapping model)")
         }
         try SQLiteStoreMigration.checkpoint(sourcePath)
         let sourceSupport = ExternalBinaryData.supportDirectory(ofStoreAt: sourceURL)
         let destinationSupport = ExternalBinaryData.supportDirectory(ofStoreAt: destinationURL)
         let externalData = ExternalBinaryData(storeAt: destinationURL)
+        let copiesExternalData = manager.fileExists(atPath: sourceSupport.path) && !manager.fileExists(atPath: destinationSupport.path)
+            && sourceSupport.standardizedFileURL != destinationSupport.standardizedFileURL
         do {
-            if manager.fileExists(atPath: sourceSupport.path), sourceSupport.standardizedFileURL != destinationSupport.standardizedFileURL {
+            if copiesExternalData {
                 try manager.copyItem(at: sourceSupport, to: destinationSupport)
             }
             if mappingModel.isInferred {
@@ -62,8 +76,10 @@ extension MigrationManager {
                     .run(from: sourcePath, to: destinationPath, externalData: externalData, manager: self)
             }
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? manager.removeItem(atPath: destinationPath + suffix) }
-            if sourceSupport.standardizedFileURL != destinationSupport.standardizedFileURL { try? manager.removeItem(at: destinationSupport) }
+            if !addsToExistingStore {
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? manager.removeItem(atPath: destinationPath + suffix) }
+            }
+            if copiesExternalData { try? manager.removeItem(at: destinationSupport) }
             if let error = error as? ManagedObjectError, error.code == .migration || error.code == .migrationMissingMappingModel { throw error }
             throw ManagedObjectError(.migration, "migrating \(sourcePath) to \(destinationPath) failed: \(error)")
         }

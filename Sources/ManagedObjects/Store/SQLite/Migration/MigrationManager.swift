@@ -84,6 +84,8 @@ public final class MigrationManager {
                 destination.setValue(source.value(forKeyPath: keyPath), forKey: attributeMapping.name)
             case .constant(let constant)?:
                 destination.setValue(constant.value, forKey: attributeMapping.name)
+            case .expression(let expression)?:
+                destination.setValue(try Self.value(of: expression, forSource: source, in: mapping, key: attributeMapping.name), forKey: attributeMapping.name)
             case .destinationInstances?:
                 throw ManagedObjectError(
                     .migration, "entity mapping \(mapping.name) gives attribute \(attributeMapping.name) destination objects",
@@ -119,6 +121,10 @@ public final class MigrationManager {
                 related = destinationInstances(forEntityMappingName: name, sourceInstances: Self.objects(source.value(forKeyPath: keyPath)))
             case .constant(.null)?:
                 related = []
+            case .expression(let expression)?:
+                throw ManagedObjectError(
+                    .migration, "entity mapping \(mapping.name) gives relationship \(relationshipMapping.name) the expression \(expression); expressions give attributes only",
+                    entityName: destination.entity.name, key: relationshipMapping.name)
             case .constant(let constant)?:
                 throw ManagedObjectError(
                     .migration, "entity mapping \(mapping.name) gives relationship \(relationshipMapping.name) the constant \(MappingExpression.constant(constant))",
@@ -132,6 +138,17 @@ public final class MigrationManager {
                 destination.setValue(related.first, forKey: relationship.name)
             }
         }
+    }
+
+    /// A value expression's value for `source`, with `$source` bound to it (Core Data's other
+    /// variables, `$manager`, `$entityMapping`, `$entityPolicy`…, are not evaluated here).
+    private static func value(of expression: ObjectExpression, forSource source: ManagedObject, in mapping: EntityMapping, key: String) throws -> Any? {
+        if let unknown = expression.variableNames.first(where: { $0 != "source" }) {
+            throw ManagedObjectError(
+                .migration, "entity mapping \(mapping.name) gives \(key) the expression \(expression), which reads $\(unknown): only $source is evaluated",
+                entityName: mapping.destinationEntityName, key: key)
+        }
+        return expression.value(with: source, variables: ["source": source])
     }
 
     /// The objects a key path's value holds (one, a set, an ordered set or an array of them).
@@ -163,6 +180,7 @@ public final class MigrationManager {
         for mapping in mappingModel.entityMappings {
             let request = FetchRequest<ManagedObject>(entityName: mapping.sourceEntityName)
             request.includesSubentities = false
+            request.predicate = mapping.sourcePredicate
             request.sortDescriptors = []
             for source in try sourceContext.fetch(request).sorted(by: { ($0.objectID.storeNumber ?? 0) < ($1.objectID.storeNumber ?? 0) }) {
                 try policies[mapping.name]!.createDestinationInstances(forSource: source, in: mapping, manager: self)
@@ -225,6 +243,13 @@ extension MigrationManager {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: snapshot + suffix) } }
         let sourceStore = try SQLiteStore(model: sourceModel, url: URL(fileURLWithPath: snapshot), externalDataDirectory: externalData.directory)
         let destinationStore = try SQLiteStore(model: destinationModel, url: URL(fileURLWithPath: destinationPath), externalDataDirectory: externalData.directory)
+        try migrateObjects(through: mappingModel, from: sourceStore, to: destinationStore)
+    }
+
+    /// Runs `mappingModel` over the objects of `sourceStore` (of ``sourceModel``) into
+    /// `destinationStore` (of ``destinationModel``), saved once; the stores are removed from the
+    /// contexts' coordinators afterwards.
+    func migrateObjects(through mappingModel: MappingModel, from sourceStore: any PersistentStore, to destinationStore: any PersistentStore) throws {
         let sourceCoordinator = sourceContext.coordinator
         let destinationCoordinator = destinationContext.coordinator
         sourceCoordinator.addPersistentStore(sourceStore)
