@@ -43,6 +43,12 @@ let package = Package(
             name: "FuzzSQLTranslation",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
         ),
+        // A Transformable cell's bytes: read by the default transformer (keyed archives), or
+        // refused with a KeyedArchiveError; what reads archives again and reads back equal.
+        .executableTarget(
+            name: "FuzzKeyedArchiveReader",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+        ),
         // A store file's bytes: opened with each known model and read whole, or refused with
         // the file left as it was.
         .executableTarget(

@@ -20,7 +20,7 @@ fuzz=$(pwd)
 export FUZZ_SHARED="$fuzz/../../shared"
 # Swift's own crash backtracer trips AddressSanitizer; libFuzzer prints the stack itself.
 export SWIFT_BACKTRACE=enable=no
-targets=(FuzzModelReader FuzzMappingModelReader FuzzGenerate FuzzPredicateParser FuzzPredicateEvaluation FuzzSQLTranslation FuzzStoreOpener)
+targets=(FuzzModelReader FuzzMappingModelReader FuzzGenerate FuzzPredicateParser FuzzPredicateEvaluation FuzzSQLTranslation FuzzStoreOpener FuzzKeyedArchiveReader)
 target=${1:?usage: Scripts/fuzz.sh TARGET|all [RUNS]; targets: ${targets[*]}}
 runs=${2:-1000000}
 configuration=${FUZZ_CONFIGURATION:-release}
@@ -56,6 +56,11 @@ FuzzStoreOpener)
     find "$FUZZ_SHARED/stores" -name '*.sqlite' -type f -print0 |
         while IFS= read -r -d '' file; do cp "$file" "$seeds/$(basename "$file")"; done
     max_len=65536 ;;
+FuzzKeyedArchiveReader)
+    # Archives the target writes itself: of Foundation's plist types, and those found in the
+    # bytes of ../shared/stores (read as bytes, never opened as databases).
+    FUZZ_WRITE_SEEDS="$seeds" "$binary" >/dev/null
+    max_len=4096 ;;
 FuzzPredicateParser)
     split -l 1 "$fuzz/Seeds/predicates.txt" "$seeds/p"
     max_len=512 ;;

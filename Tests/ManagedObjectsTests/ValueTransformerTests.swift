@@ -150,73 +150,6 @@ struct ValueTransformerTests {
         }
     }
 
-    /// Archives a test makes by hand, each wrong in one way.
-    static func archive(objects: [Any], root: Int = 1) throws -> Data {
-        func uid(_ value: Int) -> [String: Int] { ["CF$UID": value] }
-        func references(_ value: Any) -> Any {
-            switch value {
-            case let fields as [String: Any]:
-                fields.mapValues { field -> Any in
-                    if let reference = field as? Reference { return uid(reference.index) }
-                    if let list = field as? [Reference] { return list.map { uid($0.index) } }
-                    return field
-                }
-            default: value
-            }
-        }
-        let plist: [String: Any] = [
-            "$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": uid(root)],
-            "$objects": objects.map(references),
-        ]
-        return try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-    }
-
-    struct Reference {
-        var index: Int
-        init(_ index: Int) { self.index = index }
-    }
-
-    static var arrayClass: [String: Any] { ["$classname": "NSArray", "$classes": ["NSArray", "NSObject"]] }
-
-    static func hostileArchives() throws -> [(String, Data)] {
-        let good = try NSKeyedArchiver.archivedData(withRootObject: ["a", "b", "c"], requiringSecureCoding: true)
-        var deep: [Any] = ["$null", arrayClass]
-        for index in 2..<2_000 { deep.append(["$class": Reference(1), "NS.objects": [Reference(index + 1)]]) }
-        deep.append("bottom")
-        return [
-            ("truncated", good.prefix(good.count - 9)),
-            ("not a plist", Data("bplist00 but nothing else".utf8)),
-            ("a class not allowed", try archive(objects: [
-                "$null", ["$class": Reference(2), "NS.objects": [Reference(3)]],
-                ["$classname": "MHWEvilPayload", "$classes": ["MHWEvilPayload", "NSObject"]], "x",
-            ])),
-            ("a reference cycle", try archive(objects: ["$null", ["$class": Reference(2), "NS.objects": [Reference(1)]], arrayClass])),
-            ("a reference out of range", try archive(objects: ["$null", ["$class": Reference(2), "NS.objects": [Reference(4_000_000)]], arrayClass])),
-            ("NS.objects not a list", try archive(objects: ["$null", ["$class": Reference(2), "NS.objects": 5], arrayClass])),
-            ("a date without its time", try archive(objects: [
-                "$null", ["$class": Reference(2), "NS.time": "yesterday"], ["$classname": "NSDate", "$classes": ["NSDate", "NSObject"]],
-            ])),
-            ("nesting 2,000 deep", try archive(objects: deep, root: 2)),
-            ("an array claiming 4 billion members", hugeCountPlist),
-            ("a root that is no reference", try PropertyListSerialization.data(fromPropertyList: [
-                "$archiver": "NSKeyedArchiver", "$top": ["root": "here"], "$objects": ["$null"],
-            ], format: .binary, options: 0)),
-        ]
-    }
-
-    /// A binary plist of one array whose count says 2³² members, in 50 bytes.
-    static var hugeCountPlist: Data {
-        var bytes = Array("bplist00".utf8)
-        bytes += [0xAF, 0x13, 0, 0, 0, 1, 0, 0, 0, 0]  // array, count as an 8-byte integer
-        let offsetTable = bytes.count
-        bytes += [8]  // object 0 at offset 8
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1]  // unused, offset size 1, reference size 1
-        bytes += [0, 0, 0, 0, 0, 0, 0, 1]  // one object
-        bytes += [0, 0, 0, 0, 0, 0, 0, 0]  // the top object is object 0
-        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(offsetTable)]
-        return Data(bytes)
-    }
-
     @Test("hostile and truncated archives in the store are errors naming attribute and object, never a trap")
     func hostileArchives() throws {
         let files = try TemporaryDirectory()
@@ -226,7 +159,7 @@ struct ValueTransformerTests {
             _ = ManagedObject(entity: Self.model["Shelf"]!, insertInto: context)
             try context.save()
         }
-        for (what, data) in try Self.hostileArchives() {
+        for (what, data) in HostileArchives.cases() {
             try DatabaseQueue(path: url.path).write { db in
                 try db.execute(sql: "UPDATE ZSHELF SET ZLIST = ?", arguments: [data])
             }

@@ -1,44 +1,45 @@
 import Foundation
 
-/// Reads an `NSKeyedArchiver` archive (a property list whose `$objects` refer to each other by
-/// UID) into Foundation values, admitting only allowed classes: secure decoding as Apple's,
-/// which refuses an archive naming any other class before instantiating anything.
+/// Reads an `NSKeyedArchiver` archive (a binary property list whose `$objects` refer to each
+/// other by UID) into Foundation values, admitting only allowed classes: secure decoding as
+/// Apple's, which refuses an archive naming any other class before instantiating anything.
 ///
 /// Ours, not Foundation's `NSKeyedUnarchiver`: on Linux that stops the program on a class that
 /// is not allowed. A store's archives are data from outside, so every malformed part (a
-/// reference out of range, a reference cycle, nesting deeper than `maximumDepth`, a wrong
-/// type anywhere) throws ``KeyedArchiveError``. Each object is decoded once and shared by the
-/// references to it, so an archive's cost is bounded by its size.
+/// reference out of range, a reference cycle, nesting deeper than `maximumDepth`, a count the
+/// bytes cannot hold, a wrong type anywhere) throws ``KeyedArchiveError``. Each object is
+/// decoded once and shared by the references to it, so an archive's cost is bounded by its size.
 struct KeyedArchiveReader {
     static let maximumDepth = 512
 
-    private let objects: [Any]
+    private let list: BinaryPropertyList
+    /// The `$objects`, each the index of its object in `list`.
+    private let objects: [Int]
     private let root: Int
     private let allowedClassNames: Set<String>
     private var decoded: [Int: Any] = [:]
     private var inProgress: Set<Int> = []
 
     init(data: Data, allowedClassNames: Set<String>) throws {
-        let plist: Any
-        do {
-            plist = try PropertyListSerialization.propertyList(from: data, format: nil)
-        } catch {
-            throw KeyedArchiveError("not a property list (\(data.count) bytes)")
-        }
-        guard let archive = plist as? [String: Any] else { throw KeyedArchiveError("the property list is not a keyed archive") }
-        guard archive["$archiver"] as? String == "NSKeyedArchiver" else {
+        let list = try BinaryPropertyListReader.read(data)
+        guard case .dictionary = list.objects[list.top] else { throw KeyedArchiveError("the property list is not a keyed archive (its top is no dictionary)") }
+        guard let archiver = list.value(in: list.top, forKey: "$archiver"), list.objects[archiver] == .string("NSKeyedArchiver") else {
             throw KeyedArchiveError("$archiver is not NSKeyedArchiver")
         }
-        guard let objects = archive["$objects"] as? [Any] else { throw KeyedArchiveError("the archive has no $objects list") }
-        guard let top = archive["$top"] as? [String: Any], let rootReference = top["root"] else {
+        guard let objectsIndex = list.value(in: list.top, forKey: "$objects"), case .array(let objects) = list.objects[objectsIndex] else {
+            throw KeyedArchiveError("the archive has no $objects list")
+        }
+        guard let top = list.value(in: list.top, forKey: "$top"), let rootReference = list.value(in: top, forKey: "root") else {
             throw KeyedArchiveError("the archive has no $top root")
         }
-        guard let root = Self.uid(rootReference), root < objects.count else {
+        guard case .uid(let root) = list.objects[rootReference], root < objects.count else {
             throw KeyedArchiveError("$top root is not a reference to one of the \(objects.count) objects")
         }
+        self.list = list
         self.objects = objects
-        self.root = root
+        self.root = Int(root)
         self.allowedClassNames = allowedClassNames
+        try requireAllowedClasses()
     }
 
     /// The archive's root value; `nil` when the root is `$null`.
@@ -46,135 +47,183 @@ struct KeyedArchiveReader {
         try object(root, depth: 0)
     }
 
-    /// A UID's value: Foundation on Linux gives binary plists' UIDs as its internal
-    /// `_NSKeyedArchiverUID` (its number in `value`); XML archives write `{CF$UID = n}`.
-    static func uid(_ reference: Any) -> Int? {
-        if let dictionary = reference as? [String: Any], dictionary.count == 1, let value = dictionary["CF$UID"] as? Int {
-            return value >= 0 ? value : nil
-        }
-        guard String(describing: type(of: reference)) == "_NSKeyedArchiverUID" else { return nil }
-        return Mirror(reflecting: reference).children.first { $0.label == "value" }.flatMap { child in
-            (child.value as? UInt32).map(Int.init)
+    /// Refuses the archive when any of its objects names a class that is not allowed, before
+    /// anything is decoded.
+    private func requireAllowedClasses() throws {
+        for number in objects.indices {
+            guard let classReference = list.value(in: objects[number], forKey: "$class") else { continue }
+            try requireAllowed(try className(reference: classReference, of: number), at: number)
         }
     }
 
-    private func reference(_ value: Any?, _ what: String, in index: Int) throws -> Int {
-        guard let value, let uid = Self.uid(value), uid < objects.count else {
-            throw KeyedArchiveError("object \(index): \(what) is not a reference to one of the \(objects.count) objects")
+    private func className(reference: Int, of number: Int) throws -> String {
+        let classNumber = try self.number(reference, "$class", in: number)
+        guard let name = list.value(in: objects[classNumber], forKey: "$classname"), case .string(let className) = list.objects[name] else {
+            throw KeyedArchiveError("object \(number): its $class (object \(classNumber)) has no $classname")
         }
-        return uid
+        return className
     }
 
-    private func requireAllowed(_ className: String, at index: Int) throws {
+    /// The object number a UID at `reference` (an index in `list`) gives.
+    private func number(_ reference: Int?, _ what: String, in number: Int) throws -> Int {
+        guard let reference, case .uid(let uid) = list.objects[reference], uid < objects.count else {
+            throw KeyedArchiveError("object \(number): \(what) is not a reference to one of the \(objects.count) objects")
+        }
+        return Int(uid)
+    }
+
+    private func requireAllowed(_ className: String, at number: Int) throws {
         guard allowedClassNames.contains(className) else {
-            throw KeyedArchiveError("object \(index) is of class \(className), which is not allowed (allowed: \(allowedClassNames.sorted().joined(separator: ", ")))")
+            throw KeyedArchiveError("object \(number) is of class \(className), which is not allowed (allowed: \(allowedClassNames.sorted().joined(separator: ", ")))")
         }
     }
 
-    private mutating func object(_ index: Int, depth: Int) throws -> Any? {
-        if let done = decoded[index] { return done }
+    private mutating func object(_ number: Int, depth: Int) throws -> Any? {
+        // UID 0 is `$null`, Apple's nil.
+        guard number != 0 else { return nil }
+        if let done = decoded[number] { return done }
         guard depth < Self.maximumDepth else { throw KeyedArchiveError("objects nest deeper than \(Self.maximumDepth)") }
-        let raw = objects[index]
-        if let string = raw as? String {
-            if string == "$null" { return nil }
-            try requireAllowed("NSString", at: index)
-            return string
+        let value: Any
+        switch list.objects[objects[number]] {
+        case .string(let string):
+            try requireAllowed("NSString", at: number)
+            value = string
+        case .integer(let integer):
+            try requireAllowed("NSNumber", at: number)
+            value = NSNumber(value: integer)
+        case .unsignedInteger(let integer):
+            try requireAllowed("NSNumber", at: number)
+            value = NSNumber(value: integer)
+        case .real(let real):
+            try requireAllowed("NSNumber", at: number)
+            value = NSNumber(value: real)
+        case .real32(let real):
+            try requireAllowed("NSNumber", at: number)
+            value = NSNumber(value: real)
+        case .boolean(let boolean):
+            try requireAllowed("NSNumber", at: number)
+            value = boolean
+        case .data(let data):
+            try requireAllowed("NSData", at: number)
+            value = data
+        case .dictionary:
+            guard let classReference = list.value(in: objects[number], forKey: "$class") else {
+                throw KeyedArchiveError("object \(number) is a dictionary without $class")
+            }
+            let className = try className(reference: classReference, of: number)
+            try requireAllowed(className, at: number)
+            guard inProgress.insert(number).inserted else { throw KeyedArchiveError("object \(number) contains itself") }
+            defer { inProgress.remove(number) }
+            value = try instance(of: className, number: number, depth: depth)
+        case let other:
+            throw KeyedArchiveError("object \(number) is \(Self.describe(other)), neither a value nor an object with a $class")
         }
-        if raw is Bool || raw is NSNumber || raw is Int || raw is Double {
-            try requireAllowed("NSNumber", at: index)
-            return raw
-        }
-        if let data = raw as? Data {
-            try requireAllowed("NSData", at: index)
-            return data
-        }
-        guard let fields = raw as? [String: Any], let classReference = fields["$class"] else {
-            throw KeyedArchiveError("object \(index) is neither a value nor an object with a $class")
-        }
-        let classIndex = try reference(classReference, "$class", in: index)
-        guard let classFields = objects[classIndex] as? [String: Any], let className = classFields["$classname"] as? String else {
-            throw KeyedArchiveError("object \(index): its $class (object \(classIndex)) has no $classname")
-        }
-        try requireAllowed(className, at: index)
-        guard inProgress.insert(index).inserted else { throw KeyedArchiveError("object \(index) contains itself") }
-        defer { inProgress.remove(index) }
-        let value = try instance(of: className, fields: fields, index: index, depth: depth)
-        decoded[index] = value
+        decoded[number] = value
         return value
     }
 
-    private mutating func members(_ fields: [String: Any], key: String, index: Int, depth: Int) throws -> [Any] {
-        guard let references = fields[key] as? [Any] else { throw KeyedArchiveError("object \(index): \(key) is not a list") }
-        return try references.map { reference in
-            guard let member = try object(self.reference(reference, key, in: index), depth: depth + 1) else {
-                throw KeyedArchiveError("object \(index): \(key) holds $null")
-            }
-            return member
+    private static func describe(_ object: BinaryPropertyList.Object) -> String {
+        switch object {
+        case .null: "a property list null"
+        case .date: "a property list date"
+        case .uid: "a UID"
+        case .array: "a property list array"
+        case .set: "a property list set"
+        default: "\(object)"
         }
     }
 
-    private mutating func instance(of className: String, fields: [String: Any], index: Int, depth: Int) throws -> Any {
-        func field<Value>(_ key: String, _: Value.Type) throws -> Value {
-            guard let value = fields[key] as? Value else {
-                throw KeyedArchiveError("object \(index) (\(className)): \(key) is missing or not \(Value.self)")
-            }
-            return value
+    /// The field `key` of object `number`, when it is there.
+    private func field(_ key: String, of number: Int) -> BinaryPropertyList.Object? {
+        list.value(in: objects[number], forKey: key).map { list.objects[$0] }
+    }
+
+    private mutating func member(_ reference: Int?, _ key: String, of number: Int, depth: Int) throws -> Any {
+        guard let member = try object(self.number(reference, key, in: number), depth: depth + 1) else {
+            throw KeyedArchiveError("object \(number): \(key) holds $null")
         }
+        return member
+    }
+
+    private mutating func members(_ key: String, of number: Int, depth: Int) throws -> [Any] {
+        guard case .array(let references)? = field(key, of: number) else { throw KeyedArchiveError("object \(number): \(key) is not a list") }
+        return try references.map { try member($0, key, of: number, depth: depth) }
+    }
+
+    private mutating func instance(of className: String, number: Int, depth: Int) throws -> Any {
         switch className {
         case "NSArray", "NSMutableArray":
-            return try members(fields, key: "NS.objects", index: index, depth: depth)
+            return try members("NS.objects", of: number, depth: depth)
         case "NSSet", "NSMutableSet":
-            return Set(try hashable(members(fields, key: "NS.objects", index: index, depth: depth), index: index))
+            return Set(try hashable(members("NS.objects", of: number, depth: depth), number: number))
         case "NSOrderedSet", "NSMutableOrderedSet":
-            if fields["NS.objects"] != nil {
-                return NSOrderedSet(array: try members(fields, key: "NS.objects", index: index, depth: depth))
+            if field("NS.objects", of: number) != nil {
+                return NSOrderedSet(array: try members("NS.objects", of: number, depth: depth))
             }
             // Foundation on Linux writes each member under a key of its own.
-            var references: [Any] = []
-            while let reference = fields["NS.object.\(references.count)"] { references.append(reference) }
-            return NSOrderedSet(array: try members(["NS.objects": references], key: "NS.objects", index: index, depth: depth))
+            guard case .dictionary(let keys, let values) = list.objects[objects[number]] else { return NSOrderedSet() }
+            var fields: [String: Int] = [:]
+            for (key, value) in zip(keys, values) {
+                if case .string(let name) = list.objects[key] { fields[name] = value }
+            }
+            var result: [Any] = []
+            while let reference = fields["NS.object.\(result.count)"] {
+                result.append(try member(reference, "NS.object.\(result.count)", of: number, depth: depth))
+            }
+            return NSOrderedSet(array: result)
         case "NSDictionary", "NSMutableDictionary":
-            let keys = try hashable(members(fields, key: "NS.keys", index: index, depth: depth), index: index)
-            let values = try members(fields, key: "NS.objects", index: index, depth: depth)
+            let keys = try hashable(members("NS.keys", of: number, depth: depth), number: number)
+            let values = try members("NS.objects", of: number, depth: depth)
             guard keys.count == values.count else {
-                throw KeyedArchiveError("object \(index): \(keys.count) keys but \(values.count) values")
+                throw KeyedArchiveError("object \(number): \(keys.count) keys but \(values.count) values")
             }
             return Dictionary(zip(keys, values), uniquingKeysWith: { _, last in last })
         case "NSString", "NSMutableString":
-            if let string = fields["NS.string"] as? String { return string }
-            guard let bytes = fields["NS.bytes"] as? Data, let string = String(data: bytes, encoding: .utf8) else {
-                throw KeyedArchiveError("object \(index) (\(className)) has neither NS.string nor UTF-8 NS.bytes")
+            if case .string(let string)? = field("NS.string", of: number) { return string }
+            guard case .data(let bytes)? = field("NS.bytes", of: number), let string = String(data: bytes, encoding: .utf8) else {
+                throw KeyedArchiveError("object \(number) (\(className)) has neither NS.string nor UTF-8 NS.bytes")
             }
             return string
         case "NSDate":
-            return Date(timeIntervalSinceReferenceDate: try field("NS.time", Double.self))
+            switch field("NS.time", of: number) {
+            case .real(let time)?: return Date(timeIntervalSinceReferenceDate: time)
+            case .integer(let time)?: return Date(timeIntervalSinceReferenceDate: Double(time))
+            default: throw KeyedArchiveError("object \(number) (NSDate): NS.time is missing or not a number")
+            }
         case "NSData", "NSMutableData":
-            return try field("NS.data", Data.self)
+            guard case .data(let data)? = field("NS.data", of: number) else {
+                throw KeyedArchiveError("object \(number) (\(className)): NS.data is missing or not data")
+            }
+            return data
         case "NSUUID":
-            let bytes = [UInt8](try field("NS.uuidbytes", Data.self))
-            guard bytes.count == 16 else { throw KeyedArchiveError("object \(index) (NSUUID): NS.uuidbytes is not 16 bytes") }
+            guard case .data(let data)? = field("NS.uuidbytes", of: number), data.count == 16 else {
+                throw KeyedArchiveError("object \(number) (NSUUID): NS.uuidbytes is missing or not 16 bytes")
+            }
+            let bytes = [UInt8](data)
             return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
         case "NSURL":
-            let base = try object(reference(fields["NS.base"], "NS.base", in: index), depth: depth + 1)
-            guard let relative = try object(reference(fields["NS.relative"], "NS.relative", in: index), depth: depth + 1) as? String else {
-                throw KeyedArchiveError("object \(index) (NSURL): NS.relative is not a string")
+            let base = try object(self.number(list.value(in: objects[number], forKey: "NS.base"), "NS.base", in: number), depth: depth + 1)
+            guard base == nil || base is URL else { throw KeyedArchiveError("object \(number) (NSURL): NS.base is not a URL") }
+            guard let relative = try object(self.number(list.value(in: objects[number], forKey: "NS.relative"), "NS.relative", in: number),
+                                            depth: depth + 1) as? String else {
+                throw KeyedArchiveError("object \(number) (NSURL): NS.relative is not a string")
             }
             guard let url = URL(string: relative, relativeTo: base as? URL) else {
-                throw KeyedArchiveError("object \(index) (NSURL): \(relative) is not a URL")
+                throw KeyedArchiveError("object \(number) (NSURL): \(relative) is not a URL")
             }
             return url
         case "NSNull":
             return NSNull()
         default:
-            throw KeyedArchiveError("object \(index): class \(className) is allowed but cannot be read here")
+            throw KeyedArchiveError("object \(number): class \(className) is allowed but cannot be read here")
         }
     }
 
-    private func hashable(_ values: [Any], index: Int) throws -> [AnyHashable] {
+    private func hashable(_ values: [Any], number: Int) throws -> [AnyHashable] {
         try values.map { value in
             guard let hashable = value as? AnyHashable else {
-                throw KeyedArchiveError("object \(index): a set member or key of type \(type(of: value)) cannot be hashed")
+                throw KeyedArchiveError("object \(number): a set member or key of type \(type(of: value)) cannot be hashed")
             }
             return hashable
         }

@@ -6,8 +6,10 @@ import Foundation
 /// `NSSecureUnarchiveFromDataTransformer`.
 ///
 /// A subclass widens or narrows the allowed classes by overriding `allowedTopLevelClasses`.
-/// Archives are written by Foundation's `NSKeyedArchiver` and read by `KeyedArchiveReader`
-/// (Foundation's unarchiver on Linux stops the program on a class that is not allowed).
+/// Archives are written by `KeyedArchiveWriter` in the bytes Apple's archiver writes (Foundation's
+/// archiver on Linux lays them out differently and in a different order each run) and read by
+/// `KeyedArchiveReader` (Foundation's unarchiver on Linux stops the program on a class that is
+/// not allowed, and its property list parser recurses on hostile nesting).
 open class SecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
     /// Foundation's plist classes, as Apple's transformer allows them.
     open class var allowedTopLevelClasses: [AnyClass] {

@@ -18,11 +18,20 @@ struct Cover {
         guard let data = archive as? Data,
               let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
               let objects = plist["$objects"] as? [Any],
-              let top = plist["$top"] as? [String: Any], let root = top["root"].flatMap(KeyedArchiveReader.uid), root < objects.count,
-              let fields = objects[root] as? [String: Any], let textIndex = fields["text"].flatMap(KeyedArchiveReader.uid), textIndex < objects.count,
+              let top = plist["$top"] as? [String: Any], let root = top["root"].flatMap(Cover.uid), root < objects.count,
+              let fields = objects[root] as? [String: Any], let textIndex = fields["text"].flatMap(Cover.uid), textIndex < objects.count,
               let text = objects[textIndex] as? String
         else { return nil }
         self.text = text
+    }
+
+    /// A UID's value: Foundation on Linux gives binary plists' UIDs as its internal
+    /// `_NSKeyedArchiverUID` (its number in `value`).
+    static func uid(_ reference: Any) -> Int? {
+        guard String(describing: type(of: reference)) == "_NSKeyedArchiverUID" else { return nil }
+        return Mirror(reflecting: reference).children.first { $0.label == "value" }.flatMap { child in
+            (child.value as? UInt32).map(Int.init)
+        }
     }
 }
 

@@ -1,0 +1,23 @@
+/// Which values Apple's Foundation (64-bit) holds as tagged pointers, not as objects: such a
+/// value is the same object wherever it occurs, so Apple's archiver writes it once (see
+/// ``KeyedArchiveWriter``). Strings: up to 7 ASCII characters, up to 9 of a 64-character
+/// alphabet, up to 11 of its first 32 characters (the encodings of Apple's tagged `NSString`);
+/// integers of up to 56 bits.
+enum AppleTaggedPointers {
+    private static let sixBitAlphabet = Array("eilotrm.apdnsIc ufkMShjTRxgC4013bDNvwyUL2O856P-B79AFKEWV_zGJ/HYX".utf8)
+
+    static func canHold(_ string: String) -> Bool {
+        let characters = Array(string.utf8)
+        guard characters.allSatisfy({ $0 < 0x80 }) else { return false }
+        switch characters.count {
+        case 0...7: return true
+        case 8...9: return characters.allSatisfy { sixBitAlphabet.contains($0) }
+        case 10...11: return characters.allSatisfy { sixBitAlphabet.prefix(32).contains($0) }
+        default: return false
+        }
+    }
+
+    static func canHold(_ integer: Int64) -> Bool {
+        integer >= -(1 << 55) && integer < (1 << 55)
+    }
+}
