@@ -48,7 +48,7 @@ import Testing
                 reader.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
                 lastToken = transaction.token
             }
-            let changes = transactions.flatMap(\.changes)
+            let changes = transactions.flatMap { $0.changes ?? [] }
             #expect(changes.allSatisfy { $0.changeType == .insert && $0.updatedProperties == nil })
 
             try reader.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: lastToken))

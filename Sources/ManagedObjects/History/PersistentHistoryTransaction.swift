@@ -20,6 +20,11 @@ public struct PersistentHistoryTransaction: Sendable, Hashable {
     /// The changes, in the order they were recorded.
     public let changes: [PersistentHistoryChange]
 
+    /// ``changes``, under a name the `CoreData` module's `changes` (optional, as Core Data's)
+    /// does not hide.
+    @_spi(CoreData)
+    public var recordedChanges: [PersistentHistoryChange] { changes }
+
     /// The token that stands for the history up to and including this transaction.
     public var token: PersistentHistoryToken {
         PersistentHistoryToken(storeIdentifier: storeID, transactionNumber: transactionNumber)

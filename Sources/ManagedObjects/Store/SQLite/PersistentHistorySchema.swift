@@ -64,7 +64,8 @@ enum PersistentHistorySchema {
     /// columns it lacks (added at the end of `ACHANGE`, as BLOB).
     static func create(in db: Database, tombstoneColumns count: Int) throws {
         guard try !isPresent(in: db) else {
-            for position in try tombstoneColumns(in: db).count..<max(count, try tombstoneColumns(in: db).count) {
+            let existing = try tombstoneColumns(in: db).count
+            for position in existing..<max(count, existing) {
                 try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN \(PersistentHistoryColumns.tombstoneColumn(position)) BLOB")
             }
             return
