@@ -56,7 +56,7 @@ public struct PersistentHistoryChange: @unchecked Sendable, Hashable {
     func keyValues(in transaction: PersistentHistoryTransaction) -> [String: Any] {
         var values: [String: Any] = [
             "changeID": changeID, "changeType": changeType.rawValue, "changedObjectID": changedObjectID,
-            "changedEntity": changedObjectID.entity.name, "transaction": transaction.keyValues,
+            "changedEntity": changedObjectID.entity, "transaction": transaction.keyValues,
         ]
         if let names = updatedPropertyNames { values["updatedProperties"] = Array(names) }
         if let tombstone { values["tombstone"] = tombstone }
@@ -65,7 +65,8 @@ public struct PersistentHistoryChange: @unchecked Sendable, Hashable {
 
     /// A fetch request on history changes: Core Data's `NSPersistentHistoryChange.fetchRequest`.
     /// Give it a predicate on the change's keys (`changeType`, `changedObjectID`,
-    /// `changedEntity`, `changeID`, `transaction.author`, …) and pass it to
+    /// `changedEntity` (compared with an entity description: `changedEntity == %@`), `changeID`,
+    /// `transaction.author`, …) and pass it to
     /// ``PersistentHistoryChangeRequest/fetchHistory(withFetch:)``: the transactions come back
     /// with only their matching changes.
     public static var fetchRequest: FetchRequest<PersistentHistoryChange>? {

@@ -123,6 +123,12 @@ struct PersistentHistoryRequestTests {
             #expect(try context.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: deletions)).transactions
                 .flatMap(\.changes).map(\.changedObjectID) == [ids[0]])
 
+            let updates = try #require(PersistentHistoryChange.fetchRequest)
+            updates.predicate = ObjectPredicate(
+                "changedEntity == %@ AND changeType == %d", Self.model["Item"]!, PersistentHistoryChangeType.update.rawValue)
+            #expect(try context.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: updates)).transactions
+                .map { $0.changes.map(\.changeType) } == [[.update]])
+
             let other = FetchRequest<ManagedObject>(entityName: "Item")
             let error = #expect(throws: ManagedObjectError.self) {
                 try context.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: other))
