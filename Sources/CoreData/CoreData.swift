@@ -184,15 +184,23 @@ public typealias NSBatchDeleteRequestResultType = BatchDeleteRequestResultType
 
 // MARK: Persistent history
 
-// Read with `context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after:))`; saves
-// record it when the store has `NSPersistentHistoryTrackingKey` on. Value types here where
-// Core Data has classes (a transaction and its changes are read-only records).
+// Read with `context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after:))` (narrowed
+// by `fetchRequest`, made from `NSPersistentHistoryTransaction.fetchRequest` or
+// `NSPersistentHistoryChange.fetchRequest`, or `fetchHistory(withFetch:)`), purged with
+// `deleteHistory(before:)`, merged with `mergeChanges(fromContextDidSave:
+// transaction.objectIDNotification())`; `currentPersistentHistoryToken(fromStores:)` is the
+// coordinator's. Saves and batch requests record it when the store has
+// `NSPersistentHistoryTrackingKey` on. Value types here where Core Data has classes (a
+// transaction and its changes are read-only records).
 public typealias NSPersistentHistoryChangeRequest = PersistentHistoryChangeRequest
 public typealias NSPersistentHistoryResult = PersistentHistoryResult
 public typealias NSPersistentHistoryTransaction = PersistentHistoryTransaction
 public typealias NSPersistentHistoryChange = PersistentHistoryChange
 public typealias NSPersistentHistoryChangeType = PersistentHistoryChangeType
 public typealias NSPersistentHistoryToken = PersistentHistoryToken
+/// What a history change's `updatedProperties` holds: Core Data's `NSPropertyDescription`
+/// (here an attribute or a relationship description).
+public typealias NSPropertyDescription = PropertyDescription
 
 /// The `userInfo` keys of the context notifications, and of a remote save's changes
 /// (`mergeChanges(fromRemoteContextSave:into:)`).

@@ -88,7 +88,7 @@ import Testing
             let result: NSPersistentHistoryResult = try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: token))
             let transactions = try #require(result.result as? [NSPersistentHistoryTransaction])
             #expect(transactions.map(\.author) == ["app"])
-            let changes: [NSPersistentHistoryChange] = transactions.flatMap(\.changes)
+            let changes: [NSPersistentHistoryChange] = transactions.flatMap { $0.changes ?? [] }
             #expect(changes.contains { $0.changedObjectID == tweet.objectID && $0.changeType == NSPersistentHistoryChangeType.insert })
         }
     }

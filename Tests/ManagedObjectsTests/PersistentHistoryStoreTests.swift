@@ -41,6 +41,8 @@ struct PersistentHistoryStoreTests {
         let directory = try TemporaryDirectory()
         let url = try RealSQLiteStoreTests.copy(path, into: directory)
         let before = try Self.historyRows(at: url)
+        let historySchema = "SELECT sql FROM sqlite_master WHERE tbl_name IN ('ACHANGE', 'ATRANSACTION', 'ATRANSACTIONSTRING') ORDER BY name"
+        let schemaBefore = try rawSQL(url.path, historySchema)
         // The file has history rows: one transaction, its strings, its changes.
         #expect(before["ATRANSACTION"]?.count == 1)
         #expect(before["ATRANSACTIONSTRING"]?.count == 2)
@@ -72,9 +74,17 @@ struct PersistentHistoryStoreTests {
             }
             #expect(after["ATRANSACTION"]?.count == 2)
             #expect(after["ACHANGE"]?.count == (before["ACHANGE"]?.count ?? 0) + 2)
+            // The update names the one property changed; the model preserves no attribute, so
+            // the tables keep the columns Core Data declared (no tombstone column added).
+            let saved = try context.performAndWait {
+                try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions.last
+            }
+            #expect(saved?.changes.first { $0.changeType == .update }?.updatedPropertyNames == ["comment"])
+            #expect(saved?.changes.first { $0.changeType == .insert }?.updatedProperties == nil)
         } else {
             #expect(after == before)
         }
+        #expect(try rawSQL(url.path, historySchema) == schemaBefore)
     }
 
     @Test("with history tracking on, a new store has the history entities in Z_PRIMARYKEY as Core Data numbers them")

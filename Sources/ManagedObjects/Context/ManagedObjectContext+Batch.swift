@@ -47,6 +47,7 @@ extension ManagedObjectContext {
         var insert = StoreBatchInsert(entity: entity, attributes: rows.attributes, values: rows.values, rowCount: rows.count)
         insert.returnsObjectIDs = request.resultType == .objectIDs
         insert.updatesObjectsOnConstraintConflict = batchInsertUpdatesOnConstraintConflict
+        (insert.transactionAuthor, insert.contextName) = (transactionAuthor, name)
         let outcome = try coordinator.store(for: entity).batchInsert(insert)
         return BatchInsertResult(resultType: request.resultType, outcome: outcome)
     }
@@ -71,6 +72,7 @@ extension ManagedObjectContext {
         var update = StoreBatchUpdate(entity: entity, predicate: request.predicate, values: values)
         update.includesSubentities = request.includesSubentities
         update.returnsObjectIDs = request.resultType == .updatedObjectIDsResultType
+        (update.transactionAuthor, update.contextName) = (transactionAuthor, name)
         let outcome = try coordinator.store(for: entity).batchUpdate(update)
         return BatchUpdateResult(resultType: request.resultType, outcome: outcome)
     }
@@ -110,6 +112,7 @@ extension ManagedObjectContext {
             delete.includesSubentities = fetch.includesSubentities
         }
         delete.returnsObjectIDs = request.resultType == .resultTypeObjectIDs
+        (delete.transactionAuthor, delete.contextName) = (transactionAuthor, name)
         let outcome = try store.batchDelete(delete)
         return BatchDeleteResult(resultType: request.resultType, outcome: outcome)
     }
@@ -177,7 +180,8 @@ extension ManagedObjectContext {
             func ids(_ keys: String...) -> [ManagedObjectID] {
                 keys.flatMap { key -> [ManagedObjectID] in
                     guard let value = changes[key] else { return [] }
-                    let elements: [Any] = (value as? [Any]) ?? (value as? Set<ManagedObjectID>).map(Array.init) ?? []
+                    let elements: [Any] = (value as? [Any]) ?? (value as? Set<ManagedObjectID>).map(Array.init)
+                        ?? (value as? Set<ManagedObject>).map(Array.init) ?? (value as? Set<URL>).map(Array.init) ?? []
                     return elements.compactMap { element in
                         switch element {
                         case let id as ManagedObjectID: id

@@ -3,10 +3,12 @@ import Foundation
 extension ManagedObjectContext {
     // MARK: Persistent history
 
-    /// The persistent history the request asks for, from every store of the coordinator that
-    /// keeps it (an SQLite store with Core Data's history tables), store by store in the order
-    /// they were added, each store's transactions in the order they were saved. A token names
-    /// its store: it starts the history of that store only, and the other stores give none.
+    /// Runs a persistent history request against every store of the coordinator that keeps
+    /// history (an SQLite store with Core Data's history tables), store by store in the order
+    /// they were added. A fetch gives each store's transactions in the order they were saved; a
+    /// delete removes the history before its point and gives no transactions. A token names its
+    /// store: it starts (or bounds) the history of that store only, and the other stores are
+    /// left out.
     @discardableResult
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         var transactions: [PersistentHistoryTransaction] = []
@@ -15,7 +17,10 @@ extension ManagedObjectContext {
                coordinator.persistentStores.contains(where: { $0.identifier == token.storeIdentifier }) {
                 continue
             }
-            transactions += try store.fetchHistory(after: request.start)
+            switch request.operation {
+            case .fetch: transactions += try request.filtered(store.fetchHistory(after: request.start))
+            case .delete: try store.deleteHistory(before: request.start)
+            }
         }
         return PersistentHistoryResult(transactions: transactions)
     }

@@ -63,17 +63,14 @@ extension ManagedObjectContext {
 
     /// Core Data's `mergeChanges(fromContextDidSave:)` for a did-save notification from
     /// `NotificationCenter`. A notification a context posted merges as its `ContextNotification`;
-    /// another one (made by hand) merges the objects its `userInfo` names.
+    /// another one (made by hand, or a history transaction's `objectIDNotification()`) merges
+    /// the objects or object IDs its `userInfo` names, as changes made outside this
+    /// coordinator's contexts: the coordinator's cached rows of them are dropped first.
     public func mergeChanges(fromContextDidSave notification: Notification) {
         if let posted = notification.userInfo?[Self.contextNotificationKey] as? ContextNotification {
             mergeChanges(fromContextDidSave: posted)
             return
         }
-        func ids(_ key: String) -> [ManagedObjectID] {
-            (notification.userInfo?[key] as? Set<ManagedObject>)?.map(\.objectID) ?? []
-        }
-        mergeChanges(fromContextDidSave: ContextNotification(
-            name: .didSave, context: notification.object as? ManagedObjectContext ?? self,
-            inserted: ids(Self.insertedObjectsKey), updated: ids(Self.updatedObjectsKey), deleted: ids(Self.deletedObjectsKey)))
+        Self.mergeChanges(fromRemoteContextSave: notification.userInfo ?? [:], into: [self])
     }
 }

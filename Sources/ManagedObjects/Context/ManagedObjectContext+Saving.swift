@@ -192,6 +192,7 @@ extension ManagedObjectContext {
         var changes = StoreChangeSet()
         changes.transactionAuthor = transactionAuthor
         changes.contextName = name
+        let namesUpdatedProperties = coordinator.persistentStores.contains { $0.recordsPersistentHistory }
         var attempt = 0
         // With several stores: the stores that have their part of the change set, and the one
         // that refused its part.
@@ -202,6 +203,11 @@ extension ManagedObjectContext {
             // move into it; they go back if the save does not happen.
             changes.inserted = inserted.map { snapshot($0, version: 1, movingAttributes: true) }
             changes.updated = updated.map { snapshot($0, version: $0.committedSnapshot?.version ?? 0) }
+            if namesUpdatedProperties {
+                changes.updatedPropertyIndexes = Dictionary(
+                    zip(updated, changes.updated).map { object, stored in (stored.objectID, object.changedPropertyIndexes(in: stored)) },
+                    uniquingKeysWith: { first, _ in first })
+            }
             changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
             do {
                 do {

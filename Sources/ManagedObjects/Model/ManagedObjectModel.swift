@@ -254,6 +254,21 @@ public enum PropertyDescription: Sendable {
     }
 }
 
+/// Descriptions are equal when they are the same description (one per property of an entity,
+/// as Core Data's `NSPropertyDescription` compares): a history change's `updatedProperties` is
+/// a set of them.
+extension PropertyDescription: Hashable {
+    private var identity: ObjectIdentifier {
+        switch self {
+        case .attribute(let attribute): ObjectIdentifier(attribute)
+        case .relationship(let relationship): ObjectIdentifier(relationship)
+        }
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.identity == rhs.identity }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+}
+
 /// What a save needs to know of a property, for each value of each object, without the
 /// property's description: its shape, whether it is transient, and what validation checks.
 struct PropertySlot {

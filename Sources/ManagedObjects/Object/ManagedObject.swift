@@ -608,6 +608,17 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         return result
     }
 
+    /// The indexes of the stored properties whose values in `stored` (this object's snapshot
+    /// for a save) differ from the committed snapshot: every stored property without one.
+    func changedPropertyIndexes(in stored: StoredObject) -> [Int] {
+        let transient = Set(entity.transientIndexes)
+        let indexes = entity.properties.indices.filter { !transient.contains($0) }
+        guard let committed = committedSnapshot else { return indexes }
+        return indexes.filter { index in
+            !stored.values[index].isSame(as: committed.values[index], ordered: property(at: index).relationshipIsOrdered)
+        }
+    }
+
     /// Whether the property at `index` differs from the committed snapshot.
     func hasChangedValue(at index: Int) -> Bool {
         let current = storedValue(at: index, id: \.objectID)

@@ -52,6 +52,10 @@ public struct StoreChangeSet: Sendable {
     /// The saving context's `transactionAuthor` and `name`, which persistent history records.
     public var transactionAuthor: String?
     public var contextName: String?
+    /// For a store that records persistent history (``PersistentStore/recordsPersistentHistory``):
+    /// the property indexes each updated object changed since it was read, by object; `nil`
+    /// when the saving context did not say (history then does not name them).
+    public var updatedPropertyIndexes: [ManagedObjectID: [Int]]?
 
     public init() {}
 
@@ -108,6 +112,10 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// generation: ``ManagedObjectContext/setQueryGenerationFrom(_:)``); `nil`, the default,
     /// when the store cannot pin its state. The view answers reads only.
     func pinnedForReading() throws -> (any PersistentStore)?
+    /// Whether saves record persistent history, so that a save tells the store which
+    /// properties each updated object changed (``StoreChangeSet/updatedPropertyIndexes``).
+    /// The default says no.
+    var recordsPersistentHistory: Bool { get }
 
     // Batch requests (StoreBatchRequest.swift): run straight in the store, each all or nothing.
     /// Inserts rows of attribute values as new objects.
@@ -122,6 +130,7 @@ extension PersistentStore {
     public func canEvaluate(_ predicate: ObjectPredicate) -> Bool { true }
     public func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool { true }
     public func pinnedForReading() throws -> (any PersistentStore)? { nil }
+    public var recordsPersistentHistory: Bool { false }
 
     public var metadata: [String: Any] {
         get { StoreMetadata.kept(for: self) }

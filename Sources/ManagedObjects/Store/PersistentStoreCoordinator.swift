@@ -226,6 +226,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         var empty = StoreChangeSet()
         empty.transactionAuthor = changes.transactionAuthor
         empty.contextName = changes.contextName
+        empty.updatedPropertyIndexes = changes.updatedPropertyIndexes
         var parts = [StoreChangeSet](repeating: empty, count: stores.count)
         func position(of objectID: ManagedObjectID) throws -> Int {
             guard let position = stores.firstIndex(where: { $0.identifier == objectID.storeIdentifier }) else {

@@ -17,6 +17,9 @@ public struct StoreBatchInsert: @unchecked Sendable {
     public var updatesObjectsOnConstraintConflict = false
     /// Whether the outcome lists the inserted (or, upserting, updated) objects' IDs.
     public var returnsObjectIDs = false
+    /// The running context's `transactionAuthor` and `name`, which persistent history records.
+    public var transactionAuthor: String?
+    public var contextName: String?
 
     public init(entity: EntityDescription, attributes: [AttributeDescription], values: [Any?], rowCount: Int) {
         self.entity = entity
@@ -68,6 +71,9 @@ public struct StoreBatchUpdate: Sendable {
     public var predicate: ObjectPredicate?
     public var values: [(attribute: AttributeDescription, value: StoreBatchValue)]
     public var returnsObjectIDs = false
+    /// The running context's `transactionAuthor` and `name`, which persistent history records.
+    public var transactionAuthor: String?
+    public var contextName: String?
 
     public init(entity: EntityDescription, predicate: ObjectPredicate?, values: [(attribute: AttributeDescription, value: StoreBatchValue)]) {
         self.entity = entity
@@ -93,6 +99,9 @@ public struct StoreBatchDelete: Sendable {
     /// When set, these objects are deleted and `predicate` is not used.
     public var objectIDs: [ManagedObjectID]?
     public var returnsObjectIDs = false
+    /// The running context's `transactionAuthor` and `name`, which persistent history records.
+    public var transactionAuthor: String?
+    public var contextName: String?
 
     public init(entity: EntityDescription, predicate: ObjectPredicate?) {
         self.entity = entity

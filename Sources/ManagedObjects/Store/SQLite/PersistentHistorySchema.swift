@@ -8,8 +8,10 @@ import GRDB
 /// `A` prefix; a transaction's author, bundle, context and process names are kept once each in
 /// `ATRANSACTIONSTRING` and referred to by key (the `…TS` columns).
 ///
-/// Not learnt from a real file, so not made: the tombstone columns `ACHANGE` has for attributes
-/// that preserve their value in history on deletion (no store here has such an attribute).
+/// Not learnt from a real file (no store here has an attribute that preserves its value in
+/// history on deletion): the tombstone columns `ZTOMBSTONE0`, `ZTOMBSTONE1`, … that `ACHANGE`
+/// has for such attributes, made as BLOB columns after `ZCOLUMNS` as the public notes on
+/// Core Data's history tables show them (``PersistentHistoryColumns``).
 enum PersistentHistorySchema {
     /// The history tables' names; a store that has `ATRANSACTION` has history.
     static let tableNames = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
@@ -40,12 +42,38 @@ enum PersistentHistorySchema {
         try db.tableExists("ATRANSACTION")
     }
 
+    /// The `ZTOMBSTONE<n>` columns `ACHANGE` has, in order (stopping at the first missing).
+    static func tombstoneColumns(in db: Database) throws -> [String] {
+        let names = Set(try db.columns(in: "ACHANGE").map { $0.name.uppercased() })
+        var columns: [String] = []
+        while names.contains(PersistentHistoryColumns.tombstoneColumn(columns.count)) {
+            columns.append(PersistentHistoryColumns.tombstoneColumn(columns.count))
+        }
+        return columns
+    }
+
+    /// Whether `create(in:tombstoneColumns:)` has anything to do.
+    static func needsChange(in db: Database, tombstoneColumns count: Int) throws -> Bool {
+        guard try isPresent(in: db) else { return true }
+        return try tombstoneColumns(in: db).count < count
+    }
+
     /// Makes the history tables and their `Z_PRIMARYKEY` rows in the store open on `db`, when
-    /// it does not have them yet (a store Core Data or this runtime made with history keeps
-    /// its tables and rows as they are).
-    static func create(in db: Database) throws {
-        guard try !isPresent(in: db) else { return }
-        for statement in creationStatements { try db.execute(sql: statement) }
+    /// it does not have them yet, with `count` tombstone columns. A store Core Data or this
+    /// runtime made with history keeps its tables and rows as they are, and gets the tombstone
+    /// columns it lacks (added at the end of `ACHANGE`, as BLOB).
+    static func create(in db: Database, tombstoneColumns count: Int) throws {
+        guard try !isPresent(in: db) else {
+            let existing = try tombstoneColumns(in: db).count
+            for position in existing..<max(count, existing) {
+                try db.execute(sql: "ALTER TABLE ACHANGE ADD COLUMN \(PersistentHistoryColumns.tombstoneColumn(position)) BLOB")
+            }
+            return
+        }
+        let tombstones = (0..<count).map { ", \(PersistentHistoryColumns.tombstoneColumn($0)) BLOB" }.joined()
+        for statement in creationStatements {
+            try db.execute(sql: statement.hasPrefix("CREATE TABLE ACHANGE") ? statement.replacingOccurrences(of: "ZCOLUMNS BLOB", with: "ZCOLUMNS BLOB" + tombstones) : statement)
+        }
         for entity in entities {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)",

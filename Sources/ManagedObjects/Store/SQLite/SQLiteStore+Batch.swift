@@ -30,7 +30,8 @@ extension SQLiteStore {
             // Any uniqueness violation updates the row that has the values (its key stays).
             sql += " ON CONFLICT DO UPDATE SET \((columns.map { "\($0.name) = excluded.\($0.name)" } + ["Z_OPT = Z_OPT + 1"]).joined(separator: ", "))"
         }
-        let returning = upserting || request.returnsObjectIDs
+        // Persistent history needs the rows' keys, as returning IDs does.
+        let returning = upserting || request.returnsObjectIDs || recordsHistory
         if returning { sql += " RETURNING Z_PK" }
         // Binary attributes that allow external storage get Core Data's cells (a row an upsert
         // replaces leaves its file behind, unnamed).
@@ -74,7 +75,17 @@ extension SQLiteStore {
             guard returning else { return StoreBatchOutcome(count: request.rowCount, objectIDs: nil) }
             // Upserted rows keep their own entity (a sibling may hold the constrained values).
             let ids = try storedObjectIDs(forKeys: keys, in: entity, knownEntity: upserting ? nil : entity, db: db)
-            return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+            if recordsHistory {
+                // A key below the ones reserved is a row an upsert updated.
+                let written = columns.map(\.attribute.index)
+                try recordHistory(
+                    ids.map { id in
+                        (id.storeNumber ?? first) >= first ? HistoryRecord(type: .insert, objectID: id)
+                            : HistoryRecord(type: .update, objectID: id, columns: historyColumns.bitmap(of: written, in: id.entity))
+                    },
+                    author: request.transactionAuthor, contextName: request.contextName, db: db)
+            }
+            return StoreBatchOutcome(count: ids.count, objectIDs: upserting || request.returnsObjectIDs ? ids : nil)
         } }
     }
 
@@ -94,6 +105,14 @@ extension SQLiteStore {
         let externalAssignments = Set(assignments.indices.filter {
             assignments[$0].type == .binary && assignments[$0].attribute.attribute.allowsExternalBinaryDataStorage
         })
+        let written = assignments.map(\.attribute.index)
+        /// Records the updated objects in persistent history, when the store keeps it.
+        func record(_ ids: [ManagedObjectID], db: Database) throws {
+            guard recordsHistory else { return }
+            try recordHistory(
+                ids.map { HistoryRecord(type: .update, objectID: $0, columns: historyColumns.bitmap(of: written, in: $0.entity)) },
+                author: request.transactionAuthor, contextName: request.contextName, db: db)
+        }
         return try external.run { try pool.write { db in
             do {
                 if plan.rest.predicate == nil, constants, externalAssignments.isEmpty {
@@ -108,10 +127,11 @@ extension SQLiteStore {
                         } ?? .null)
                     }
                     let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
-                    if request.returnsObjectIDs {
+                    if request.returnsObjectIDs || recordsHistory {
                         let rows = try Row.fetchAll(db, sql: sql + " RETURNING Z_PK, Z_ENT", arguments: StatementArguments(arguments + plan.arguments))
                         let ids = rows.compactMap(storedID)
-                        return StoreBatchOutcome(count: ids.count, objectIDs: ids)
+                        try record(ids, db: db)
+                        return StoreBatchOutcome(count: ids.count, objectIDs: request.returnsObjectIDs ? ids : nil)
                     }
                     try db.execute(sql: sql, arguments: StatementArguments(arguments + plan.arguments))
                     return StoreBatchOutcome(count: db.changesCount, objectIDs: nil)
@@ -143,6 +163,7 @@ extension SQLiteStore {
                     try statement.execute(arguments: StatementArguments(arguments))
                     ids.append(object.objectID)
                 }
+                try record(ids, db: db)
                 return StoreBatchOutcome(count: ids.count, objectIDs: ids)
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 throw constraintConflict(error, entity: entity, objectID: nil, detail: "batch update: ")
@@ -161,7 +182,8 @@ extension SQLiteStore {
         let hasExternalData = request.matching.entities.contains { !(layoutsByEntity[ObjectIdentifier($0)]?.externalBinaryColumns.isEmpty ?? true) }
         return try external.run { try pool.write { db in
             let alias = SQLPredicateTranslator.tableAlias
-            if request.objectIDs == nil, plan.rest.predicate == nil, !hasConsequences, !hasExternalData {
+            // Persistent history names each deleted object (and keeps its tombstone): by key.
+            if request.objectIDs == nil, plan.rest.predicate == nil, !hasConsequences, !hasExternalData, !recordsHistory {
                 // One statement.
                 let sql = "DELETE FROM \(plan.table) AS \(alias)\(plan.conditions)"
                 if request.returnsObjectIDs {
@@ -183,7 +205,7 @@ extension SQLiteStore {
             } else {
                 targets = try matchingRows(plan, db: db, graph: graph(in: db)).map(\.objectID)
             }
-            return try delete(targets, db: db, external: external)
+            return try delete(targets, db: db, external: external, request: request)
         } }
     }
 
@@ -230,11 +252,15 @@ extension SQLiteStore {
     /// Deletes the objects and what their delete rules reach, and returns the outcome: the
     /// rows the rules delete too are counted and listed; related rows nullified have their
     /// `Z_OPT` increased and are listed as updated.
-    private func delete(_ targets: [ManagedObjectID], db: Database, external: ExternalBinaryDataSave) throws -> StoreBatchOutcome {
+    /// With persistent history, records them as one transaction: deletions with their
+    /// tombstones, nullified objects as updates of the inverse relationship.
+    private func delete(_ targets: [ManagedObjectID], db: Database, external: ExternalBinaryDataSave, request: StoreBatchDelete) throws -> StoreBatchOutcome {
         let targetSet = Set(targets)
         var deleted: [ManagedObjectID] = []
         var deletedSet = Set<ManagedObjectID>()
         var updated = Set<ManagedObjectID>()
+        var nullified: [ManagedObjectID: [Int]] = [:]
+        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
         var emptiedMandatory: [(objectID: ManagedObjectID, error: ManagedObjectError)] = []
         var pending = targets
         while !pending.isEmpty {
@@ -271,6 +297,7 @@ extension SQLiteStore {
                             }
                         }
                         updated.formUnion(related)
+                        if recordsHistory { for id in related { nullified[id, default: []].append(inverse.index) } }
                     case .noAction:
                         break
                     }
@@ -282,11 +309,19 @@ extension SQLiteStore {
                     try external.readPreviousCells(of: unique, layout: layout, db: db)
                     for objectID in unique { external.releaseAll(of: objectID) }
                 }
+                if recordsHistory { tombstones.merge(try historyTombstones(of: unique, db: db)) { first, _ in first } }
                 try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [keys])
             }
         }
         // A mandatory to-one emptied is an error only for an object that stays.
         if let failure = emptiedMandatory.first(where: { !deletedSet.contains($0.objectID) }) { throw failure.error }
+        if recordsHistory {
+            let records = deleted.map { HistoryRecord(type: .delete, objectID: $0, tombstone: tombstones[$0] ?? []) }
+                + updated.subtracting(deletedSet).sorted { ($0.storeNumber ?? 0) < ($1.storeNumber ?? 0) }.map { id in
+                    HistoryRecord(type: .update, objectID: id, columns: historyColumns.bitmap(of: nullified[id] ?? [], in: id.entity))
+                }
+            try recordHistory(records, author: request.transactionAuthor, contextName: request.contextName, db: db)
+        }
         return StoreBatchOutcome(
             count: deleted.count, objectIDs: deleted, relatedUpdatedObjectIDs: Array(updated.subtracting(deletedSet)))
     }

@@ -33,6 +33,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// Whether saves record persistent history (the store was opened with
     /// `persistentHistoryTracking`): one `ATRANSACTION` row and one `ACHANGE` row per object.
     let recordsHistory: Bool
+    public var recordsPersistentHistory: Bool { recordsHistory }
+    /// How history names an update's properties and keeps a deletion's preserved values.
+    let historyColumns: PersistentHistoryColumns
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -47,8 +50,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// With `persistentHistoryTracking` (Core Data's `NSPersistentHistoryTrackingKey`), the store
     /// has Core Data's persistent history tables, made when it is created or, for a store
     /// without them, when it is opened. Either way, a store that has them (as Core Data wrote
-    /// them) keeps them and their rows; transactions are not recorded here (see
-    /// Docs/RuntimeDifferences.md).
+    /// them) keeps them and their rows, and every save and batch request records a
+    /// transaction in them (see Docs/RuntimeDifferences.md for what is inferred).
     public convenience init(
         model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil, persistentHistoryTracking: Bool = false
     ) throws {
@@ -83,6 +86,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             }
         }
         schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
+        historyColumns = PersistentHistoryColumns(model: model, schema: schema)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
         configuration.prepareDatabase { db in
@@ -99,7 +103,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
         if let existing {
             identifier = existing.identifier
             metadataState = StoreMetadataState(saved: existing.metadata)
-            if persistentHistoryTracking { try Self.addPersistentHistory(to: pool, path: path) }
+            if persistentHistoryTracking {
+                try Self.addPersistentHistory(to: pool, path: path, tombstoneColumns: historyColumns.tombstoneColumnCount)
+            }
         } else {
             let identifier = UUID().uuidString
             self.identifier = identifier
@@ -146,6 +152,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         externalData = store.externalData
         metadataState = store.metadataState
         recordsHistory = store.recordsHistory
+        historyColumns = store.historyColumns
     }
 
     /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
@@ -252,7 +259,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 }
                 try db.execute(
                     sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, plist])
-                if persistentHistoryTracking { try PersistentHistorySchema.create(in: db) }
+                if persistentHistoryTracking {
+                    try PersistentHistorySchema.create(
+                        in: db, tombstoneColumns: PersistentHistoryColumns(model: model, schema: schema).tombstoneColumnCount)
+                }
             }
         } catch {
             throw ManagedObjectError(.persistentStoreOpen, "cannot create the SQLite store \(path): \(error)")
@@ -260,11 +270,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     /// Adds Core Data's history tables to a store opened with history tracking that has none
-    /// (one transaction; a store that has them is left as it is).
-    private static func addPersistentHistory(to pool: DatabasePool, path: String) throws {
+    /// (one transaction; a store that has them keeps them and their rows, and gets the
+    /// tombstone columns the model needs and its `ACHANGE` lacks).
+    private static func addPersistentHistory(to pool: DatabasePool, path: String, tombstoneColumns: Int) throws {
         do {
-            guard try !pool.read(PersistentHistorySchema.isPresent) else { return }
-            try pool.write(PersistentHistorySchema.create)
+            guard try pool.read({ try PersistentHistorySchema.needsChange(in: $0, tombstoneColumns: tombstoneColumns) }) else { return }
+            try pool.write { try PersistentHistorySchema.create(in: $0, tombstoneColumns: tombstoneColumns) }
         } catch {
             throw ManagedObjectError(.persistentStoreOpen, "cannot add the persistent history tables to the SQLite store \(path): \(error)")
         }
@@ -460,6 +471,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         try pool.write { db in
             if let metadata { try SQLiteStoreMetadata.write(metadata, db, store: url?.path ?? identifier) }
             try readPreviousExternalCells(of: changes, into: external, db: db)
+            let tombstones = recordsHistory ? try historyTombstones(of: changes.deleted.map(\.objectID), db: db) : [:]
             // Optimistic locking as Core Data's statements do it: each UPDATE and DELETE names
             // the version read, and one that finds no row at that version is a conflict. (A
             // SELECT of each version first cost a one-object save more than its UPDATE.)
@@ -472,7 +484,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             try conflicts.throwIfAny(storedVersion: { try storedVersion(of: $0, db: db) })
             try insertRows(of: changes.inserted, db: db, external: external)
             try writeToManys(of: [changes.updated, changes.inserted], db: db)
-            if recordsHistory && !changes.isEmpty { try recordHistory(of: changes, db: db) }
+            if recordsHistory && !changes.isEmpty { try recordHistory(of: changes, tombstones: tombstones, db: db) }
             // Keys handed out elsewhere (or by hand) never come back from the allocator: one
             // update per root entity, with its highest key saved.
             // Found by entity identity, then by root entity number: a name look-up per object
