@@ -693,6 +693,13 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                     continue
                 }
                 bindings.append(number)
+                case .compositeElement(let index, let path, let type):
+                let cell = try layout.compositeElementCell(object: object, index: index, path: path, type: type)
+                if type == .decimal, case .string(let text) = cell.storage, let decimal = Decimal(string: text) {
+                    try bindings.append(decimal)
+                } else {
+                    PostgreSQLConnectionPool.append(cell, to: &bindings)
+                }
             }
         }
         if !inserting { bindings.append(key) }

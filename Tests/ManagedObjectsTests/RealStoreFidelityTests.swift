@@ -141,6 +141,17 @@ struct RealStoreFidelityTests {
                         #expect(matches(value, cell, type: type, transformerName: property.transformerName),
                                 "\(name) of row \(key): read \(String(describing: value)), cell \(cell)")
                     }
+                case .composite(let elements):
+                    // Each element's column, as an attribute's (no store in shared/stores has one yet).
+                    let values = context.performAndWait { objects.map { ($0.objectID.storeNumber ?? 0, $0.value(forKey: property.name)) } }
+                    for element in elements {
+                        for (key, value) in values.prefix(25) {
+                            let cell = rows[key].map { $0[element.column] as DatabaseValue } ?? .null
+                            let elementValue = try CompositeValues.element(at: element.path, of: value, attribute: name)
+                            #expect(matches(elementValue, cell, type: element.type, transformerName: nil),
+                                    "\(name).\(element.path.joined(separator: ".")) of row \(key): cell \(cell)")
+                        }
+                    }
                 case .toOne(let column, _):
                     let keys = context.performAndWait {
                         objects.map { ($0.objectID.storeNumber ?? 0, ($0.value(forKey: property.name) as? ManagedObject)?.objectID.storeNumber) }

@@ -158,6 +158,21 @@ package struct InferredMigrationPlan {
                     columns.append(column)
                     values.append(value.sql)
                     arguments += value.arguments
+                case .composite(let elements):
+                    // Each element the source composite has too (same path below the attribute)
+                    // is copied, converted as an attribute would be; an added element starts
+                    // NULL and a removed one is left behind, as Core Data infers.
+                    guard case .attribute(let attribute) = property,
+                          case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
+                          let sourceEntity = sourceEntity(for: entity),
+                          case .composite(let sourceElements)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] else { continue }
+                    for element in elements {
+                        guard let source = sourceElements.first(where: { $0.path == element.path }) else { continue }
+                        columns.append(element.column)
+                        values.append(try conversion(
+                            of: "s.\(source.column)", from: source.type, to: element.type, entity: entity.name,
+                            attribute: ([attribute.name] + element.path).joined(separator: ".")))
+                    }
                 case .toOne(let column, let entityColumn):
                     guard case .relationship(let relationship) = property, let key = toOneKey(relationship, of: entity) else { continue }
                     columns.append(column)

@@ -309,6 +309,12 @@ package struct SQLPredicateTranslator {
                 guard let reference else { return column }
                 return "(SELECT \(column) FROM \(reference.table) \(owner) WHERE \(owner).Z_PK = \(reference.key))"
             }
+            if case .composite(let elements) = storage {
+                // `address.city`: an element's own column (a whole composite is not compared).
+                let rest = Array(components[(position + 1)...])
+                guard let element = elements.first(where: { $0.path == rest }), Self.translatedTypes.contains(element.type) else { return nil }
+                return (read("\(owner).\(element.column)"), element.type)
+            }
             if position == components.count - 1 {
                 guard case .attribute(_, let type) = storage, Self.translatedTypes.contains(type) else { return nil }
                 return (read(column), type)

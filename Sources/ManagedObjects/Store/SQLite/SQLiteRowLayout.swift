@@ -19,6 +19,9 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         /// one. `destinationTable` is set when the destination has sub-entities: when the row
         /// does not say which, the key's row there tells.
         case toOne(position: Int, entityPosition: Int?, destination: EntityDescription, destinationTable: String?)
+        /// A composite attribute's element columns, read into the dictionary Core Data gives
+        /// (``CompositeValues``).
+        case composite([(path: [String], position: Int, type: AttributeType)])
         /// Read on use (``StoredValue/toManyFault``).
         case toManyFault
         /// Not stored: always this value.
@@ -30,6 +33,8 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         case attribute(index: Int, type: AttributeType)
         case toOneKey(index: Int)
         case toOneEntity(index: Int)
+        /// One element of the composite attribute at `index`.
+        case compositeElement(index: Int, path: [String], type: AttributeType)
     }
 
     package let entity: EntityDescription
@@ -90,6 +95,15 @@ package final class SQLiteRowLayout: @unchecked Sendable {
                 readProperties.append(.attribute(position: position, type: type))
                 writtenColumns.append(.attribute(index: property.index, type: type))
                 columnNames.append(column)
+            case (.composite(let columns), _):
+                var elements: [(path: [String], position: Int, type: AttributeType)] = []
+                for element in columns {
+                    guard let position = positions[element.column] else { return nil }
+                    elements.append((element.path, position, element.type))
+                    writtenColumns.append(.compositeElement(index: property.index, path: element.path, type: element.type))
+                    columnNames.append(element.column)
+                }
+                readProperties.append(.composite(elements))
             case (.toOne, .relationship(let relationship)) where relationship.destinationEntity == nil:
                 // Xcode only warns about a relationship without destination; it can hold nothing.
                 readProperties.append(.constant(property.emptyStoredValue))
@@ -134,6 +148,15 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         fullSQLiteInsertSQL = sqliteInsertPrefix + Array(repeating: insertRow, count: rowsPerInsert).joined(separator: ", ")
         updateSQL = "UPDATE \(table.name) SET \((["Z_OPT"] + columnNames).map { "\($0) = ?" }.joined(separator: ", ")) WHERE Z_PK = ?"
         versionCheckedUpdateSQL = updateSQL + " AND Z_OPT = ?"
+    }
+
+    /// The cell of one element of the composite attribute at `index` of `object`, for both SQL
+    /// stores' writes.
+    package func compositeElementCell(object: StoredObject, index: Int, path: [String], type: AttributeType) throws -> DatabaseValue {
+        guard case .attribute(let value?) = object.values[index] else { return .null }
+        let name = ([entity.properties[index].name] + path).joined(separator: ".")
+        guard let element = try CompositeValues.element(at: path, of: value, attribute: name) else { return .null }
+        return try SQLiteValues.databaseValue(of: element, type: type, attribute: name)
     }
 
     /// SQLite's insert of `rows` new rows (each as in `insertSQL`), at most `rowsPerInsert`.
@@ -203,6 +226,10 @@ package final class SQLRowReader: Sendable {
                     destinationEntity = layoutsByNumber[found]?.entity
                 }
                 values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
+            case .composite(let elements):
+                values.append(.attribute(CompositeValues.dictionary(elements.map { element in
+                    (element.path, SQLiteValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))
+                })))
             case .toManyFault:
                 values.append(.toManyFault)
             case .constant(let value):

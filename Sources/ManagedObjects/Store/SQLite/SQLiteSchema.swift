@@ -59,8 +59,19 @@ package struct SQLiteSchema: @unchecked Sendable {
         case toManyByInverse(table: String, foreignKey: String, orderColumn: String?)
         /// A to-many through a join table.
         case toManyByJoin(JoinTable, ownSide: JoinTable.Side)
+        /// A composite attribute: one column per element, nested composites flattened
+        /// (``CompositeColumn``).
+        case composite([CompositeColumn])
         /// Not stored (transient, or a type this store does not keep).
         case none
+    }
+
+    /// One stored element of a composite attribute: its path of element names below the
+    /// attribute (more than one through nested composites), its column and its type.
+    package struct CompositeColumn {
+        package var path: [String]
+        package var column: String
+        package var type: AttributeType
     }
 
     /// A many-to-many's table: two sides, each a column of `Z_PK`s of one entity.
@@ -162,6 +173,13 @@ package struct SQLiteSchema: @unchecked Sendable {
             func addColumn(_ base: String, _ type: String) -> String { addTableColumn(base, type, to: tableIndex) }
             for property in entity.properties[inheritedCount...] {
                 switch property {
+                case .attribute(let attribute) where attribute.type == .composite && !attribute.isTransient:
+                    // Core Data flattens a composite's elements into its entity's table.
+                    entityStorage.append(.composite(Self.compositeElements(of: attribute.attribute, in: model.model).map { element in
+                        CompositeColumn(
+                            path: element.path, column: addColumn(Self.compositeColumnBase(attribute.name, element.path), element.type.column),
+                            type: element.type.attribute)
+                    }))
                 case .attribute(let attribute):
                     guard !attribute.isTransient, let type = Self.columnType(of: attribute.type) else {
                         entityStorage.append(.none)
@@ -296,6 +314,35 @@ package struct SQLiteSchema: @unchecked Sendable {
                 fetchIndexes.append((name: "Z_\(entity.name)_\(index.name)", table: table, columns: columns))
             }
         }
+    }
+
+    /// The stored elements of a composite attribute, nested composites flattened depth first in
+    /// declaration order; transient elements and types no store keeps are left out.
+    package static func compositeElements(
+        of attribute: Attribute, in model: Model
+    ) -> [(path: [String], type: (attribute: AttributeType, column: String))] {
+        var result: [(path: [String], type: (attribute: AttributeType, column: String))] = []
+        func add(_ compositeName: String?, prefix: [String], visited: Set<String>) {
+            // The model validator rejects a composite that contains itself; `visited` keeps a
+            // model read without validation from recursing forever.
+            guard let compositeName, !visited.contains(compositeName), let composite = model.composite(named: compositeName) else { return }
+            for element in composite.attributes where !element.isTransient {
+                if element.type == .composite {
+                    add(element.composite, prefix: prefix + [element.name], visited: visited.union([compositeName]))
+                } else if let column = columnType(of: element.type) {
+                    result.append((prefix + [element.name], (element.type, column)))
+                }
+            }
+        }
+        add(attribute.composite, prefix: [], visited: [])
+        return result
+    }
+
+    /// The column of a composite's element: `Z<ATTRIBUTE>_<ELEMENT>` (`_` between the names of
+    /// nested elements). Inferred, not learnt from a store: no store in `shared/stores` has a
+    /// composite (Docs/RuntimeDifferences.md).
+    package static func compositeColumnBase(_ attribute: String, _ path: [String]) -> String {
+        "Z" + ([attribute] + path).map { $0.uppercased() }.joined(separator: "_")
     }
 
     /// Core Data's column type for an attribute type; `nil` for the types this store does

@@ -714,6 +714,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     continue
                 }
                 bind(.int64(number))
+                case .compositeElement(let index, let path, let type):
+                bind(try layout.compositeElementCell(object: object, index: index, path: path, type: type).storage)
             }
         }
         if !inserting { bind(.int64(key)) }
