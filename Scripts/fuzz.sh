@@ -59,7 +59,7 @@ FuzzStoreOpener)
 FuzzKeyedArchiveReader)
     # Archives the target writes itself: of Foundation's plist types, and those found in the
     # bytes of ../shared/stores (read as bytes, never opened as databases).
-    FUZZ_WRITE_SEEDS="$seeds" "$binary" >/dev/null
+    ASAN_OPTIONS=detect_leaks=0 FUZZ_WRITE_SEEDS="$seeds" "$binary" >/dev/null
     max_len=4096 ;;
 FuzzPredicateParser)
     split -l 1 "$fuzz/Seeds/predicates.txt" "$seeds/p"
