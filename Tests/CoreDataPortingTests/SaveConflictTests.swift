@@ -60,6 +60,43 @@ import Testing
         }
     }
 
+    /// DuckDuckGo's CoreDataErrorsParser tests' shape: two background contexts on an SQLite
+    /// file; the second reads the object through `object(with:)` (a fault, fired by reading)
+    /// and keeps it, the first saves a change, and the second's save of its own change is a
+    /// merge conflict carrying the object.
+    @Test func conflictThroughAFaultOnAnSQLiteFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("SaveConflictTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = NSPersistentContainer(name: "Twitter")
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: directory.appendingPathComponent("Twitter.sqlite"))]
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        let id = try first.performAndWait {
+            let tweet = try Tweet.findOrCreateTweet(matching: "1", text: "version 1", postedBy: "paul", in: first)
+            try first.save()
+            return tweet.objectID
+        }
+        // Held from here on: a context holds its unchanged objects weakly, and a fault made
+        // again after its object was released fires with the newest saved version.
+        let read = second.performAndWait { () -> Tweet? in
+            let tweet = second.object(with: id) as? Tweet
+            #expect(tweet?.text == "version 1")
+            return tweet
+        }
+        try first.performAndWait {
+            (first.object(with: id) as? Tweet)?.text = "version 2 from the first context"
+            try first.save()
+        }
+        let error = second.performAndWait { () -> NSError? in
+            read?.text = "version 2 from the second context"
+            return saveContext(second)
+        }
+        #expect(error?.code == NSManagedObjectMergeError)
+        let conflicts = error?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict]
+        #expect(conflicts?.first?.sourceObject.entity.name == "Tweet")
+    }
+
     @Test func validationErrorReadThroughCatchAsNSError() throws {
         let context = PersistenceController(inMemory: true).container.viewContext
         _ = NSEntityDescription.insertNewObject(forEntityName: "TwitterUser", into: context)  // no name
