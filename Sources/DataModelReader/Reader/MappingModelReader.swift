@@ -126,7 +126,23 @@ private struct DocumentBuilder {
         guard let known = Self.knownAttributes[object.type],
               let unknown = object.attributes.keys.filter({ !known.contains($0) }).sorted().first else { return }
         let owner = mapping.map { "entity mapping \($0)" } ?? "the mapping model"
-        throw failure("\(owner) has \(unknown) (in \(object.type) \(object.id)), which this reader does not read", at: object)
+        let value = Self.shown(object.attributes[unknown] ?? "").map { " \($0)" } ?? ""
+        throw failure("\(owner) has \(unknown)\(value) (in \(object.type) \(object.id)), which this reader does not read", at: object)
+    }
+
+    /// What an attribute the reader does not read holds, for its error: an archived expression as
+    /// Core Data prints it, else the text quoted (shortened); `nil` when empty. No mapping file
+    /// in `shared/corpus` has a source expression or filter predicate, so how Xcode writes one is
+    /// not known here and it is refused with what it says rather than guessed at.
+    static func shown(_ text: String) -> String? {
+        let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        guard !trimmed.isEmpty else { return nil }
+        if let data = Data(base64Encoded: trimmed, options: .ignoreUnknownCharacters),
+           let expression = try? MappingExpressionUnarchiver.expression(fromArchive: [UInt8](data)) {
+            return expression.description
+        }
+        let limit = 200
+        return "\"" + (trimmed.count > limit ? trimmed.prefix(limit) + "…" : trimmed) + "\""
     }
 
     func document() throws(MappingModelReadError) -> MappingDocument {

@@ -102,7 +102,15 @@ struct MappingModelReaderTests {
         let filtered = Self.xml.replacingOccurrences(
             of: #"<attribute name="sourcename" type="string">Person</attribute>"#,
             with: #"<attribute name="sourcename" type="string">Person</attribute><attribute name="filterpredicate" type="string">age &gt; 18</attribute>"#)
-        #expect(Self.readError(Array(filtered.utf8))?.message.contains("entity mapping PersonToPerson has filterpredicate (in XDDEVENTITYMAPPING z111), which this reader does not read") == true)
+        #expect(Self.readError(Array(filtered.utf8))?.message.contains(#"entity mapping PersonToPerson has filterpredicate "age > 18" (in XDDEVENTITYMAPPING z111), which this reader does not read"#) == true)
+        // An archived expression it does not read is shown as Core Data prints it.
+        let archived = Self.xml.replacingOccurrences(
+            of: #"<attribute name="sourcename" type="string">Person</attribute>"#,
+            with: #"<attribute name="sourcename" type="string">Person</attribute><attribute name="sourceexpressiondata" type="binary">"#
+                + Data(Self.previousOwnersArchive).base64EncodedString() + "</attribute>")
+        let archivedError = Self.readError(Array(archived.utf8))
+        #expect(archivedError?.message.contains("entity mapping PersonToPerson has sourceexpressiondata \(Self.previousOwners) (in XDDEVENTITYMAPPING z111)") == true)
+        #expect(archivedError?.file == "V2toV3.xcmappingmodel/xcmapping.xml")
         #expect(Self.readError(Array("bplist00 compiled".utf8))?.message.contains("a compiled mapping model (.cdm) is not read") == true)
         let noSource = Self.xml.replacingOccurrences(of: #"<attribute name="destinationname" type="string">Maker</attribute>"#, with: "")
         #expect(Self.readError(Array(noSource.utf8))?.message.contains("names neither a source nor a destination entity") == true)
