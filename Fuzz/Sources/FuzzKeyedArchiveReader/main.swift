@@ -36,8 +36,13 @@ func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
     if let left = lhs as? [Any], let right = rhs as? [Any] {
         return left.count == right.count && zip(left, right).allSatisfy { same($0, $1) }
     }
+    // Keys matched with `same`, not by hash: a key may be a set or an array (a fail case has a
+    // set as a key), whose hash as an `AnyHashable` differs between Swift's and Foundation's
+    // collections of equal members.
     if let left = lhs as? [AnyHashable: Any], let right = rhs as? [AnyHashable: Any] {
-        return left.count == right.count && left.allSatisfy { key, value in right[key].map { same(value, $0) } ?? false }
+        return left.count == right.count && left.allSatisfy { key, value in
+            right.contains { same(key.base, $0.key.base) && same(value, $0.value) }
+        }
     }
     if let left = lhs as? NSNumber, let right = rhs as? NSNumber, left.doubleValue.isNaN, right.doubleValue.isNaN { return true }
     return (lhs as AnyObject as? NSObject)?.isEqual(rhs as AnyObject) ?? false
