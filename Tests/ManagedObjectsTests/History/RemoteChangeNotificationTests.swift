@@ -134,4 +134,49 @@ struct RemoteChangeNotificationTests {
         try await Task.sleep(for: .milliseconds(600))
         #expect(received.all.isEmpty)
     }
+
+    static let childStoreVariable = "REMOTE_CHANGE_CHILD_STORE"
+
+    @Test("B is told of a save by another process within a second and merges it from history", .timeLimit(.minutes(1)))
+    func notifiesOfAnotherProcesssSave() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Process.sqlite")
+        let reader = try Self.coordinator(at: url, posting: true)
+        let view = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: reader)
+        let lastToken = try #require(reader.currentPersistentHistoryToken(fromStores: nil))
+        let received = Received(for: reader)
+        // This test binary again, running `childWriter` alone on the store.
+        let process = Process()
+        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "RemoteChangeNotificationTests/childWriter"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.childStoreVariable] = url.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self).suffix(3000))")
+        let notification = try #require(try await received.waitFor(1, seconds: 1).first, "no notification within a second of the child's exit")
+        let token = try #require(notification.userInfo?[PersistentStoreCoordinator.historyTokenKey] as? PersistentHistoryToken)
+        try view.performAndWait {
+            let transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: lastToken)).transactions
+            #expect(transactions.map(\.author) == ["child"])
+            #expect(transactions.last?.token == token)
+            for transaction in transactions { view.mergeChanges(fromContextDidSave: transaction.objectIDNotification()) }
+            #expect(try PersistentHistoryMergeTests.names(in: view) == ["from the child"])
+        }
+    }
+
+    /// The child process of `notifiesOfAnotherProcesssSave`: saves one object to the store it is
+    /// given. Runs only there (the parent checks what it saved, so it cannot pass unseen).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childStoreVariable] != nil))
+    func childWriter() throws {
+        let url = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[Self.childStoreVariable]))
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try Self.coordinator(at: url, posting: false))
+        writer.transactionAuthor = "child"
+        try Self.insert("from the child", into: writer)
+    }
 }
