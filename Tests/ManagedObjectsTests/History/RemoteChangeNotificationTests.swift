@@ -135,6 +135,33 @@ struct RemoteChangeNotificationTests {
         #expect(received.all.isEmpty)
     }
 
+    @Test("a batch delete by another coordinator is posted too, and merging its history removes the objects", .timeLimit(.minutes(1)))
+    func notifiesOfAnotherCoordinatorsBatchDelete() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Batch.sqlite")
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try Self.coordinator(at: url, posting: false))
+        try Self.insert("a", into: writer)
+        try Self.insert("b", into: writer)
+        let reader = try Self.coordinator(at: url, posting: true)
+        let view = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: reader)
+        let lastToken = try #require(reader.currentPersistentHistoryToken(fromStores: nil))
+        let loaded = try view.performAndWait { try view.fetch(FetchRequest<ManagedObject>(entityName: "Item")) }
+        #expect(loaded.count == 2)
+        let received = Received(for: reader)
+
+        try writer.performAndWait {
+            _ = try writer.execute(BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Item", predicate: ObjectPredicate("name == 'a'"))))
+        }
+        #expect(try await received.waitFor(1, seconds: 1).count == 1)
+        try view.performAndWait {
+            for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: lastToken)).transactions {
+                view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+            }
+            #expect(loaded.filter { $0.managedObjectContext == nil }.count == 1)
+            #expect(try PersistentHistoryMergeTests.names(in: view) == ["b"])
+        }
+    }
+
     static let childStoreVariable = "REMOTE_CHANGE_CHILD_STORE"
 
     @Test("B is told of a save by another process within a second and merges it from history", .timeLimit(.minutes(1)))
