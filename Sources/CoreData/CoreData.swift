@@ -58,8 +58,9 @@ public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
 
 // Store options Core Data code passes. `NSPersistentHistoryTrackingKey` is read (an SQLite
-// store keeps Core Data's history tables); the others are accepted and not read (see
-// Docs/RuntimeDifferences.md).
+// store keeps Core Data's history tables), and `NSPersistentStoreRemoteChangeNotificationPostOptionKey`
+// (the coordinator posts `.NSPersistentStoreRemoteChange`); the others are accepted and not
+// read (see Docs/RuntimeDifferences.md).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
@@ -90,15 +91,20 @@ extension ManagedObjectContext {
 extension PersistentStoreCoordinator {
     /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`,
     /// `NSInMemoryStoreType`, `NSBinaryStoreType` or `NSXMLStoreType`; another type throws
-    /// `NSPersistentStoreInvalidTypeError`. Of the options, `NSPersistentHistoryTrackingKey` is read.
+    /// `NSPersistentStoreInvalidTypeError`. Of the options, `NSPersistentHistoryTrackingKey` and
+    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` are read.
     @discardableResult
     public func addPersistentStore(
         ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
         options: [AnyHashable: Any]?
     ) throws -> any PersistentStore {
-        try addPersistentStore(
+        let store = try addPersistentStore(
             type: PersistentStoreType(rawValue: storeType), configuration: configuration, at: storeURL,
             persistentHistoryTracking: storeOptionIsOn(options?[NSPersistentHistoryTrackingKey]))
+        if storeOptionIsOn(options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]) {
+            try postRemoteChangeNotifications(for: store)
+        }
+        return store
     }
 }
 

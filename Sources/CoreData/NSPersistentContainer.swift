@@ -17,7 +17,8 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     open var shouldMigrateStoreAutomatically = true
     open var shouldInferMappingModelAutomatically = true
     /// Options by key: `NSPersistentHistoryTrackingKey` is read (an SQLite store keeps Core
-    /// Data's history tables); the others are kept and not read (see Docs/RuntimeDifferences.md).
+    /// Data's history tables), and `NSPersistentStoreRemoteChangeNotificationPostOptionKey` (the
+    /// coordinator posts `.NSPersistentStoreRemoteChange`); the others are kept and not read (see Docs/RuntimeDifferences.md).
     open private(set) var options: [String: NSObject] = [:]
 
     /// Sets or (with `nil`) removes an option.
@@ -42,6 +43,7 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
         var description = PersistentStoreDescription(
             type: PersistentStoreType(rawValue: type), url: url, configuration: configuration)
         description.persistentHistoryTracking = storeOptionIsOn(options[NSPersistentHistoryTrackingKey])
+        description.postsRemoteChangeNotifications = storeOptionIsOn(options[NSPersistentStoreRemoteChangeNotificationPostOptionKey])
         return description
     }
 }

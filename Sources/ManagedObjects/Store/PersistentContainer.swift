@@ -19,6 +19,10 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Keep Core Data's persistent history tables in an SQLite store (Core Data's
     /// `NSPersistentHistoryTrackingKey` option; off by default, as there).
     public var persistentHistoryTracking = false
+    /// Post a remote change notification when another coordinator or process writes the store
+    /// (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`; off by default, as
+    /// there). See ``PersistentStoreCoordinator/postRemoteChangeNotifications(for:)``.
+    public var postsRemoteChangeNotifications = false
 
     /// A description of a store of `type`: SQLite by default, as in Core Data; a container
     /// gives an SQLite store without `url` its default file. `PersistentStoreDescription(type:
@@ -126,9 +130,12 @@ public final class PersistentContainer: Sendable {
                     try FileManager.default.createDirectory(
                         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
-                try persistentStoreCoordinator.addPersistentStore(
+                let store = try persistentStoreCoordinator.addPersistentStore(
                     type: description.type, configuration: description.configuration, at: description.url,
                     migration: description.migrationOptions, persistentHistoryTracking: description.persistentHistoryTracking)
+                if description.postsRemoteChangeNotifications {
+                    try persistentStoreCoordinator.postRemoteChangeNotifications(for: store)
+                }
                 completionHandler(description, nil)
             } catch {
                 completionHandler(description, error)

@@ -16,12 +16,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let contexts = ContextList()
     /// One snapshot per object ID, shared by the contexts: what their faults fire from.
     let rowCache = RowCache()
+    /// The stores watched for other writers' changes, and who hears of them (RemoteChanges.swift).
+    let remoteChangeObservers = RemoteChangeObservers()
 
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
         configurationMembers = Dictionary(
             managedObjectModel.model.configurations.map { ($0.name, Set($0.memberEntities)) },
             uniquingKeysWith: { first, _ in first })
+    }
+
+    deinit {
+        remoteChangeObservers.stopAll()
     }
 
     /// The stores added so far, in order. A store added with a configuration of the model holds
@@ -162,6 +168,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw ManagedObjectError(
                 .persistentStoreOperation, "the coordinator does not hold the store \(store.identifier)" + (store.url.map { " at \($0.path)" } ?? ""))
         }
+        remoteChangeObservers.stopWatching(store)
         if let sqlite = store as? SQLiteStore { try sqlite.close() }
     }
 

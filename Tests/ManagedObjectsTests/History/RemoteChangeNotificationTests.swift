@@ -1,0 +1,209 @@
+import DataModel
+import Foundation
+@testable import ManagedObjects
+import Testing
+
+/// Two coordinators on one SQLite file, as two processes would have them: with the option on,
+/// B hears of A's saves (and not of its own) through NotificationCenter and `remoteChanges`.
+@Suite("Remote change notifications on SQLite")
+struct RemoteChangeNotificationTests {
+    static let model = PersistentHistoryMergeTests.model
+
+    static func coordinator(at url: URL, posting: Bool) throws -> PersistentStoreCoordinator {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: url, persistentHistoryTracking: true)
+        if posting { try coordinator.postRemoteChangeNotifications(for: store) }
+        return coordinator
+    }
+
+    static func insert(_ name: String, into context: ManagedObjectContext) throws {
+        try context.performAndWait {
+            ManagedObject(entity: model["Item"]!, insertInto: context).setValue(name, forKey: "name")
+            try context.save()
+        }
+    }
+
+    /// The remote change notifications posted for `coordinator` while observed.
+    final class Received: @unchecked Sendable {
+        // Unchecked: `notifications` is read and written only while holding `lock`.
+        private let lock = NSLock()
+        private var notifications: [Notification] = []
+        private var observation: (any NSObjectProtocol)?
+
+        init(for coordinator: PersistentStoreCoordinator) {
+            observation = NotificationCenter.default.addObserver(
+                forName: PersistentStoreCoordinator.remoteChangeNotification, object: coordinator, queue: nil
+            ) { [weak self] notification in
+                guard let self else { return }
+                lock.withLock { notifications.append(notification) }
+            }
+        }
+
+        var all: [Notification] { lock.withLock { notifications } }
+
+        /// Waits up to `seconds` for `count` notifications; the ones there then.
+        func waitFor(_ count: Int, seconds: Double) async throws -> [Notification] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while all.count < count, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            return all
+        }
+
+        deinit {
+            if let observation { NotificationCenter.default.removeObserver(observation) }
+        }
+    }
+
+    @Test("B is told of A's save within a second, with the store's URL, UUID and history token, and merges A's history",
+          .timeLimit(.minutes(1)))
+    func notifiesOfAnotherCoordinatorsSave() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Remote.sqlite")
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try Self.coordinator(at: url, posting: false))
+        writer.transactionAuthor = "app"
+        try Self.insert("a", into: writer)
+        let readerCoordinator = try Self.coordinator(at: url, posting: true)
+        let store = try #require(readerCoordinator.persistentStores.first)
+        let view = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: readerCoordinator)
+        var lastToken = try #require(readerCoordinator.currentPersistentHistoryToken(fromStores: nil))
+        let received = Received(for: readerCoordinator)
+
+        let started = Date()
+        try Self.insert("b", into: writer)
+        let notifications = try await received.waitFor(1, seconds: 1)
+        let notification = try #require(notifications.first)
+        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(notification.object as? PersistentStoreCoordinator === readerCoordinator)
+        let info = try #require(notification.userInfo)
+        #expect(info[PersistentStoreCoordinator.storeURLKey] as? URL == url)
+        #expect(info[PersistentStoreCoordinator.storeUUIDKey] as? String == store.identifier)
+        let token = try #require(info[PersistentStoreCoordinator.historyTokenKey] as? PersistentHistoryToken)
+        #expect(token == writer.persistentStoreCoordinator?.currentPersistentHistoryToken(fromStores: nil))
+        #expect(token > lastToken)
+
+        // B fetches the history after its last token and merges it.
+        try view.performAndWait {
+            let transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: lastToken)).transactions
+            #expect(transactions.map(\.author) == ["app"])
+            for transaction in transactions {
+                view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+                lastToken = transaction.token
+            }
+            #expect(try PersistentHistoryMergeTests.names(in: view) == ["a", "b"])
+        }
+        #expect(lastToken == token)
+    }
+
+    @Test("B is not told of its own saves, nor of anything with the option off", .timeLimit(.minutes(1)))
+    func ownSavesAndOptionOff() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Own.sqlite")
+        let posting = try Self.coordinator(at: url, posting: true)
+        let silent = try Self.coordinator(at: url, posting: false)
+        let heardByPosting = Received(for: posting)
+        let heardBySilent = Received(for: silent)
+        // Two contexts of the posting coordinator save: both are its own.
+        try Self.insert("own 1", into: ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: posting))
+        try Self.insert("own 2", into: ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: posting))
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(heardByPosting.all.isEmpty)
+        // The silent coordinator is written to by the other one, and posts nothing.
+        #expect(heardBySilent.all.isEmpty)
+        // A control that the wait was long enough: the silent coordinator's save reaches the posting one.
+        try Self.insert("other", into: ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: silent))
+        #expect(try await heardByPosting.waitFor(1, seconds: 1).count == 1)
+        #expect(heardBySilent.all.isEmpty)
+    }
+
+    @Test("the same as an AsyncSequence, and nothing after the store is removed", .timeLimit(.minutes(1)))
+    func asyncSequenceAndRemoval() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Stream.sqlite")
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try Self.coordinator(at: url, posting: false))
+        let reader = try Self.coordinator(at: url, posting: true)
+        let store = try #require(reader.persistentStores.first)
+        var changes = reader.remoteChanges.makeAsyncIterator()
+        try Self.insert("a", into: writer)
+        let change = try #require(await changes.next())
+        #expect(change.storeURL == url)
+        #expect(change.storeIdentifier == store.identifier)
+        #expect(change.historyToken == writer.persistentStoreCoordinator?.currentPersistentHistoryToken(fromStores: nil))
+
+        let received = Received(for: reader)
+        try reader.remove(store)
+        try Self.insert("b", into: writer)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(received.all.isEmpty)
+    }
+
+    @Test("a batch delete by another coordinator is posted too, and merging its history removes the objects", .timeLimit(.minutes(1)))
+    func notifiesOfAnotherCoordinatorsBatchDelete() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Batch.sqlite")
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try Self.coordinator(at: url, posting: false))
+        try Self.insert("a", into: writer)
+        try Self.insert("b", into: writer)
+        let reader = try Self.coordinator(at: url, posting: true)
+        let view = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: reader)
+        let lastToken = try #require(reader.currentPersistentHistoryToken(fromStores: nil))
+        let loaded = try view.performAndWait { try view.fetch(FetchRequest<ManagedObject>(entityName: "Item")) }
+        #expect(loaded.count == 2)
+        let received = Received(for: reader)
+
+        try writer.performAndWait {
+            _ = try writer.execute(BatchDeleteRequest(fetchRequest: FetchRequest<ManagedObject>(entityName: "Item", predicate: ObjectPredicate("name == 'a'"))))
+        }
+        #expect(try await received.waitFor(1, seconds: 1).count == 1)
+        try view.performAndWait {
+            for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: lastToken)).transactions {
+                view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+            }
+            #expect(loaded.filter { $0.managedObjectContext == nil }.count == 1)
+            #expect(try PersistentHistoryMergeTests.names(in: view) == ["b"])
+        }
+    }
+
+    static let childStoreVariable = "REMOTE_CHANGE_CHILD_STORE"
+
+    @Test("B is told of a save by another process within a second and merges it from history", .timeLimit(.minutes(1)))
+    func notifiesOfAnotherProcesssSave() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Process.sqlite")
+        let reader = try Self.coordinator(at: url, posting: true)
+        let view = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: reader)
+        let lastToken = try #require(reader.currentPersistentHistoryToken(fromStores: nil))
+        let received = Received(for: reader)
+        // This test binary again, running `childWriter` alone on the store.
+        let process = Process()
+        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "RemoteChangeNotificationTests/childWriter"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.childStoreVariable] = url.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self).suffix(3000))")
+        let notification = try #require(try await received.waitFor(1, seconds: 1).first, "no notification within a second of the child's exit")
+        let token = try #require(notification.userInfo?[PersistentStoreCoordinator.historyTokenKey] as? PersistentHistoryToken)
+        try view.performAndWait {
+            let transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: lastToken)).transactions
+            #expect(transactions.map(\.author) == ["child"])
+            #expect(transactions.last?.token == token)
+            for transaction in transactions { view.mergeChanges(fromContextDidSave: transaction.objectIDNotification()) }
+            #expect(try PersistentHistoryMergeTests.names(in: view) == ["from the child"])
+        }
+    }
+
+    /// The child process of `notifiesOfAnotherProcesssSave`: saves one object to the store it is
+    /// given. Runs only there (the parent checks what it saved, so it cannot pass unseen).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childStoreVariable] != nil))
+    func childWriter() throws {
+        let url = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[Self.childStoreVariable]))
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try Self.coordinator(at: url, posting: false))
+        writer.transactionAuthor = "child"
+        try Self.insert("from the child", into: writer)
+    }
+}
