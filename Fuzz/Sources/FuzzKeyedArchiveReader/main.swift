@@ -44,6 +44,11 @@ func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
             right.contains { same(key.base, $0.key.base) && same(value, $0.value) }
         }
     }
+    // Members matched with `same` too: bridged to `NSSet`, a set holding `true` and `1` (a kept
+    // fail case) would lose one of them, as Foundation's numbers call them equal.
+    if let left = lhs as? Set<AnyHashable>, let right = rhs as? Set<AnyHashable> {
+        return left.count == right.count && left.allSatisfy { member in right.contains { same(member.base, $0.base) } }
+    }
     if let left = lhs as? NSNumber, let right = rhs as? NSNumber, left.doubleValue.isNaN, right.doubleValue.isNaN { return true }
     return (lhs as AnyObject as? NSObject)?.isEqual(rhs as AnyObject) ?? false
 }
