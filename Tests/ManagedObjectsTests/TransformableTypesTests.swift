@@ -113,21 +113,11 @@ struct TransformableTypesTests {
         try Self.write(into: container.newBackgroundContext())
         let report = files.file("found.json")
         // This test binary again, running `childReader` alone on the store.
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "TransformableTypesTests/childReader"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.childStoreVariable] = files.file("Test.sqlite").path
-        environment[Self.childReportVariable] = report.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(String(decoding: printed, as: UTF8.self).suffix(3000))")
-        let data = try #require(FileManager.default.contents(atPath: report.path), "the child wrote no report: \(String(decoding: printed, as: UTF8.self).suffix(3000))")
+        let child = try ChildTestRun.run("TransformableTypesTests/childReader", environment: [
+            Self.childStoreVariable: files.file("Test.sqlite").path, Self.childReportVariable: report.path,
+        ])
+        #expect(child.status == 0, "\(child.output)")
+        let data = try #require(FileManager.default.contents(atPath: report.path), "the child wrote no report: \(child.output)")
         #expect(try JSONDecoder().decode(Found.self, from: data) == Self.expected)
     }
 

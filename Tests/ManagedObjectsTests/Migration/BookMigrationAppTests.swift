@@ -21,8 +21,8 @@ struct BookMigrationAppTests {
     /// context on the store migrated to the version named `target`.
     struct MigratedStore {
         let directory: TemporaryDirectory
-        let container: PersistentContainer
-        let context: ManagedObjectContext
+        let opened: OpenedStore
+        var context: ManagedObjectContext { opened.context }
 
         init(target: String) throws {
             let source = try #require(AppStoreMigrationTests.sources.first { if case .bookMigration? = $0.appMigration { true } else { false } })
@@ -32,25 +32,15 @@ struct BookMigrationAppTests {
             let url = try RealSQLiteStoreTests.copy(source.store, into: directory)
             try AppStoreMigrationTests.migrateAsTheApp(source, storeAt: url, to: model, versions: versions)
             #expect(try !versions.isMigrationNecessary(forStoreAt: url, to: model))
-            container = PersistentContainer(name: "BookMigration", managedObjectModel: model)
-            var description = PersistentStoreDescription(url: url)
-            // The store is migrated already: opening must not migrate it again.
-            description.shouldMigrateStoreAutomatically = false
-            container.persistentStoreDescriptions = [description]
-            try container.loadPersistentStores()
-            context = container.newBackgroundContext()
+            opened = try OpenedStore(url, model: model, name: "BookMigration")
         }
 
         func fetch(_ entityName: String, _ predicate: ObjectPredicate? = nil) throws -> [ManagedObject] {
-            let request = FetchRequest<ManagedObject>(entityName: entityName)
-            request.predicate = predicate
-            return try context.performAndWait { try context.fetch(request) }
+            try opened.fetch(entityName, predicate)
         }
 
         func count(_ entityName: String, _ predicate: ObjectPredicate) throws -> Int {
-            let request = FetchRequest<ManagedObject>(entityName: entityName)
-            request.predicate = predicate
-            return try context.performAndWait { try context.count(for: request) }
+            try opened.count(entityName, predicate)
         }
     }
 

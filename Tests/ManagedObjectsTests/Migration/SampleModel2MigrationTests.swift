@@ -21,42 +21,11 @@ struct SampleModel2MigrationTests {
     static let v2 = "SampleModel2_V2.sqlite"
     static let cases = [Case(store: v1, target: "SampleModel2V2"), Case(store: v1, target: "SampleModel3V3"), Case(store: v2, target: "SampleModel3V3")]
 
-    /// A copy of a store, opened with `model` (without migration).
-    struct OpenStore {
-        let container: PersistentContainer
-        let context: ManagedObjectContext
-
-        init(_ url: URL, model: ManagedObjectModel) throws {
-            container = PersistentContainer(name: "SampleModel2", managedObjectModel: model)
-            var description = PersistentStoreDescription(url: url)
-            description.shouldMigrateStoreAutomatically = false
-            container.persistentStoreDescriptions = [description]
-            try container.loadPersistentStores()
-            context = container.newBackgroundContext()
-        }
-
-        func fetch(_ entityName: String, _ predicate: ObjectPredicate? = nil) throws -> [ManagedObject] {
-            let request = FetchRequest<ManagedObject>(entityName: entityName)
-            request.predicate = predicate
-            return try context.performAndWait { try context.fetch(request) }
-        }
-
-        func count(_ entityName: String, includesSubentities: Bool = true) throws -> Int {
-            let request = FetchRequest<ManagedObject>(entityName: entityName)
-            request.includesSubentities = includesSubentities
-            return try context.performAndWait { try context.count(for: request) }
-        }
-
-        func close() throws {
-            for store in container.persistentStoreCoordinator.persistentStores { try container.persistentStoreCoordinator.remove(store) }
-        }
-    }
-
     /// A migrated copy of the store, with what its source held: objects per entity (raw SQL), each
     /// book's cover text by unique ID and each feedback's comment and rating.
     struct Migrated {
         let directory: TemporaryDirectory
-        let store: OpenStore
+        let store: OpenedStore
         let before: [String: Int]
         let coverTexts: [UUID: String]
         let feedbacks: [(comment: String, rating: Double)]
@@ -67,7 +36,7 @@ struct SampleModel2MigrationTests {
             before = try AppStoreMigrationTests.entityCounts(url.path)
             let versions = SampleModel2Port.allVersions
             let source = try #require(try versions.sourceVersion(ofStoreAt: url))
-            let original = try OpenStore(url, model: source.model)
+            let original = try OpenedStore(url, model: source.model, name: "SampleModel2")
             let coverKey = source.name == "SampleModel2V1" ? "cover" : "frontCover"
             (coverTexts, feedbacks) = try original.context.performAndWait {
                 let books = try original.context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
@@ -83,7 +52,7 @@ struct SampleModel2MigrationTests {
             try SampleModel2Migrator.migrateStore(at: url, to: testCase.target)
             let target = try #require(versions.version(named: testCase.target))
             #expect(try !versions.isMigrationNecessary(forStoreAt: url, to: target))
-            store = try OpenStore(url, model: target)
+            store = try OpenedStore(url, model: target, name: "SampleModel2")
         }
     }
 
