@@ -171,6 +171,30 @@ struct DerivedAttributeTests {
             """)
     }
 
+    @Test("every pagesCount Core Data stored reads as its ZPAGESCOUNT cell and as the pages SQL counts, for every Book and GraphicNovel",
+          arguments: triggerStores)
+    func realStoreValues(_ path: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try RealSQLiteStoreTests.copy(path, into: directory)
+        // Decoded here by SQL alone: each row's cell, and the number of pages naming it.
+        let cells = try rawSQL(url.path, """
+            SELECT b.Z_PK, b.ZPAGESCOUNT, (SELECT COUNT(*) FROM ZPAGE p WHERE p.ZBOOK = b.Z_PK) FROM ZBOOK b ORDER BY b.Z_PK
+            """).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        let store = try #require(RealStoreFidelityTests.stores.first { $0.path == path })
+        let model = try RealStoreFidelityTests.writingVersion(of: store, at: url)
+        let context = try sqliteContext(model, at: url)
+        let read = try context.performAndWait {
+            // Book with its sub-entity GraphicNovel: every row of ZBOOK.
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).map { book in
+                ["\(book.objectID.storeNumber ?? 0)", (book.value(forKey: "pagesCount") as? Int).map(String.init) ?? ""]
+            }.sorted { Int($0[0])! < Int($1[0])! }
+        }
+        #expect(cells.count == (path.hasSuffix("_V1.sqlite") ? 52 : 3), "rows of ZBOOK")
+        #expect(read == cells.map { [$0[0], $0[1]] }, "pagesCount as read, against ZPAGESCOUNT")
+        #expect(cells.allSatisfy { $0[1] == $0[2] }, "ZPAGESCOUNT against the pages counted: \(cells.filter { $0[1] != $0[2] })")
+        #expect(cells.contains { Int($0[1])! > 0 })
+    }
+
     @Test("in a copy of a real store with Core Data's Z_DA_ triggers, pages inserted, moved and deleted keep ZPAGESCOUNT counted",
           arguments: triggerStores)
     func realStoreTriggers(_ path: String) throws {

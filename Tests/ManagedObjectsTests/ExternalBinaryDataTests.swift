@@ -6,7 +6,8 @@ import Testing
 
 /// Binary attributes that allow external storage in the SQLite store, as Core Data keeps them
 /// (``ExternalBinaryData``): up to 128 KiB in the cell after the marker `0x01`, larger in a file
-/// of `.<Store>_SUPPORT/_EXTERNAL_DATA` named by the cell (`0x02`, the UUID, NUL). New files are
+/// of `.<Store>_SUPPORT/_EXTERNAL_DATA` named by the cell (`0x02`, the UUID, NUL); Core Data's
+/// file-backed futures (`0x03`) read from `_FBF`. New files are
 /// written before the save commits; the files a save replaces or deletes go after it commits; a
 /// save that fails leaves no new file.
 @Suite("External binary data")
@@ -186,6 +187,77 @@ struct ExternalBinaryDataTests {
         #expect(try fixture.value("image", title: "inline") == Data([0xCA, 0xFE]))
         #expect(try fixture.value("image", title: "external") == large)
         #expect(try fixture.value("image", title: "zero") == Data())
+    }
+
+    /// A file-backed future's cell as `_NSDataFileBackedFuture _storeMetadata` lays it out:
+    /// `03 23 23 23`, the size (8 bytes, little-endian), the UUID's 16 bytes, its string.
+    static func fileBackedFutureCell(uuid: UUID, size: Int) -> Data {
+        var cell = Data([0x03, 0x23, 0x23, 0x23])
+        cell.append(contentsOf: (0..<8).map { UInt8(truncatingIfNeeded: UInt64(size) >> (8 * $0)) })
+        cell.append(contentsOf: withUnsafeBytes(of: uuid.uuid) { Array($0) })
+        cell.append(contentsOf: Array(uuid.uuidString.utf8))
+        return cell
+    }
+
+    @Test("a file-backed future cell (0x03) Core Data wrote reads its file in _FBF; kept by an unrelated update; a missing file, a wrong size or a short cell is an error")
+    func fileBackedFutureCells() throws {
+        let fixture = try Fixture()
+        try fixture.insert([:], title: "future")
+        try fixture.insert([:], title: "small future")
+        let large = Self.bytes(300_000, seed: 5)
+        let small = Self.bytes(40, seed: 6)
+        let futures = fixture.directory.url.appendingPathComponent(".Photos_SUPPORT/_FBF")
+        try FileManager.default.createDirectory(at: futures, withIntermediateDirectories: true)
+        let uuid = UUID(uuidString: "6A2F1C3D-4B5E-4F60-8172-93A4B5C6D7E8")!
+        let smallUUID = UUID(uuidString: "0F1E2D3C-4B5A-4968-8776-655443322110")!
+        try large.write(to: futures.appendingPathComponent(uuid.uuidString))
+        try small.write(to: futures.appendingPathComponent(smallUUID.uuidString))
+        let cell = Self.fileBackedFutureCell(uuid: uuid, size: large.count)
+        let smallCell = Self.fileBackedFutureCell(uuid: smallUUID, size: small.count)
+        #expect(cell.count == 64)
+        let queue = try DatabaseQueue(path: fixture.url.path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE ZPHOTO SET ZIMAGE = ? WHERE ZTITLE = 'future'", arguments: [cell])
+            try db.execute(sql: "UPDATE ZPHOTO SET ZIMAGE = ? WHERE ZTITLE = 'small future'", arguments: [smallCell])
+        }
+        #expect(try fixture.value("image", title: "future") == large)
+        #expect(try fixture.value("image", title: "small future") == small)
+
+        // Another attribute changed: the cells stay Core Data's, and the files stay.
+        try fixture.update(title: "future") { photo, _ in photo.setValue(Data([9]), forKey: "thumbnail") }
+        try fixture.update(title: "small future") { photo, _ in photo.setValue(Data([9]), forKey: "thumbnail") }
+        #expect(try fixture.imageCell(title: "future") == Self.hex(cell))
+        #expect(try fixture.imageCell(title: "small future") == Self.hex(smallCell))
+        #expect(fixture.files.isEmpty, "no copy in _EXTERNAL_DATA: \(fixture.files)")
+
+        // The value replaced: the new cell is this store's own (inline here); Core Data's file is left.
+        try fixture.update(title: "small future") { photo, _ in photo.setValue(Data([1, 2]), forKey: "image") }
+        #expect(try fixture.imageCell(title: "small future") == "010102")
+        #expect(FileManager.default.fileExists(atPath: futures.appendingPathComponent(smallUUID.uuidString).path))
+
+        // A size that is not the file's, a missing file, a cell too short for its header.
+        try queue.write { db in
+            try db.execute(sql: "UPDATE ZPHOTO SET ZIMAGE = ? WHERE ZTITLE = 'future'",
+                           arguments: [Self.fileBackedFutureCell(uuid: uuid, size: large.count - 1)])
+        }
+        let wrongSize = try #require(throws: ManagedObjectError.self) { _ = try fixture.value("image", title: "future") }
+        #expect(wrongSize.message.contains(uuid.uuidString) && wrongSize.message.contains("\(large.count - 1)"))
+        #expect(wrongSize.key == "image" && wrongSize.objectID != nil)
+        try queue.write { db in try db.execute(sql: "UPDATE ZPHOTO SET ZIMAGE = ? WHERE ZTITLE = 'future'", arguments: [cell]) }
+        try FileManager.default.removeItem(at: futures.appendingPathComponent(uuid.uuidString))
+        let missing = try #require(throws: ManagedObjectError.self) { _ = try fixture.value("image", title: "future") }
+        #expect(missing.message.contains(futures.appendingPathComponent(uuid.uuidString).path))
+        try queue.write { db in
+            try db.execute(sql: "UPDATE ZPHOTO SET ZIMAGE = ? WHERE ZTITLE = 'future'", arguments: [Data(cell.prefix(27))])
+        }
+        let short = try #require(throws: ManagedObjectError.self) { _ = try fixture.value("image", title: "future") }
+        #expect(short.message.contains("no file-backed future"))
+        try queue.write { db in
+            try db.execute(sql: "UPDATE ZPHOTO SET ZIMAGE = ? WHERE ZTITLE = 'future'", arguments: [Data([4]) + cell.dropFirst()])
+        }
+        try queue.close()
+        let unknown = try #require(throws: ManagedObjectError.self) { _ = try fixture.value("image", title: "future") }
+        #expect(unknown.message.contains("0x04"))
     }
 
     @Test("an update replacing a file removes the old one after the save; an unchanged value keeps its file; a small value goes inline")

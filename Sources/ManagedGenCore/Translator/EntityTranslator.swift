@@ -83,7 +83,8 @@ struct EntityTranslator {
             members.append(.variable(
                 VariableDeclaration(
                     access: access, name: swiftName(attribute.name), type: typing.propertyType,
-                    getter: typing.getter, setter: typing.setter),
+                    // A derived value is the store's to compute at each save: nothing to set.
+                    getter: typing.getter, setter: attribute.isDerived ? nil : typing.setter),
                 documentation: attributeDocumentation(attribute), comments: typing.comments))
         }
         for relationship in entity.relationships {
@@ -103,7 +104,7 @@ struct EntityTranslator {
         var notes: [String] = []
         if attribute.isTransient { notes.append("Transient: not saved.") }
         if attribute.isDerived {
-            notes.append("Derived\(attribute.derivationExpression.map { " from `\($0)`" } ?? ""): the store computes it; setting it is kept for Xcode parity.")
+            notes.append("Derived\(attribute.derivationExpression.map { " from `\($0)`" } ?? ""): computed at each save; read-only.")
         }
         if attribute.type == .transformable, let transformer = attribute.valueTransformerName {
             notes.append("Stored through the value transformer `\(transformer)`.")
@@ -182,7 +183,7 @@ struct EntityTranslator {
             result.append(.variable(
                 VariableDeclaration(
                     access: access, name: SwiftNames.escaped(wrapper), type: storage, getter: getter,
-                    setter: [mapper.attributeWrite(attribute, "newValue", at: propertyIndex)]),
+                    setter: attribute.isDerived ? nil : [mapper.attributeWrite(attribute, "newValue", at: propertyIndex)]),
                 documentation: ["Non-optional `\(attribute.name)`."]))
         }
         for relationship in entity.relationships {

@@ -6,6 +6,10 @@ import Foundation
 /// - `0x01` and the bytes themselves, for a value of at most ``inlineLimit`` bytes;
 /// - `0x02`, the name of a file in ``directory`` (an upper-case UUID, 36 ASCII characters) and
 ///   a NUL byte, for a larger value; the file holds the bytes;
+/// - `0x03`, `###`, the file's size (8 bytes, little-endian), its UUID (16 bytes) and the UUID's
+///   string, for a file-backed future (Core Data's private `_NSDataFileBackedFuture`): the bytes
+///   are the file named by that UUID in the store's `_FBF` folder, beside `_EXTERNAL_DATA`. Read
+///   only: Core Data writes these for its own futures, which no public API makes.
 /// - a zero-length cell reads as empty data (Core Data's reader takes it as it is); NULL is nil.
 ///
 /// No store in `shared/stores` has such a cell (its README says so): the format is inferred from
@@ -20,12 +24,20 @@ package struct ExternalBinaryData: Sendable {
     package static let inlineLimit = 0x20000
     package static let inlineMarker: UInt8 = 0x01
     package static let externalMarker: UInt8 = 0x02
+    /// `_NSDataFileBackedFuture`'s store metadata starts with these four bytes (`03 23 23 23`).
+    package static let fileBackedFuturePrefix = Data([0x03, 0x23, 0x23, 0x23])
 
     /// Where the files are: `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the store file.
     package let directory: URL
 
     package init(directory: URL) {
         self.directory = directory
+    }
+
+    /// Where Core Data keeps the files of file-backed futures: `_FBF` in the same support folder
+    /// (`NSSQLCore fileBackedFuturesDirectory`).
+    package var fileBackedFuturesDirectory: URL {
+        directory.deletingLastPathComponent().appendingPathComponent("_FBF")
     }
 
     /// The data of the store at `storeURL`.
@@ -60,21 +72,49 @@ package struct ExternalBinaryData: Sendable {
             guard let name = Self.fileName(ofCell: cell), Self.isPlainFileName(name) else {
                 throw error("the cell names no valid external file (\(cell.count) bytes)", attribute: attribute, objectID: objectID)
             }
-            let file = directory.appendingPathComponent(name)
-            // A regular file only (following a link): reading a pipe or a device a damaged or
-            // hostile folder holds would not end.
-            var status = stat()
-            if stat(file.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-                throw error("its external file \(file.path) is not a regular file", attribute: attribute, objectID: objectID)
+            return try contents(of: directory.appendingPathComponent(name), attribute: attribute, objectID: objectID)
+        case Self.fileBackedFuturePrefix[0]:
+            let (name, size) = try fileBackedFuture(ofCell: cell, attribute: attribute, objectID: objectID)
+            let file = fileBackedFuturesDirectory.appendingPathComponent(name)
+            let data = try contents(of: file, attribute: attribute, objectID: objectID)
+            // The size the cell recorded: another is a file not (or no longer) the one saved.
+            guard UInt64(data.count) == size else {
+                throw error("its file-backed future \(file.path) holds \(data.count) bytes where the cell says \(size)",
+                            attribute: attribute, objectID: objectID)
             }
-            do {
-                return try Data(contentsOf: file)
-            } catch {
-                throw self.error("cannot read its external file \(file.path): \(Self.reason(error))", attribute: attribute, objectID: objectID)
-            }
+            return data
         default:
-            throw error(String(format: "the cell starts with 0x%02X, which is neither Core Data's inline (0x01) nor external (0x02) marker", marker),
+            throw error(String(format: "the cell starts with 0x%02X, which is none of Core Data's inline (0x01), external (0x02) or file-backed future (0x03) markers", marker),
                         attribute: attribute, objectID: objectID)
+        }
+    }
+
+    /// The file name (the upper-case UUID) and the size a file-backed future's cell records, as
+    /// `_NSDataFileBackedFuture initWithStoreMetadata:directory:` reads them: the name comes from
+    /// the 16 UUID bytes, not from the string after them.
+    private func fileBackedFuture(ofCell cell: Data, attribute: String, objectID: ManagedObjectID?) throws -> (name: String, size: UInt64) {
+        let bytes = [UInt8](cell)
+        guard bytes.count >= 28, bytes.starts(with: Self.fileBackedFuturePrefix) else {
+            throw error("the cell (\(bytes.count) bytes) is no file-backed future: it needs 03 23 23 23, a size and a UUID",
+                        attribute: attribute, objectID: objectID)
+        }
+        let size = bytes[4..<12].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let uuid = UUID(uuid: (bytes[12], bytes[13], bytes[14], bytes[15], bytes[16], bytes[17], bytes[18], bytes[19],
+                               bytes[20], bytes[21], bytes[22], bytes[23], bytes[24], bytes[25], bytes[26], bytes[27]))
+        return (uuid.uuidString, size)
+    }
+
+    /// The bytes of a regular file (following a link): reading a pipe or a device a damaged or
+    /// hostile folder holds would not end.
+    private func contents(of file: URL, attribute: String, objectID: ManagedObjectID?) throws -> Data {
+        var status = stat()
+        if stat(file.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw error("its external file \(file.path) is not a regular file", attribute: attribute, objectID: objectID)
+        }
+        do {
+            return try Data(contentsOf: file)
+        } catch {
+            throw self.error("cannot read its external file \(file.path): \(Self.reason(error))", attribute: attribute, objectID: objectID)
         }
     }
 
@@ -83,6 +123,11 @@ package struct ExternalBinaryData: Sendable {
     /// cell before this save) is kept when it holds the same bytes, so an unchanged value is not
     /// written again.
     package func cell(for data: Data, previousCell: Data?, attribute: String, objectID: ManagedObjectID?, written: inout [String]) throws -> Data {
+        // A file-backed future Core Data wrote stays one while its bytes are unchanged.
+        if let previousCell, previousCell.first == Self.fileBackedFuturePrefix[0],
+           (try? value(ofCell: previousCell, attribute: attribute, objectID: objectID)) == data {
+            return previousCell
+        }
         guard data.count > Self.inlineLimit else {
             var cell = Data(capacity: data.count + 1)
             cell.append(Self.inlineMarker)
