@@ -128,7 +128,7 @@ import Testing
     @Test("derived attributes are get-only in every typing: scalar, NSNumber, optional, strict, and their non-optional wrappers")
     func derivedAttributesAreReadOnly() {
         let derived = [
-            Attribute(name: "count", type: .integer64, isOptional: true, usesScalarValueType: true, isDerived: true, derivationExpression: "items.@count"),
+            Attribute(name: "bookCount", type: .integer64, isOptional: true, usesScalarValueType: true, isDerived: true, derivationExpression: "items.@count"),
             Attribute(name: "boxedCount", type: .integer32, isOptional: true, usesScalarValueType: false, isDerived: true, derivationExpression: "items.@count"),
             Attribute(name: "lower", type: .string, isOptional: true, isDerived: true, derivationExpression: "lowercase:(name)"),
             Attribute(name: "upper_", type: .string, isOptional: true, isDerived: true, derivationExpression: "uppercase:(name)"),
@@ -140,13 +140,13 @@ import Testing
             let lines = text.split(separator: "\n").map(String.init)
             // The plain attribute keeps its setter; each derived one (and the `upper` wrapper) has none.
             #expect(lines.contains { $0.contains("public var name: String") && $0.contains("set { self.setStringAttribute(newValue, at: 0) }") })
-            for name in ["count", "boxedCount", "lower", "upper_", "upper", "savedAt"] {
+            for name in ["bookCount", "boxedCount", "lower", "upper_", "upper", "savedAt"] {
                 let declaration = lines.filter { $0.contains("public var \(name):") }
                 #expect(declaration.count == 1, "\(name) declared once")
                 #expect(declaration.allSatisfy { !$0.contains("set {") && $0.hasSuffix("}") }, "\(name) is get-only: \(declaration)")
             }
-            #expect(!text.contains("newValue, at: 1") && !text.contains("newValue, at: 2") && !text.contains("newValue, at: 3")
-                    && !text.contains("newValue, at: 4") && !text.contains("newValue, at: 5"))
+            // The one setter of the class is `name`'s.
+            #expect(text.components(separatedBy: "newValue").count == 2, "\(text)")
             #expect(text.contains("/// Derived from `items.@count`: computed at each save; read-only."))
         }
     }
