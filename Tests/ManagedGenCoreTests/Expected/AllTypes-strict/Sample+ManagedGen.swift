@@ -52,8 +52,8 @@ extension Sample: FetchableManagedObject {
     public var booleanObject: Bool? { get { self.boolAttribute(at: 2) } set { self.setBoolAttribute(newValue, at: 2) } }
     public var date: Date? { get { self.dateAttribute(at: 3) } set { self.setDateAttribute(newValue, at: 3) } }
     public var decimal: Decimal? { get { self.decimalAttribute(at: 4) } set { self.setDecimalAttribute(newValue, at: 4) } }
-    /// Derived from `items.@count`: the store computes it; setting it is kept for Xcode parity.
-    public var derivedCount: Int64? { get { self.int64Attribute(at: 5) } set { self.setInt64Attribute(newValue, at: 5) } }
+    /// Derived from `items.@count`: computed at each save; read-only.
+    public var derivedCount: Int64? { self.int64Attribute(at: 5) }
     public var double: Double { get { self.doubleAttribute(at: 6, default: 2.5) } set { self.setDoubleAttribute(newValue, at: 6) } }
     public var float: Float { get { self.floatAttribute(at: 7, default: 0) } set { self.setFloatAttribute(newValue, at: 7) } }
     public var int16: Int16 { get { self.int16Attribute(at: 8, default: 7) } set { self.setInt16Attribute(newValue, at: 8) } }
