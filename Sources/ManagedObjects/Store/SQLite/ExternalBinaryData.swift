@@ -76,12 +76,17 @@ package struct ExternalBinaryData: Sendable {
         case Self.fileBackedFuturePrefix[0]:
             let (name, size) = try fileBackedFuture(ofCell: cell, attribute: attribute, objectID: objectID)
             let file = fileBackedFuturesDirectory.appendingPathComponent(name)
-            let data = try contents(of: file, attribute: attribute, objectID: objectID)
-            // The size the cell recorded: another is a file not (or no longer) the one saved.
-            guard UInt64(data.count) == size else {
-                throw error("its file-backed future \(file.path) holds \(data.count) bytes where the cell says \(size)",
-                            attribute: attribute, objectID: objectID)
+            // The size the cell recorded: another is a file not (or no longer) the one saved;
+            // told before reading it, so a huge file in its place is not read.
+            func checkSize(_ count: Int) throws {
+                guard UInt64(count) == size else {
+                    throw error("its file-backed future \(file.path) holds \(count) bytes where the cell says \(size)",
+                                attribute: attribute, objectID: objectID)
+                }
             }
+            if let count = Self.fileSize(file) { try checkSize(count) }
+            let data = try contents(of: file, attribute: attribute, objectID: objectID)
+            try checkSize(data.count)
             return data
         default:
             throw error(String(format: "the cell starts with 0x%02X, which is none of Core Data's inline (0x01), external (0x02) or file-backed future (0x03) markers", marker),
