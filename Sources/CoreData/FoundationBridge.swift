@@ -12,6 +12,8 @@ import Foundation
 enum FoundationBridge {
     static let predicates = IdentityTable<ObjectPredicate>()
     static let sortDescriptors = IdentityTable<ObjectSortDescriptor>()
+    /// The keys of `NSSortDescriptor(key:ascending:comparator:)`, which the runtime cannot sort by.
+    static let comparatorKeys = IdentityTable<String>()
 
     /// A Foundation predicate standing for `predicate`: evaluated by it, and recovered as it.
     static func nsPredicate(_ predicate: ObjectPredicate) -> NSPredicate {

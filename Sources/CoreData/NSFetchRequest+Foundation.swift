@@ -14,13 +14,17 @@ extension FetchRequest {
     }
 
     /// The order of the results, by `NSSortDescriptor(key:ascending:)` (or a key path of a
-    /// generated class). Setting a descriptor the runtime cannot read a key from stops the
-    /// program, as Core Data raises for a key that is not a property.
+    /// generated class). Setting a descriptor the runtime cannot read a key from, or one that
+    /// compares with a block, stops the program, as Core Data raises for a key that is not a
+    /// property and its SQLite store for a block.
     public var sortDescriptors: [NSSortDescriptor]? {
         get { objectSortDescriptors.isEmpty ? nil : objectSortDescriptors.map(FoundationBridge.nsSortDescriptor) }
         set {
             objectSortDescriptors = (newValue ?? []).map { descriptor in
                 guard let known = FoundationBridge.objectSortDescriptor(descriptor) else {
+                    if let key = FoundationBridge.comparatorKeys.value(for: descriptor) {
+                        preconditionFailure("NSFetchRequest(\(entityName)): the sort descriptor on '\(key)' compares with a block, which a fetch cannot (Core Data's SQLite store raises too); use NSSortDescriptor(key:ascending:selector:)")
+                    }
                     preconditionFailure("NSFetchRequest(\(entityName)): \(descriptor) has no key; use NSSortDescriptor(key:ascending:)")
                 }
                 return known

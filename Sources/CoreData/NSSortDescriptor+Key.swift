@@ -12,6 +12,6 @@ extension NSSortDescriptor {
 
     /// The key path sorted by; `nil` for a descriptor made from a Swift key path.
     public var key: String? {
-        FoundationBridge.objectSortDescriptor(self)?.key
+        FoundationBridge.objectSortDescriptor(self)?.key ?? FoundationBridge.comparatorKeys.value(for: self)
     }
 }

@@ -295,6 +295,18 @@ import Testing
         #expect(text.contains("Attribute.compact(name: \"name\", type: .string, isOptional: true)"))
     }
 
+    /// The target's own code may declare `Attribute`, `Entity`, `Model` (QueryKit's
+    /// `Attribute<T>`, SugarRecord's `Entity`), which would shadow the runtime's in the
+    /// generated file: the model literal names them through `ManagedObjects`.
+    @Test func modelLiteralQualifiesDescriptionTypes() {
+        let text = generate(SeedModels.dogWalk)["TestModel+ManagedGen.swift"]!
+        #expect(text.contains("= ManagedObjects.Model("))
+        #expect(text.contains("ManagedObjects.Entity(name: \"Dog\""))
+        #expect(text.contains("ManagedObjects.Attribute.compact(name: \"name\""))
+        #expect(text.contains("-> ManagedObjects.Entity {"))
+        #expect(!text.contains(" Entity(") && !text.contains(" Attribute.compact("))
+    }
+
     @Test func optionsDecodeFromJSONAndRejectUnknownKeys() throws {
         let options = try JSONDecoder().decode(GeneratorOptions.self, from: Data(#"{"accessLevel": "internal", "optionality": "strict", "singleFile": true}"#.utf8))
         #expect(options == GeneratorOptions(accessLevel: .internal, optionality: .strict, singleFile: true))

@@ -1,6 +1,6 @@
 /// The names of the library types generated code uses, module-qualified only where the model
 /// would shadow them (a class named `Set`, an attribute named `Date`), so ordinary models get
-/// ordinary-looking code and clashing ones still compile.
+/// ordinary-looking code and clashing ones still compile; the model description's types always.
 struct TypeNames: Sendable {
     /// Every name the generated code declares: classes, properties, nested types, the model enum.
     let declaredNames: Set<String>
@@ -15,7 +15,12 @@ struct TypeNames: Sendable {
     func swift(_ name: String) -> String { qualified(name, in: "Swift") }
     func foundation(_ name: String) -> String { qualified(name, in: "Foundation") }
     func runtime(_ name: String) -> String { qualified(name, in: "ManagedObjects") }
-    func dataModel(_ name: String) -> String { qualified(name, in: "DataModel") }
+    /// The model's description types (`Model`, `Entity`, `Attribute`, `Relationship`, …) are
+    /// always qualified: those are common words that the target's own code declares too
+    /// (QueryKit's `Attribute<T>`, SugarRecord's `Entity` protocol), which the generator cannot
+    /// see and which shadow an imported name in every file of the target. `ManagedObjects`
+    /// re-exports them, and is a name generated code reserves.
+    func dataModel(_ name: String) -> String { "ManagedObjects.\(name)" }
 
     var string: String { swift("String") }
     var int: String { swift("Int") }

@@ -14,9 +14,9 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The model `DogWalk`.
 internal enum Walks {
     /// The model as Swift values: an app needs no model file at run time.
-    internal static let model = Model(
+    internal static let model = ManagedObjects.Model(
         entities: [dogEntity(), walkEntity()],
-        metadata: ModelMetadata(
+        metadata: ManagedObjects.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "14490.99", systemVersion: "18F132", minimumToolsVersion: "Automatic",
             sourceLanguage: "Swift"
@@ -27,20 +27,22 @@ internal enum Walks {
     internal static let managedObjectModel = ManagedObjectModel(model, classes: classes)
     private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
-    @_optimize(none) private static func dogEntity() -> Entity {
-        Entity(name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "name", type: .string, isOptional: true),
+    @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true, attributes: [
+            ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
         ], relationships: [
-            Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
+            ManagedObjects.Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
         ], uniquenessConstraints: [["name"]])
     }
 
-    @_optimize(none) private static func walkEntity() -> Entity {
-        Entity(name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "date", type: .date, usesScalarValueType: false),
-        ], relationships: [
-            Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
-        ])
+    @_optimize(none) private static func walkEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
+            attributes: [ManagedObjects.Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
+            relationships: [
+                ManagedObjects.Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
+            ]
+        )
     }
 }
 

@@ -14,25 +14,25 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The model `FetchRequests`.
 public enum FetchRequestsModel {
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = Model(
+    public static let model = ManagedObjects.Model(
         entities: [authorEntity(), bookEntity()],
         fetchRequests: [
-            FetchRequestTemplate(name: "AllBooks", entity: "Book"),
-            FetchRequestTemplate(
+            ManagedObjects.FetchRequestTemplate(name: "AllBooks", entity: "Book"),
+            ManagedObjects.FetchRequestTemplate(
                 name: "BooksByAuthorName", entity: "Book",
                 predicateString: "author.name ==[cd] $NAME AND year >= $FROM_YEAR", fetchLimit: 20,
                 returnsDistinctResults: true
             ),
-            FetchRequestTemplate(
+            ManagedObjects.FetchRequestTemplate(
                 name: "BooksBornAfter", entity: "Book", predicateString: "author.born > $DATE OR title CONTAINS $needle",
                 resultType: .dictionary
             ),
         ],
         configurations: [
-            Configuration(name: "Cloud", usedWithCloudKit: true, memberEntities: ["Author"]),
-            Configuration(name: "Local", memberEntities: ["Author", "Book"]),
+            ManagedObjects.Configuration(name: "Cloud", usedWithCloudKit: true, memberEntities: ["Author"]),
+            ManagedObjects.Configuration(name: "Local", memberEntities: ["Author", "Book"]),
         ],
-        metadata: ModelMetadata(
+        metadata: ManagedObjects.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
             sourceLanguage: "Swift"
@@ -68,24 +68,33 @@ public enum FetchRequestsModel {
 
     private static let classes: [String: ManagedObject.Type] = ["Author": Author.self, "Book": Book.self]
 
-    @_optimize(none) private static func authorEntity() -> Entity {
-        Entity(name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
-            Attribute.compact(name: "name", type: .string, isOptional: true),
-        ], relationships: [
-            Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true, isOptional: true),
-        ], fetchedProperties: [
-            FetchedProperty(name: "recentBooks", fetchRequest: FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entity: "Book", predicateString: "author == $FETCH_SOURCE AND year > 2000")),
-        ])
+    @_optimize(none) private static func authorEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true, isOptional: true),
+            ],
+            fetchedProperties: [
+                ManagedObjects.FetchedProperty(name: "recentBooks", fetchRequest: ManagedObjects.FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entity: "Book", predicateString: "author == $FETCH_SOURCE AND year > 2000")),
+            ]
+        )
     }
 
-    @_optimize(none) private static func bookEntity() -> Entity {
-        Entity(name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
-            Attribute.compact(name: "title", type: .string, isOptional: true),
-            Attribute.compact(name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
-        ], relationships: [
-            Relationship(name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author", isOptional: true, maxCount: 1),
-        ])
+    @_optimize(none) private static func bookEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author", isOptional: true, maxCount: 1),
+            ]
+        )
     }
 }

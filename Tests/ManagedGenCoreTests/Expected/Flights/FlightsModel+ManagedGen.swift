@@ -14,9 +14,9 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The model `Flights`.
 public enum FlightsModel {
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = Model(
+    public static let model = ManagedObjects.Model(
         entities: [airlineEntity(), airportEntity(), flightEntity()],
-        metadata: ModelMetadata(
+        metadata: ManagedObjects.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "17709", systemVersion: "20B29", minimumToolsVersion: "Automatic",
             sourceLanguage: "Swift"
@@ -27,51 +27,65 @@ public enum FlightsModel {
     public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
     private static let classes: [String: ManagedObject.Type] = ["Airline": Airline.self, "Airport": Airport.self, "Flight": Flight.self]
 
-    @_optimize(none) private static func airlineEntity() -> Entity {
-        Entity(name: "Airline", representedClassName: "Airline", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "code_", type: .string),
-            Attribute.compact(name: "name_", type: .string),
-            Attribute.compact(name: "shortname_", type: .string),
-        ], relationships: [
-            Relationship(name: "flights_", destinationEntity: "Flight", inverseName: "airline_", inverseEntity: "Flight", isToMany: true, isOptional: true),
-        ], uniquenessConstraints: [["code_"]])
+    @_optimize(none) private static func airlineEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Airline", representedClassName: "Airline", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "code_", type: .string),
+                ManagedObjects.Attribute.compact(name: "name_", type: .string),
+                ManagedObjects.Attribute.compact(name: "shortname_", type: .string),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "flights_", destinationEntity: "Flight", inverseName: "airline_", inverseEntity: "Flight", isToMany: true, isOptional: true),
+            ],
+            uniquenessConstraints: [["code_"]]
+        )
     }
 
-    @_optimize(none) private static func airportEntity() -> Entity {
-        Entity(name: "Airport", representedClassName: "Airport", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "city_", type: .string),
-            Attribute.compact(name: "countryCode", type: .string),
-            Attribute(name: "icao_", type: .string, userInfo: [UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO")]),
-            Attribute.compact(name: "latitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
-            Attribute.compact(name: "location", type: .string),
-            Attribute.compact(name: "longitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
-            Attribute.compact(name: "name", type: .string),
-            Attribute.compact(name: "state", type: .string),
-            Attribute.compact(name: "timezone", type: .string),
-        ], relationships: [
-            Relationship(name: "flightsFrom_", destinationEntity: "Flight", inverseName: "origin_", inverseEntity: "Flight", isToMany: true, isOptional: true),
-            Relationship(name: "flightsTo_", destinationEntity: "Flight", inverseName: "destination_", inverseEntity: "Flight", isToMany: true, isOptional: true),
-        ], uniquenessConstraints: [["icao_"]])
+    @_optimize(none) private static func airportEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Airport", representedClassName: "Airport", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "city_", type: .string),
+                ManagedObjects.Attribute.compact(name: "countryCode", type: .string),
+                ManagedObjects.Attribute(name: "icao_", type: .string, userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO")]),
+                ManagedObjects.Attribute.compact(name: "latitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+                ManagedObjects.Attribute.compact(name: "location", type: .string),
+                ManagedObjects.Attribute.compact(name: "longitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+                ManagedObjects.Attribute.compact(name: "name", type: .string),
+                ManagedObjects.Attribute.compact(name: "state", type: .string),
+                ManagedObjects.Attribute.compact(name: "timezone", type: .string),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "flightsFrom_", destinationEntity: "Flight", inverseName: "origin_", inverseEntity: "Flight", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(name: "flightsTo_", destinationEntity: "Flight", inverseName: "destination_", inverseEntity: "Flight", isToMany: true, isOptional: true),
+            ],
+            uniquenessConstraints: [["icao_"]]
+        )
     }
 
-    @_optimize(none) private static func flightEntity() -> Entity {
-        Entity(name: "Flight", representedClassName: "Flight", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "actualOff", type: .date, usesScalarValueType: false),
-            Attribute.compact(name: "actualOn", type: .date, usesScalarValueType: false),
-            Attribute.compact(name: "aircraftType_", type: .string),
-            Attribute.compact(name: "arrival", type: .date, isOptional: true, usesScalarValueType: false),
-            Attribute.compact(name: "estimatedOff", type: .date, usesScalarValueType: false),
-            Attribute.compact(name: "estimatedOn", type: .date, usesScalarValueType: false),
-            Attribute.compact(name: "filedAirspeed", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
-            Attribute.compact(name: "ident_", type: .string),
-            Attribute.compact(name: "scheduledIn", type: .date, usesScalarValueType: false),
-            Attribute.compact(name: "scheduledOff_", type: .date, usesScalarValueType: false),
-            Attribute.compact(name: "scheduledOn_", type: .date, usesScalarValueType: false),
-            Attribute(name: "status_", type: .string, userInfo: [UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown")]),
-        ], relationships: [
-            Relationship(name: "airline_", destinationEntity: "Airline", inverseName: "flights_", inverseEntity: "Airline", isOptional: true, maxCount: 1),
-            Relationship(name: "destination_", destinationEntity: "Airport", inverseName: "flightsTo_", inverseEntity: "Airport", isOptional: true, maxCount: 1),
-            Relationship(name: "origin_", destinationEntity: "Airport", inverseName: "flightsFrom_", inverseEntity: "Airport", isOptional: true, maxCount: 1),
-        ])
+    @_optimize(none) private static func flightEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Flight", representedClassName: "Flight", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "actualOff", type: .date, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "actualOn", type: .date, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "aircraftType_", type: .string),
+                ManagedObjects.Attribute.compact(name: "arrival", type: .date, isOptional: true, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "estimatedOff", type: .date, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "estimatedOn", type: .date, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "filedAirspeed", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(name: "ident_", type: .string),
+                ManagedObjects.Attribute.compact(name: "scheduledIn", type: .date, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "scheduledOff_", type: .date, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "scheduledOn_", type: .date, usesScalarValueType: false),
+                ManagedObjects.Attribute(name: "status_", type: .string, userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown")]),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "airline_", destinationEntity: "Airline", inverseName: "flights_", inverseEntity: "Airline", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(name: "destination_", destinationEntity: "Airport", inverseName: "flightsTo_", inverseEntity: "Airport", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(name: "origin_", destinationEntity: "Airport", inverseName: "flightsFrom_", inverseEntity: "Airport", isOptional: true, maxCount: 1),
+            ]
+        )
     }
 }

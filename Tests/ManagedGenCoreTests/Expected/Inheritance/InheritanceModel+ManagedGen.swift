@@ -14,11 +14,11 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The model `Inheritance`.
 public enum InheritanceModel {
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = Model(
+    public static let model = ManagedObjects.Model(
         entities: [
             animalEntity(), birdEntity(), mammalEntity(), dogEntity(), keeperEntity(), enclosureEntity(), visitorEntity(),
         ],
-        metadata: ModelMetadata(
+        metadata: ManagedObjects.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
             sourceLanguage: "Swift"
@@ -33,59 +33,67 @@ public enum InheritanceModel {
         "Enclosure": ManagedObjects.GeneratedModels.manualClass(named: "Enclosure", fileID: #fileID),
     ]
 
-    @_optimize(none) private static func animalEntity() -> Entity {
-        Entity(
+    @_optimize(none) private static func animalEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
             name: "Animal", representedClassName: "Animal", isAbstract: true, codeGeneration: .`class`, syncable: true,
             attributes: [
-                Attribute.compact(name: "ident", type: .string, isOptional: true),
-                Attribute.compact(name: "name_", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "ident", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "name_", type: .string, isOptional: true),
             ],
             relationships: [
-                Relationship(name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper", isOptional: true, maxCount: 1),
             ],
             uniquenessConstraints: [["ident"]]
         )
     }
 
-    @_optimize(none) private static func birdEntity() -> Entity {
-        Entity(
+    @_optimize(none) private static func birdEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
             name: "Bird", representedClassName: "Zoo.Bird", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
             attributes: [
-                Attribute.compact(name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+                ManagedObjects.Attribute.compact(name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
             ]
         )
     }
 
-    @_optimize(none) private static func mammalEntity() -> Entity {
-        Entity(
+    @_optimize(none) private static func mammalEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
             name: "Mammal", representedClassName: "Mammal", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
-            attributes: [Attribute.compact(name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4")]
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4"),
+            ]
         )
     }
 
-    @_optimize(none) private static func dogEntity() -> Entity {
-        Entity(
+    @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
             name: "Dog", representedClassName: "Dog", parentEntity: "Mammal", codeGeneration: .`class`, syncable: true,
-            attributes: [Attribute.compact(name: "breed", type: .string, isOptional: true)]
+            attributes: [ManagedObjects.Attribute.compact(name: "breed", type: .string, isOptional: true)]
         )
     }
 
-    @_optimize(none) private static func keeperEntity() -> Entity {
-        Entity(name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true, attributes: [
-            Attribute.compact(name: "name", type: .string, isOptional: true),
+    @_optimize(none) private static func keeperEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true,
+            attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
+            relationships: [
+                ManagedObjects.Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
+            ]
+        )
+    }
+
+    @_optimize(none) private static func enclosureEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(name: "Enclosure", representedClassName: "Enclosure", syncable: true, attributes: [
+            ManagedObjects.Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
         ], relationships: [
-            Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
-            Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
+            ManagedObjects.Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
         ])
     }
 
-    @_optimize(none) private static func enclosureEntity() -> Entity {
-        Entity(name: "Enclosure", representedClassName: "Enclosure", syncable: true, attributes: [
-            Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
-        ], relationships: [
-            Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
+    @_optimize(none) private static func visitorEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(name: "Visitor", syncable: true, attributes: [
+            ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
         ])
     }
-
-    @_optimize(none) private static func visitorEntity() -> Entity { Entity(name: "Visitor", syncable: true, attributes: [Attribute.compact(name: "name", type: .string, isOptional: true)]) }
 }

@@ -14,9 +14,9 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The model `Notes`.
 public enum NotesModel {
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = Model(
+    public static let model = ManagedObjects.Model(
         entities: [noteEntity(), tagEntity()],
-        metadata: ModelMetadata(
+        metadata: ManagedObjects.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
             sourceLanguage: "Swift"
@@ -34,10 +34,10 @@ public enum NotesModel {
     ], currentVersionName: "Notes 2")
 
     /// Version `Notes` of the model.
-    @_optimize(none) private static func modelVersion1() -> Model {
-        Model(
+    @_optimize(none) private static func modelVersion1() -> ManagedObjects.Model {
+        ManagedObjects.Model(
             entities: [noteEntityOfVersion1()],
-            metadata: ModelMetadata(
+            metadata: ManagedObjects.ModelMetadata(
                 userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
                 lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
                 sourceLanguage: "Swift"
@@ -45,32 +45,39 @@ public enum NotesModel {
         )
     }
 
-    @_optimize(none) private static func noteEntityOfVersion1() -> Entity {
-        Entity(name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "title", type: .string, isOptional: true),
-            Attribute.compact(name: "body", type: .string, isOptional: true),
-            Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
-        ])
+    @_optimize(none) private static func noteEntityOfVersion1() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "body", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
+            ]
+        )
     }
 
     private static let classes: [String: ManagedObject.Type] = ["Note": Note.self, "Tag": Tag.self]
 
-    @_optimize(none) private static func noteEntity() -> Entity {
-        Entity(name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "title", type: .string, isOptional: true),
-            Attribute(name: "text", type: .string, isOptional: true, renamingIdentifier: "body"),
-            Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
-            Attribute.compact(name: "stars", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
-        ], relationships: [
-            Relationship(name: "tags", destinationEntity: "Tag", inverseName: "notes", inverseEntity: "Tag", isToMany: true, isOptional: true),
-        ])
+    @_optimize(none) private static func noteEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
+                ManagedObjects.Attribute(name: "text", type: .string, isOptional: true, renamingIdentifier: "body"),
+                ManagedObjects.Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(name: "stars", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "tags", destinationEntity: "Tag", inverseName: "notes", inverseEntity: "Tag", isToMany: true, isOptional: true),
+            ]
+        )
     }
 
-    @_optimize(none) private static func tagEntity() -> Entity {
-        Entity(name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "name", type: .string, isOptional: true),
+    @_optimize(none) private static func tagEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true, attributes: [
+            ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
         ], relationships: [
-            Relationship(name: "notes", destinationEntity: "Note", inverseName: "tags", inverseEntity: "Note", isToMany: true, isOptional: true),
+            ManagedObjects.Relationship(name: "notes", destinationEntity: "Note", inverseName: "tags", inverseEntity: "Note", isToMany: true, isOptional: true),
         ])
     }
 }

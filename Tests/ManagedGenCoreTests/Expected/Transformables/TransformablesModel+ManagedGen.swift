@@ -14,9 +14,9 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The model `Transformables`.
 public enum TransformablesModel {
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = Model(
+    public static let model = ManagedObjects.Model(
         entities: [bookcaseEntity()],
-        metadata: ModelMetadata(
+        metadata: ManagedObjects.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
             sourceLanguage: "Swift"
@@ -32,12 +32,15 @@ public enum TransformablesModel {
 
     private static let classes: [String: ManagedObject.Type] = ["Bookcase": Bookcase.self]
 
-    @_optimize(none) private static func bookcaseEntity() -> Entity {
-        Entity(name: "Bookcase", representedClassName: "Bookcase", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute(name: "details", type: .transformable, isOptional: true, customClassName: "[String: Any]"),
-            Attribute(name: "dimensions", type: .transformable, isOptional: true, customClassName: "BookcaseDimensions", userInfo: [UserInfoEntry(key: "managedgen.codable", value: "YES")]),
-            Attribute.compact(name: "name", type: .string, isOptional: true),
-            Attribute(name: "titles", type: .transformable, isOptional: true, customClassName: "[String]", valueTransformerName: "NSSecureUnarchiveFromDataTransformer"),
-        ])
+    @_optimize(none) private static func bookcaseEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Bookcase", representedClassName: "Bookcase", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute(name: "details", type: .transformable, isOptional: true, customClassName: "[String: Any]"),
+                ManagedObjects.Attribute(name: "dimensions", type: .transformable, isOptional: true, customClassName: "BookcaseDimensions", userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.codable", value: "YES")]),
+                ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
+                ManagedObjects.Attribute(name: "titles", type: .transformable, isOptional: true, customClassName: "[String]", valueTransformerName: "NSSecureUnarchiveFromDataTransformer"),
+            ]
+        )
     }
 }

@@ -14,9 +14,9 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The model `Tweets`.
 public enum TweetsModel {
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = Model(
+    public static let model = ManagedObjects.Model(
         entities: [tweetEntity(), twitterUserEntity()],
-        metadata: ModelMetadata(
+        metadata: ManagedObjects.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
             lastSavedToolsVersion: "11759", systemVersion: "16D32", minimumToolsVersion: "Automatic",
             sourceLanguage: "Swift"
@@ -27,22 +27,31 @@ public enum TweetsModel {
     public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
     private static let classes: [String: ManagedObject.Type] = ["Tweet": Tweet.self, "TwitterUser": TwitterUser.self]
 
-    @_optimize(none) private static func tweetEntity() -> Entity {
-        Entity(name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "created", type: .date, usesScalarValueType: false, syncable: true),
-            Attribute.compact(name: "text", type: .string, syncable: true),
-            Attribute.compact(name: "unique", type: .string, isOptional: true, syncable: true),
-        ], relationships: [
-            Relationship(name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets", inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true),
-        ], uniquenessConstraints: [["unique"]])
+    @_optimize(none) private static func tweetEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "created", type: .date, usesScalarValueType: false, syncable: true),
+                ManagedObjects.Attribute.compact(name: "text", type: .string, syncable: true),
+                ManagedObjects.Attribute.compact(name: "unique", type: .string, isOptional: true, syncable: true),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets", inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true),
+            ],
+            uniquenessConstraints: [["unique"]]
+        )
     }
 
-    @_optimize(none) private static func twitterUserEntity() -> Entity {
-        Entity(name: "TwitterUser", representedClassName: "TwitterUser", codeGeneration: .`class`, syncable: true, attributes: [
-            Attribute.compact(name: "name", type: .string, syncable: true),
-            Attribute.compact(name: "screenName", type: .string, syncable: true),
-        ], relationships: [
-            Relationship(name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet", isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true),
-        ])
+    @_optimize(none) private static func twitterUserEntity() -> ManagedObjects.Entity {
+        ManagedObjects.Entity(
+            name: "TwitterUser", representedClassName: "TwitterUser", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "name", type: .string, syncable: true),
+                ManagedObjects.Attribute.compact(name: "screenName", type: .string, syncable: true),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet", isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true),
+            ]
+        )
     }
 }
