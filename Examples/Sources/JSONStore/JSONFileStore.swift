@@ -197,10 +197,9 @@ final class JSONFileStore: NSIncrementalStore, @unchecked Sendable {
         let data = try JSONSerialization.data(withJSONObject: file, options: [.prettyPrinted, .sortedKeys])
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).new")
         try data.write(to: temporary)
-        if FileManager.default.fileExists(atPath: url.path) {
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: url)
+        // rename(2) replaces the file in one step: a reader sees the old file or the new one.
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
     }
 }
