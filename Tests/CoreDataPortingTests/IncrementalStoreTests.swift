@@ -165,6 +165,20 @@ import Testing
         }
     }
 
+    @Test func aToOneANodeLeavesOutIsAskedOfNewValueForRelationship() throws {
+        let stack = try makeStack()
+        let ids = try saveTweets(in: stack)
+        stack.store.leavesToOnesOut = true
+        let context = stack.context()
+        try context.performAndWait {
+            let tweet = try #require(context.object(with: ids["c"]!) as? Tweet)
+            #expect(tweet.text == "c")
+            #expect(stack.store.relationshipsAsked == ["tweeter"])
+            #expect(tweet.tweeter?.objectID == ids["paul"]!)
+            #expect(tweet.tweeter?.name == "Paul")
+        }
+    }
+
     @Test func updatesAndDeletesReachTheStore() throws {
         let stack = try makeStack()
         let ids = try saveTweets(in: stack)

@@ -23,6 +23,8 @@ final class RecordStore: NSIncrementalStore, @unchecked Sendable {
     var records: [String: [String: [String: Any]]] = [:]
     private var versions: [String: UInt64] = [:]
     private var lastReference = 0
+    /// Whether nodes leave to-ones out too (Core Data then asks newValue(forRelationship:)).
+    var leavesToOnesOut = false
     /// Thrown by the next saves or fetches, when set.
     var saveFailure: Failure?
     var fetchFailure: Failure?
@@ -93,8 +95,8 @@ final class RecordStore: NSIncrementalStore, @unchecked Sendable {
         for name in objectID.entity.attributesByName.keys {
             values[name] = record[name] ?? NSNull()
         }
-        // To-ones go with the node; to-manys are left to newValue(forRelationship:).
-        for (name, relationship) in objectID.entity.relationshipsByName where !relationship.isToMany {
+        // To-ones go with the node (unless left out); to-manys are left to newValue(forRelationship:).
+        for (name, relationship) in objectID.entity.relationshipsByName where !relationship.isToMany && !leavesToOnesOut {
             if let related = record[name] as? String, let destination = relationship.destinationEntity {
                 values[name] = newObjectID(for: destination, referenceObject: related)
             } else {
