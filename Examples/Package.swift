@@ -4,7 +4,7 @@ import PackageDescription
 // Every example in one package, set up as an app's package uses ManagedGen: the runtime
 // product and the build plugin, here by path. One package graph, so GRDB, the runtime and the
 // generator are built once for all of them. Run one from this folder: `swift run DogWalk`
-// (or Flights, Importer, Tweets).
+// (or Flights, Importer, Tweets; JSONStore on Linux).
 let package = Package(
     name: "Examples",
     platforms: [.macOS(.v14)],  // #Predicate (Tweets)
@@ -36,3 +36,15 @@ let package = Package(
         ),
     ]
 )
+
+#if !canImport(Darwin)
+// A custom store (an NSIncrementalStore subclass over a JSON file) in Core Data code: on the
+// `CoreData` product, which ManagedGen builds where Apple's framework does not exist.
+package.targets.append(
+    .executableTarget(
+        name: "JSONStore",
+        dependencies: [.product(name: "CoreData", package: "ManagedGen")],
+        plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+    )
+)
+#endif

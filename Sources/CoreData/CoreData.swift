@@ -100,7 +100,7 @@ extension PersistentStoreCoordinator {
     ) throws -> any PersistentStore {
         let store = try addPersistentStore(
             type: PersistentStoreType(rawValue: storeType), configuration: configuration, at: storeURL,
-            persistentHistoryTracking: storeOptionIsOn(options?[NSPersistentHistoryTrackingKey]))
+            persistentHistoryTracking: storeOptionIsOn(options?[NSPersistentHistoryTrackingKey]), options: options)
         if storeOptionIsOn(options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]) {
             try postRemoteChangeNotifications(for: store)
         }

@@ -205,7 +205,8 @@ extension ManagedObjectContext {
             groups[[ObjectIdentifier(object.entity), ObjectIdentifier(store)], default: (store, [])].objects.append(object)
         }
         for (store, group) in groups.values {
-            let ids = try store.obtainPermanentIDs(for: group[0].entity, count: group.count)
+            let ids = try (store as? IncrementalStore)?.checkedPermanentIDs(for: group)
+                ?? store.obtainPermanentIDs(for: group[0].entity, count: group.count)
             for (object, id) in zip(group, ids) {
                 registered[object.objectID] = nil
                 object.objectID = id

@@ -166,7 +166,15 @@ extension ManagedObjectContext {
             let store = try coordinator.store(for: entities[place])
             let storeIdentifier = store.identifier
             storeIdentifiers[place] = storeIdentifier
-            let ids = try store.obtainPermanentIDs(for: entities[place], count: Int(newCounts[place]))
+            let ids: [ManagedObjectID]
+            if let incremental = store as? IncrementalStore {
+                // A store an app writes makes IDs from the objects (their values name them).
+                let saveStamp = saveStamp
+                ids = try incremental.checkedPermanentIDs(
+                    for: inserted.filter { $0.entity.indexInModel == place && $0.newObjectPlace.save == saveStamp })
+            } else {
+                ids = try store.obtainPermanentIDs(for: entities[place], count: Int(newCounts[place]))
+            }
             precondition(ids.count == newCounts[place], "\(store) handed out \(ids.count) IDs for \(newCounts[place]) objects")
             numbersByEntity[place] = ids.map { id in
                 guard let number = id.storeNumber, id.storeIdentifier == storeIdentifier else {

@@ -15,9 +15,16 @@ public enum FetchRequestResultType: Sendable, Hashable {
 }
 
 /// A description of objects to fetch: an entity (and by default its sub-entities), a
-/// predicate, an order, a window. Core Data's `NSFetchRequest<Result>`.
-public final class FetchRequest<Result>: CustomStringConvertible {
+/// predicate, an order, a window. Core Data's `NSFetchRequest<Result>`, which is a
+/// ``PersistentStoreRequest`` as there: a store an app writes receives fetches as one
+/// (``IncrementalStore/execute(_:with:)``).
+public final class FetchRequest<Result>: PersistentStoreRequest, CustomStringConvertible {
     public var entityName: String
+    /// The entity fetched: set by the runtime on the requests it gives a store
+    /// (``IncrementalStore``); setting it names the entity, as setting ``entityName`` does.
+    public var entity: EntityDescription? {
+        didSet { if let entity { entityName = entity.name } }
+    }
     /// Objects the predicate rejects are left out; `nil` keeps every object.
     public var predicate: ObjectPredicate? { didSet { typedPredicateError = nil } }
     /// Applied in turn: the first that tells two objects apart orders them. Objects they do
@@ -69,6 +76,7 @@ public final class FetchRequest<Result>: CustomStringConvertible {
         self.entityName = entityName
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
+        super.init()
     }
 
     public var description: String {

@@ -77,7 +77,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private static let registeredOpeners = LockedValue<[PersistentStoreType: MigratingStoreOpener]>([:])
 
     /// Makes `type` a store type that
-    /// ``addPersistentStore(type:configuration:at:migration:persistentHistoryTracking:)`` (and so a
+    /// ``addPersistentStore(type:configuration:at:migration:persistentHistoryTracking:options:)`` (and so a
     /// container's store descriptions) opens, through `opener`: Core Data's
     /// `registerStoreClass(_:type:)`, for stores of other modules (`PostgreSQLStore.registerStoreType()`).
     public static func registerStoreType(_ type: PersistentStoreType, opener: @escaping StoreOpener) {
@@ -97,11 +97,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// and the URL. `migration`: how a store written with another model version is migrated
     /// (`nil`: it is not; see ``StoreMigrationOptions``). `persistentHistoryTracking`: an SQLite
     /// store has Core Data's persistent history tables (`NSPersistentHistoryTrackingKey`; see
-    /// ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)``).
+    /// ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)``). `options`: what a
+    /// store of a class registered with ``registerStoreClass(_:type:)`` is made with (its
+    /// ``IncrementalStore/options``); the built-in stores do not read them.
     @discardableResult
     public func addPersistentStore(
         type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil, migration: StoreMigrationOptions? = nil,
-        persistentHistoryTracking: Bool = false
+        persistentHistoryTracking: Bool = false, options: [AnyHashable: Any]? = nil
     ) throws -> any PersistentStore {
         if !managedObjectModel.classBindingErrors.isEmpty {
             throw ManagedObjectError(.coreData, managedObjectModel.classBindingErrors.joined(separator: "; "))
@@ -136,6 +138,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             addPersistentStore(store, configuration: configuration)
             return store
         default:
+            if let store = try openRegisteredStoreClass(type: type, configuration: configuration, at: url, options: options) {
+                addPersistentStore(store, configuration: configuration)
+                return store
+            }
             if let opener = Self.registeredOpeners.withLock({ $0[type] }) {
                 let store = try opener(managedObjectModel, url, migration)
                 addPersistentStore(store, configuration: configuration)
