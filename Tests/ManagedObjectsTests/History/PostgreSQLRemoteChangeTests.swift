@@ -103,7 +103,10 @@ struct PostgreSQLRemoteChangeTests {
         }
         #expect(lastToken == saved)
 
-        // A batch deletes a.
+        // A batch deletes a, which B shows.
+        let a = try #require(try view.performAndWait {
+            try view.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: ObjectPredicate("name == 'a'"))).first
+        })
         try Self.runChild("batchDelete", url: url)
         let deleted = try #require(reader.currentPersistentHistoryToken(fromStores: nil))
         #expect(deleted > saved)
@@ -116,7 +119,6 @@ struct PostgreSQLRemoteChangeTests {
             #expect(change.changeType == .delete)
             // The tombstone keeps the preserved attribute's value.
             #expect(change.tombstone?["code"] as? String == "code-a")
-            let a = try #require(view.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: ObjectPredicate("name == 'a'"))).first)
             for transaction in transactions { view.mergeChanges(fromContextDidSave: transaction.objectIDNotification()) }
             #expect(a.managedObjectContext == nil)
             #expect(try Self.names(in: view) == ["b", "c", "x2"])
@@ -150,7 +152,8 @@ struct PostgreSQLRemoteChangeTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childURLVariable] != nil))
     func childWriter() throws {
         let environment = ProcessInfo.processInfo.environment
-        let url = try #require(URL(string: try #require(environment[Self.childURLVariable])))
+        let text = try #require(environment[Self.childURLVariable])
+        let url = try #require(URL(string: text))
         let coordinator = try Self.coordinator(at: url, posting: false)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
         context.transactionAuthor = "importer"
