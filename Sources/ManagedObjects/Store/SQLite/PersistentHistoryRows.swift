@@ -210,16 +210,27 @@ package struct PersistentHistoryRows: Sendable {
     /// The parameters per row of ``changeInsert(rows:)``.
     package var changeParameterCount: Int { 6 + columns.tombstoneColumnCount }
 
-    /// The cells of `record`'s `ACHANGE` row, numbered `key`, in `transaction`; `tombstoneCell`
-    /// makes a tombstone cell as the store keeps it. Throws for an object without a key in the store.
-    package func changeValues(
-        _ record: Record, key: Int64, transaction: Int64, tombstoneCell: (DatabaseValue) -> DatabaseValue = { $0 }
-    ) throws -> [DatabaseValue] {
+    /// How many rows one `INSERT` of SQLite's takes: as many as keep its parameters within 999,
+    /// SQLite's smallest limit, up to 100 (as ``SQLiteRowLayout/rowsPerInsert``).
+    package var changeRowsPerSQLiteInsert: Int { max(1, min(100, 999 / changeParameterCount)) }
+
+    /// `record`'s object as `ACHANGE` names it: its entity's number and its key. Throws for an
+    /// object without a key in the store.
+    package func changedObject(_ record: Record) throws -> (entity: Int64, key: Int64) {
         guard let number = record.objectID.storeNumber, let entity = schema.entityNumbers[record.objectID.entity.name] else {
             throw ManagedObjectError(
                 .persistentStoreSave, "\(record.objectID) has no key in \(location) to record in its history",
                 entityName: record.objectID.entity.name, objectID: record.objectID)
         }
+        return (entity, number)
+    }
+
+    /// The cells of `record`'s `ACHANGE` row, numbered `key`, in `transaction`; `tombstoneCell`
+    /// makes a tombstone cell as the store keeps it. Throws for an object without a key in the store.
+    package func changeValues(
+        _ record: Record, key: Int64, transaction: Int64, tombstoneCell: (DatabaseValue) -> DatabaseValue = { $0 }
+    ) throws -> [DatabaseValue] {
+        let (entity, number) = try changedObject(record)
         var values: [DatabaseValue] = [
             key.databaseValue, record.type.rawValue.databaseValue, entity.databaseValue, number.databaseValue,
             transaction.databaseValue, record.columns.databaseValue,

@@ -118,10 +118,34 @@ extension SQLiteStore {
         guard !records.isEmpty else { return }
         let rows = historyRows
         var key = try reserveKeys(records.count, table: "ACHANGE", entityNumber: 16001, db: db).lowerBound
-        let insert = try db.cachedStatement(sql: rows.changeInsert(rows: 1))
-        for record in records {
-            try insert.execute(arguments: StatementArguments(try rows.changeValues(record, key: key, transaction: transaction)))
-            key += 1
+        // Many rows per INSERT, bound through SQLite's C API as a save's object rows are (a
+        // `StatementArguments` per row cost more than the row's insert).
+        let perStatement = rows.changeRowsPerSQLiteInsert
+        let tombstoneCount = rows.columns.tombstoneColumnCount
+        for start in stride(from: 0, to: records.count, by: perStatement) {
+            let chunk = records[start..<min(start + perStatement, records.count)]
+            let statement = try rowStatement(sql: rows.changeInsert(rows: chunk.count), db: db)
+            let binder = RowBinder(statement.sqliteStatement)
+            binder.start()
+            var parameter: Int32 = 1
+            func bind(_ value: DatabaseValue.Storage) {
+                binder.bind(value, at: parameter)
+                parameter += 1
+            }
+            for record in chunk {
+                let object = try rows.changedObject(record)
+                bind(.int64(key))
+                bind(.int64(Int64(record.type.rawValue)))
+                bind(.int64(object.entity))
+                bind(.int64(object.key))
+                bind(.int64(transaction))
+                bind(record.columns.map { .blob($0) } ?? .null)
+                for position in 0..<tombstoneCount {
+                    bind(position < record.tombstone.count ? record.tombstone[position].storage : .null)
+                }
+                key += 1
+            }
+            try statement.execute()
         }
     }
 
