@@ -133,6 +133,7 @@ let package = Package(
         benchmark("BatchMemoryBenchmark", ["ManagedObjects"]),
         benchmark("MigrationBenchmark", ["ManagedObjects"]),
         benchmark("ContextBenchmark", ["ManagedObjects"]),
+        benchmark("HistoryBenchmark", ["ManagedObjects"]),
         benchmark("TransformableBenchmark", ["ManagedObjects"]),
         // The raw-SQLite side they measure the runtime against: GRDB, and SQLite's C API.
         benchmark("RuntimeBenchmark", ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -4,7 +4,7 @@ import PackageDescription
 // Every example in one package, set up as an app's package uses ManagedGen: the runtime
 // product and the build plugin, here by path. One package graph, so GRDB, the runtime and the
 // generator are built once for all of them. Run one from this folder: `swift run DogWalk`
-// (or Flights, Importer, Tweets; JSONStore on Linux).
+// (or Flights, HistorySync, Importer, Tweets; JSONStore on Linux).
 let package = Package(
     name: "Examples",
     platforms: [.macOS(.v14)],  // #Predicate (Tweets)
@@ -22,6 +22,11 @@ let package = Package(
             name: "Flights",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
             resources: [.copy("flights.json")],
+            plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+        ),
+        .executableTarget(
+            name: "HistorySync",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
             plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
         ),
         .executableTarget(

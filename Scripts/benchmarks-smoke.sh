@@ -34,6 +34,7 @@ run PredicateBenchmark 1000 1
 run BatchMemoryBenchmark 2000 500
 run MigrationBenchmark 500 1
 run ContextBenchmark 500
+run HistoryBenchmark 500 1
 run TransformableBenchmark 500 1
 run RuntimeBenchmark 500 1
 run BatchBenchmark 2000 500 1

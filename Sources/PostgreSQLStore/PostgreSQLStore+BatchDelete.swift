@@ -21,7 +21,7 @@ extension PostgreSQLStore {
             targets = ids
         }
         do {
-            return try pool.inTransaction { connection in try delete(targets, connection: connection) }
+            return try pool.inTransaction { connection in try delete(targets, request: request, connection: connection) }
         } catch let error as ManagedObjectError {
             throw error
         } catch {
@@ -32,13 +32,17 @@ extension PostgreSQLStore {
     }
 
     /// Deletes the objects and what their delete rules reach; the rows the rules delete too are
-    /// counted and listed, related rows nullified are listed as updated.
-    private func delete(_ targets: [ManagedObjectID], connection: PostgresConnection) throws -> StoreBatchOutcome {
+    /// counted and listed, related rows nullified are listed as updated. With persistent history,
+    /// records them as one transaction: deletions with their tombstones, the nullified objects as
+    /// updates of their inverse relationships.
+    private func delete(_ targets: [ManagedObjectID], request: StoreBatchDelete, connection: PostgresConnection) throws -> StoreBatchOutcome {
         let targetSet = Set(targets)
         var deleted: [ManagedObjectID] = []
         var deletedSet = Set<ManagedObjectID>()
         var updated = Set<ManagedObjectID>()
         var emptiedMandatory: [(objectID: ManagedObjectID, error: ManagedObjectError)] = []
+        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
+        var nullified: [ManagedObjectID: [Int]] = [:]
         var pending = targets
         while !pending.isEmpty {
             // One round per entity of what is pending: each statement covers all its keys.
@@ -74,6 +78,7 @@ extension PostgreSQLStore {
                             }
                         }
                         updated.formUnion(related)
+                        if recordsHistory { for id in related { nullified[id, default: []].append(inverse.index) } }
                     case .noAction:
                         break
                     }
@@ -82,12 +87,21 @@ extension PostgreSQLStore {
                             "DELETE FROM \(join.name) WHERE \(join.column(side)) = ANY(?)", bindings: Self.keyArray(keys), on: connection)
                     }
                 }
+                tombstones.merge(try historyTombstones(of: unique, connection: connection)) { first, _ in first }
                 _ = try pool.query("DELETE FROM \(table) WHERE Z_PK = ANY(?)", bindings: Self.keyArray(keys), on: connection)
             }
         }
         // A mandatory to-one emptied is an error only for an object that stays.
         if let failure = emptiedMandatory.first(where: { !deletedSet.contains($0.objectID) }) { throw failure.error }
         let relatedUpdated = Array(updated.subtracting(deletedSet))
+        if recordsHistory && !deleted.isEmpty {
+            let columns = historyRows.columns
+            let records = deleted.map { PersistentHistoryRows.Record(type: .delete, objectID: $0, tombstone: tombstones[$0] ?? []) }
+                + relatedUpdated.map { id in
+                    PersistentHistoryRows.Record(type: .update, objectID: id, columns: columns.bitmap(of: nullified[id] ?? [], in: id.entity))
+                }
+            try recordHistory(records, author: request.transactionAuthor, contextName: request.contextName, connection: connection)
+        }
         try pool.waitForAll(notifications(inserted: [], updated: relatedUpdated, deleted: deleted, connection: connection))
         return StoreBatchOutcome(count: deleted.count, objectIDs: deleted, relatedUpdatedObjectIDs: relatedUpdated)
     }

@@ -5,10 +5,11 @@ import PostgresNIO
 /// Remote changes: every save tells the database's other stores (other processes, other
 /// coordinators) what it inserted, updated and deleted, through PostgreSQL's `NOTIFY` on a
 /// channel named after the store's UUID, sent in the save's transaction (so delivered when, and
-/// only if, it commits). A store that observes (``startObservingRemoteChanges(_:)``) `LISTEN`s on
-/// its own connection and hands each other store's save to the handler, which merges it into
-/// contexts (`ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)`): Core Data's
-/// remote-change notification, with the changed IDs in it.
+/// only if, it commits). A store `LISTEN`s on a connection of its own once a coordinator posts
+/// its remote changes (``PersistentStoreCoordinator/postRemoteChangeNotifications(for:)``: Core
+/// Data's `.NSPersistentStoreRemoteChange` with the store's URL, UUID and history token, after
+/// which a reader fetches the history), or once ``startObservingRemoteChanges(_:)`` hands the
+/// changed IDs to a handler that merges them (`ManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)`).
 extension PostgreSQLStore {
     /// The notification channel: one per store UUID, a plain identifier.
     var changeChannel: String { "mo_" + identifier.lowercased().filter { $0.isLetter || $0.isNumber } }
@@ -49,30 +50,64 @@ extension PostgreSQLStore {
     }
 
     /// Calls `handler` (on a queue of its own, never an event loop) with the changes of every
-    /// save another store makes in this database, until the store closes. A store observes
-    /// once; a second call throws.
+    /// save another store makes in this database, until the store closes: the changed IDs, for
+    /// code that merges without persistent history. A store has one such handler; a second call
+    /// throws. Coordinators hear of the same saves as Core Data's remote change notifications
+    /// (``PersistentStoreCoordinator/postRemoteChangeNotifications(for:)``), on the same connection.
     public func startObservingRemoteChanges(_ handler: @escaping @Sendable (ManagedObjectContext.RemoteChanges) -> Void) throws {
+        let added = listener.withLock { listening -> Bool in
+            guard listening.handler == nil else { return false }
+            listening.handler = handler
+            return true
+        }
+        guard added else {
+            throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL store \(pool.location) observes remote changes already")
+        }
+        try listen()
+    }
+
+    /// Listens on a connection of its own, unless listening already.
+    private func listen() throws {
+        guard listener.withLock({ $0.connection == nil }) else { return }
         let connection = try pool.openDedicatedConnection()
-        let started = listener.withLock { listener -> Bool in
-            guard listener == nil else { return false }
-            listener = connection
+        let started = listener.withLock { listening -> Bool in
+            guard listening.connection == nil else { return false }
+            listening.connection = connection
             return true
         }
         guard started else {
             PostgreSQLConnectionPool.close(connection)
-            throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL store \(pool.location) observes remote changes already")
+            return
         }
-        let queue = DispatchQueue(label: "PostgreSQLStore.remoteChanges")
         let sender = senderToken
         connection.addListener(channel: changeChannel) { [weak self] _, notification in
             guard let self, let changes = self.remoteChanges(notification.payload, ignoring: sender) else { return }
-            queue.async { handler(changes) }
+            self.hear(changes)
         }
         do {
             try pool.execute("LISTEN \(changeChannel)", on: connection)
         } catch {
             throw ManagedObjectError(
                 .persistentStoreOperation, "cannot listen for remote changes in \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+        }
+    }
+
+    /// Hands another store's save to the handler, and tells the watching coordinators once for
+    /// the notifications that come together (a save sends one per kind of change and per 8 kB).
+    private func hear(_ changes: ManagedObjectContext.RemoteChanges) {
+        let (handler, tellsWatchers) = listener.withLock { listening in
+            let tells = !listening.watchersPending && !listening.watches.isEmpty
+            if tells { listening.watchersPending = true }
+            return (listening.handler, tells)
+        }
+        remoteChangeQueue.async { [weak self] in
+            handler?(changes)
+            guard tellsWatchers, let self else { return }
+            let watches = self.listener.withLock { listening in
+                listening.watchersPending = false
+                return Array(listening.watches.values)
+            }
+            for watch in watches { watch() }
         }
     }
 
@@ -97,10 +132,37 @@ extension PostgreSQLStore {
 
     /// Stops listening (the store's `close()` and deinit do).
     func stopObservingRemoteChanges() {
-        let connection = listener.withLock { listener -> PostgresConnection? in
-            defer { listener = nil }
-            return listener
+        let connection = listener.withLock { listening -> PostgresConnection? in
+            defer { listening = RemoteChangeListening() }
+            return listening.connection
         }
         if let connection { PostgreSQLConnectionPool.close(connection) }
     }
+}
+
+extension PostgreSQLStore: RemoteChangeSource {
+    /// Calls `onChange` after each save of another store in this database, through the store's
+    /// `LISTEN` connection (opened on the first watch).
+    package func watchRemoteChanges(_ onChange: @escaping @Sendable () -> Void) throws -> any RemoteChangeWatch {
+        let key = UUID()
+        listener.withLock { $0.watches[key] = onChange }
+        try listen()
+        return Watch { [weak self] in _ = self?.listener.withLock { $0.watches.removeValue(forKey: key) } }
+    }
+
+    private struct Watch: RemoteChangeWatch {
+        let stopping: @Sendable () -> Void
+        func stop() { stopping() }
+    }
+}
+
+/// A PostgreSQL store's listening for other stores' saves: its connection, the handler of
+/// ``PostgreSQLStore/startObservingRemoteChanges(_:)`` and the coordinators' watches.
+struct RemoteChangeListening: @unchecked Sendable {
+    // Unchecked: held in a `LockedValue`; the connection is used through its own thread-safe API.
+    var connection: PostgresConnection?
+    var handler: (@Sendable (ManagedObjectContext.RemoteChanges) -> Void)?
+    var watches: [UUID: @Sendable () -> Void] = [:]
+    /// Whether the watches are to be told already (notifications that come together tell once).
+    var watchersPending = false
 }

@@ -39,12 +39,19 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private let rowStatements: [ObjectIdentifier: (insert: String, update: String)]
     /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
     let senderToken = UUID().uuidString
-    /// The connection listening for other stores' saves, once observing.
-    let listener = LockedValue<PostgresConnection?>(nil)
+    /// The connection listening for other stores' saves, once observing, and who hears of them.
+    let listener = LockedValue(RemoteChangeListening())
+    /// Where those who hear of other stores' saves are called, never an event loop.
+    let remoteChangeQueue = DispatchQueue(label: "PostgreSQLStore.remoteChanges")
     /// For a pinned view (``pinnedForReading()``): the transaction its reads go through.
     private let pinned: PinnedTransaction?
     /// `Z_METADATA`'s dictionary as saved, and as set for the next save.
     private let metadataState: StoreMetadataState
+    /// Whether saves record persistent history (opened with `persistentHistoryTracking`).
+    let recordsHistory: Bool
+    public var recordsPersistentHistory: Bool { recordsHistory }
+    /// How history names an update's properties and keeps a deletion's preserved values.
+    let historyColumns: PersistentHistoryColumns
 
     /// A connection in a read-only REPEATABLE READ transaction: every read sees the database as
     /// it was at the transaction's first statement. Closing the connection ends it.
@@ -66,7 +73,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// first, in the opening transaction (``PostgreSQLStoreMigration``): 134100 when migration
     /// is off, 134140 when a mapping cannot be inferred, 134110 when the data does not fit the
     /// new version; the database is left as it was then.
-    public init(model: ManagedObjectModel, url: URL, migration: StoreMigrationOptions? = nil) throws {
+    ///
+    /// With `persistentHistoryTracking` (Core Data's `NSPersistentHistoryTrackingKey`), the
+    /// database gets Core Data's persistent history tables when it lacks them, and every save
+    /// and batch request records a transaction (`PostgreSQLStore+History.swift`).
+    public init(model: ManagedObjectModel, url: URL, migration: StoreMigrationOptions? = nil, persistentHistoryTracking: Bool = false) throws {
         let settings = try Self.connectionSettings(from: url)
         let databaseSchema = settings.schema
         pool = PostgreSQLConnectionPool(settings)
@@ -80,17 +91,26 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             if let migration {
                 try PostgreSQLStoreMigration.migrateIfNeeded(to: model, options: migration, pool: pool, connection: connection)
             }
+            let opened: (identifier: String, numbers: [String: Int64]?, metadata: [String: Any])
             if let existing = try Self.inspectExistingStore(model: model, pool: pool, connection: connection, location: settings.location) {
-                return existing
+                opened = existing
+            } else {
+                let identifier = UUID().uuidString
+                try Self.create(model: model, identifier: identifier, pool: pool, connection: connection)
+                opened = (identifier, nil, SQLiteStoreMetadata.dictionary(for: model, identifier: identifier, storeType: .postgreSQL))
             }
-            let identifier = UUID().uuidString
-            try Self.create(model: model, identifier: identifier, pool: pool, connection: connection)
-            return (identifier, nil, SQLiteStoreMetadata.dictionary(for: model, identifier: identifier, storeType: .postgreSQL))
+            if persistentHistoryTracking {
+                let columns = PersistentHistoryColumns(model: model, schema: SQLiteSchema(model: model, existingNumbers: opened.numbers))
+                try Self.createPersistentHistory(tombstoneColumns: columns.tombstoneColumnCount, pool: pool, connection: connection)
+            }
+            return opened
         }
         identifier = opened.identifier
         metadataState = StoreMetadataState(saved: opened.metadata)
         schema = SQLiteSchema(model: model, existingNumbers: opened.numbers)
         let schema = schema
+        historyColumns = PersistentHistoryColumns(model: model, schema: schema)
+        recordsHistory = persistentHistoryTracking
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         rowReader = SQLRowReader(
@@ -113,6 +133,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         rowStatements = store.rowStatements
         self.pinned = pinned
         metadataState = store.metadataState
+        recordsHistory = store.recordsHistory
+        historyColumns = store.historyColumns
     }
 
     /// A view that reads the database as it is now, which later saves (of any process) do not
@@ -135,11 +157,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// Lets coordinators and containers open PostgreSQL stores by type:
     /// `PersistentStoreDescription(type: .postgreSQL, url: URL(string: "postgres://…"))`; a
     /// description's `modelVersions` (and migration settings) migrate the store as an SQLite
-    /// store's.
+    /// store's, and its `persistentHistoryTracking` keeps history as an SQLite store's.
     public static func registerStoreType() {
-        PersistentStoreCoordinator.registerStoreType(.postgreSQL, migratingOpener: { model, url, migration in
+        PersistentStoreCoordinator.registerStoreType(.postgreSQL, migratingOpener: { model, url, migration, persistentHistoryTracking in
             guard let url else { throw ManagedObjectError(.persistentStoreOpen, "a PostgreSQL store needs a postgres:// URL") }
-            return try PostgreSQLStore(model: model, url: url, migration: migration)
+            return try PostgreSQLStore(model: model, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking)
         })
     }
 
@@ -441,6 +463,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             try pool.inTransaction { connection in
                 if let unsavedMetadata { try writeMetadata(unsavedMetadata.metadata, connection: connection) }
                 try checkVersions(of: changes, connection: connection)
+                let tombstones = try historyTombstones(of: changes.deleted.map(\.objectID), connection: connection)
                 var writes: [EventLoopFuture<PostgresQueryResult>] = []
                 // The object each row statement writes, to name the one a unique index refuses.
                 var writers: [ManagedObjectID] = []
@@ -465,6 +488,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                     throw RowWriteError(objectID: writers.indices.contains(index) ? writers[index] : nil, error: failed.error)
                 }
                 try pool.waitForAll(writeToManys(of: changes.updated + changes.inserted, connection: connection))
+                if recordsHistory && !changes.isEmpty {
+                    try recordHistory(
+                        historyRows.records(of: changes, tombstones: tombstones), author: changes.transactionAuthor,
+                        contextName: changes.contextName, connection: connection)
+                }
                 try pool.waitForAll(notifications(of: changes, connection: connection))
             }
             if let unsavedMetadata { metadataState.didSave(unsavedMetadata) }
@@ -500,6 +528,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         let ids = try obtainPermanentIDs(for: request.entity, count: request.rowCount)
         let empty = request.entity.properties.map(\.emptyStoredValue)
         var changes = StoreChangeSet()
+        changes.transactionAuthor = request.transactionAuthor
+        changes.contextName = request.contextName
         changes.inserted = ids.enumerated().map { row, objectID in
             var values = empty
             for (column, attribute) in request.attributes.enumerated() {
@@ -561,8 +591,17 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             rowObjects.append(index)
         }
         var changes = StoreChangeSet()
+        changes.transactionAuthor = request.transactionAuthor
+        changes.contextName = request.contextName
+        let written = request.attributes.map(\.index)
+        changes.updatedPropertyIndexes = [:]
         for (index, object) in objects.enumerated() {
-            if stored.contains(index) { changes.updated.append(object) } else { changes.inserted.append(object) }
+            if stored.contains(index) {
+                changes.updated.append(object)
+                changes.updatedPropertyIndexes?[object.objectID] = written
+            } else {
+                changes.inserted.append(object)
+            }
         }
         try save(changes)
         let ids = rowObjects.map { objects[$0].objectID }
@@ -600,6 +639,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         guard case .snapshots(let objects) = try execute(matching) else { return StoreBatchOutcome(count: 0, objectIDs: nil) }
         var probe: SnapshotSubject?
         var changes = StoreChangeSet()
+        changes.transactionAuthor = request.transactionAuthor
+        changes.contextName = request.contextName
+        let written = request.values.map(\.attribute.index)
+        changes.updatedPropertyIndexes = Dictionary(objects.map { ($0.objectID, written) }, uniquingKeysWith: { first, _ in first })
         for object in objects {
             var updated = object
             for (attribute, value) in request.values {

@@ -96,6 +96,9 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     /// Locked because the coordinator reads it from the saving context's queue.
     private let mergesAutomatically = LockedValue(false)
+    /// While ``automaticallyMergesRemoteChanges``: the subscription to the coordinator's remote
+    /// changes and the history read so far (ManagedObjectContext+RemoteMerging.swift).
+    let remoteMerging = LockedValue<RemoteMerging?>(nil)
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -172,6 +175,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
+        if let merging = remoteMerging.withLock({ $0 }) { merging.coordinator?.remoteChangeObservers.unsubscribe(merging.subscription) }
         // The main queue outlives its contexts: leave no marker behind for a later key.
         queue.setSpecific(key: queueKey, value: nil)
     }

@@ -10,7 +10,7 @@ extension PersistentStoreCoordinator {
     /// As Core Data's, it does not throw: a store whose history cannot be read is passed over
     /// (the history fetch that follows reports its error).
     public func currentPersistentHistoryToken(fromStores stores: [any PersistentStore]? = nil) -> PersistentHistoryToken? {
-        for case let store as SQLiteStore in stores ?? persistentStores {
+        for case let store as any PersistentHistoryStore in stores ?? persistentStores {
             if let token = try? store.currentHistoryToken() { return token }
         }
         return nil

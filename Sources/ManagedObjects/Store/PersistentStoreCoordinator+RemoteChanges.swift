@@ -13,28 +13,26 @@ extension PersistentStoreCoordinator {
     /// history (Core Data's `NSPersistentHistoryTokenKey`).
     public static let historyTokenKey = "historyToken"
 
-    /// How often a watched SQLite file is polled: a change is seen within this much.
-    static let remoteChangePollingInterval = DispatchTimeInterval.milliseconds(150)
-
     /// Starts posting ``remoteChangeNotification`` (and yielding to ``remoteChanges``) whenever
     /// another coordinator or process commits to `store`, one of this coordinator's: Core
     /// Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey` (a store description's
     /// ``PersistentStoreDescription/postsRemoteChangeNotifications`` calls this). The
     /// coordinator's own saves and batch requests are not reported. An SQLite store is watched
-    /// through SQLite's `data_version` until it is removed. Other stores are not watched (an
-    /// in-memory store has no other writer; PostgreSQL has `startObservingRemoteChanges(_:)`).
+    /// through SQLite's `data_version` (polled), a PostgreSQL store through `LISTEN/NOTIFY`,
+    /// until it is removed. Other stores are not watched (an in-memory or atomic store has no
+    /// other writer).
     /// Throws `persistentStoreOperation` for a store the coordinator does not hold.
     public func postRemoteChangeNotifications(for store: any PersistentStore) throws {
         guard persistentStores.contains(where: { $0 === store }) else {
             throw ManagedObjectError(
                 .persistentStoreOperation, "the coordinator does not hold the store \(store.identifier)" + (store.url.map { " at \($0.path)" } ?? ""))
         }
-        guard let sqlite = store as? SQLiteStore, !remoteChangeObservers.isWatching(sqlite) else { return }
-        let watcher = try SQLiteDataVersionWatcher(pool: sqlite.pool, interval: Self.remoteChangePollingInterval) { [weak self, weak sqlite] in
-            guard let self, let sqlite else { return }
-            self.announceRemoteChange(of: sqlite)
+        guard let source = store as? any RemoteChangeSource, !remoteChangeObservers.isWatching(source) else { return }
+        let watch = try source.watchRemoteChanges { [weak self, weak source] in
+            guard let self, let source else { return }
+            self.announceRemoteChange(of: source)
         }
-        remoteChangeObservers.watch(sqlite, with: watcher)
+        remoteChangeObservers.watch(source, with: watch)
     }
 
     /// The remote changes of the stores the coordinator watches (``postRemoteChangeNotifications(for:)``)
@@ -44,10 +42,10 @@ extension PersistentStoreCoordinator {
         remoteChangeObservers.stream()
     }
 
-    private func announceRemoteChange(of store: SQLiteStore) {
+    private func announceRemoteChange(of store: any PersistentStore) {
         let change = PersistentStoreRemoteChange(
             storeURL: store.url, storeIdentifier: store.identifier,
-            historyToken: store.recordsHistory ? currentPersistentHistoryToken(fromStores: [store]) : nil)
+            historyToken: store.recordsPersistentHistory ? currentPersistentHistoryToken(fromStores: [store]) : nil)
         NotificationCenter.default.post(name: Self.remoteChangeNotification, object: self, userInfo: change.userInfo)
         remoteChangeObservers.yield(change)
     }

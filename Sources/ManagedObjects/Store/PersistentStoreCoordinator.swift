@@ -69,9 +69,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Opens a store of a type registered with ``registerStoreType(_:opener:)``.
     public typealias StoreOpener = @Sendable (_ model: ManagedObjectModel, _ url: URL?) throws -> any PersistentStore
     /// Opens a store of a type registered with ``registerStoreType(_:migratingOpener:)``,
-    /// migrating it as `migration` allows (`nil`: not migrating).
+    /// migrating it as `migration` allows (`nil`: not migrating), keeping persistent history
+    /// when `persistentHistoryTracking` (a store that keeps none throws for it).
     public typealias MigratingStoreOpener = @Sendable (
-        _ model: ManagedObjectModel, _ url: URL?, _ migration: StoreMigrationOptions?
+        _ model: ManagedObjectModel, _ url: URL?, _ migration: StoreMigrationOptions?, _ persistentHistoryTracking: Bool
     ) throws -> any PersistentStore
 
     private static let registeredOpeners = LockedValue<[PersistentStoreType: MigratingStoreOpener]>([:])
@@ -81,7 +82,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// container's store descriptions) opens, through `opener`: Core Data's
     /// `registerStoreClass(_:type:)`, for stores of other modules (`PostgreSQLStore.registerStoreType()`).
     public static func registerStoreType(_ type: PersistentStoreType, opener: @escaping StoreOpener) {
-        registerStoreType(type, migratingOpener: { model, url, _ in try opener(model, url) })
+        registerStoreType(type, migratingOpener: { model, url, _, persistentHistoryTracking in
+            guard !persistentHistoryTracking else {
+                throw ManagedObjectError(.persistentStoreOpen, "the \(type) store\(url.map { " at \($0.absoluteString)" } ?? "") keeps no persistent history")
+            }
+            return try opener(model, url)
+        })
     }
 
     /// ``registerStoreType(_:opener:)`` for a store type that migrates: `opener` takes the
@@ -96,7 +102,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// cannot be opened throws; at `/dev/null`, kept in memory as Core Data does), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL. `migration`: how a store written with another model version is migrated
     /// (`nil`: it is not; see ``StoreMigrationOptions``). `persistentHistoryTracking`: an SQLite
-    /// store has Core Data's persistent history tables (`NSPersistentHistoryTrackingKey`; see
+    /// store (or a registered type's store that keeps history, as PostgreSQL's) has Core Data's
+    /// persistent history tables (`NSPersistentHistoryTrackingKey`; see
     /// ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)``). `options`: what a
     /// store of a class registered with ``registerStoreClass(_:type:)`` is made with (its
     /// ``IncrementalStore/options``); the built-in stores do not read them.
@@ -143,7 +150,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 return store
             }
             if let opener = Self.registeredOpeners.withLock({ $0[type] }) {
-                let store = try opener(managedObjectModel, url, migration)
+                let store = try opener(managedObjectModel, url, migration, persistentHistoryTracking)
                 addPersistentStore(store, configuration: configuration)
                 return store
             }

@@ -167,6 +167,61 @@ struct RemoteChangeNotificationTests {
         }
     }
 
+    @Test("a context that merges remote changes on its own shows another coordinator's inserts, updates and deletes; off, it does not",
+          .timeLimit(.minutes(1)))
+    func mergesRemoteChangesOnItsOwn() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Automatic.sqlite")
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try Self.coordinator(at: url, posting: false))
+        try Self.insert("a", into: writer)
+        try Self.insert("b", into: writer)
+        let reader = try Self.coordinator(at: url, posting: true)
+        let view = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: reader)
+        let untouched = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: reader)
+        #expect(!view.automaticallyMergesRemoteChanges)
+        view.automaticallyMergesRemoteChanges = true
+        #expect(view.automaticallyMergesRemoteChanges)
+        let loaded = try view.performAndWait { try view.fetch(FetchRequest<ManagedObject>(entityName: "Item")) }
+        // Read, not left as faults (a fault would fire from the store after the change).
+        let loadedByUntouched = try untouched.performAndWait {
+            let items = try untouched.fetch(FetchRequest<ManagedObject>(entityName: "Item"))
+            #expect(items.compactMap { $0.value(forKey: "name") as? String }.sorted() == ["a", "b"])
+            return items
+        }
+        var announced: [ContextNotification] = []
+        let observation = view.addObserver(for: [.objectsDidChange]) { announced.append($0) }
+        defer { observation.cancel() }
+
+        try writer.performAndWait {
+            let items = try writer.fetch(FetchRequest<ManagedObject>(entityName: "Item"))
+            items.first { $0.value(forKey: "name") as? String == "a" }?.setValue("a2", forKey: "name")
+            if let b = items.first(where: { $0.value(forKey: "name") as? String == "b" }) { writer.delete(b) }
+            ManagedObject(entity: Self.model["Item"]!, insertInto: writer).setValue("c", forKey: "name")
+            try writer.save()
+        }
+        // Nothing is asked of the view: it merges on its own queue when the change is told.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, view.performAndWait({ loaded.contains { $0.managedObjectContext != nil && $0.value(forKey: "name") as? String == "b" } }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(view.performAndWait { loaded.compactMap { $0.managedObjectContext == nil ? nil : $0.value(forKey: "name") as? String }.sorted() } == ["a2"])
+        #expect(try view.performAndWait { try PersistentHistoryMergeTests.names(in: view) } == ["a2", "c"])
+        #expect(announced.contains { !$0.insertedObjectIDs.isEmpty })
+        // A context without the option still shows what it read.
+        #expect(untouched.performAndWait { loadedByUntouched.compactMap { $0.value(forKey: "name") as? String }.sorted() } == ["a", "b"])
+
+        // Turned off, it merges nothing more.
+        view.automaticallyMergesRemoteChanges = false
+        let received = Received(for: reader)
+        try writer.performAndWait {
+            try writer.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: ObjectPredicate("name == 'a2'"))).first?.setValue("a3", forKey: "name")
+            try writer.save()
+        }
+        _ = try await received.waitFor(1)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(view.performAndWait { loaded.compactMap { $0.managedObjectContext == nil ? nil : $0.value(forKey: "name") as? String } } == ["a2"])
+    }
+
     static let childStoreVariable = "REMOTE_CHANGE_CHILD_STORE"
 
     @Test("B is told of a save by another process and merges it from history", .timeLimit(.minutes(5)))

@@ -19,8 +19,8 @@ import GRDB
 ///   attribute's own column stores it; the table has as many of these BLOB columns as the entity
 ///   with the most such attributes needs. Attributes that allow external binary storage are not
 ///   kept (Core Data does not tombstone them).
-struct PersistentHistoryColumns: Sendable {
-    struct EntityColumns: Sendable {
+package struct PersistentHistoryColumns: Sendable {
+    package struct EntityColumns: Sendable {
         /// The properties in bitmap order.
         let properties: [PropertyDescription]
         /// Property index → position in `properties`.
@@ -33,9 +33,9 @@ struct PersistentHistoryColumns: Sendable {
 
     private let byEntity: [ObjectIdentifier: EntityColumns]
     /// How many `ZTOMBSTONE<n>` columns the model needs.
-    let tombstoneColumnCount: Int
+    package let tombstoneColumnCount: Int
 
-    init(model: ManagedObjectModel, schema: SQLiteSchema) {
+    package init(model: ManagedObjectModel, schema: SQLiteSchema) {
         var byEntity: [ObjectIdentifier: EntityColumns] = [:]
         var count = 0
         for entity in model.entities {
@@ -58,15 +58,15 @@ struct PersistentHistoryColumns: Sendable {
         tombstoneColumnCount = count
     }
 
-    func columns(of entity: EntityDescription) -> EntityColumns? {
+    package func columns(of entity: EntityDescription) -> EntityColumns? {
         byEntity[ObjectIdentifier(entity)]
     }
 
     /// The `ZTOMBSTONE<n>` column names.
-    static func tombstoneColumn(_ position: Int) -> String { "ZTOMBSTONE\(position)" }
+    package static func tombstoneColumn(_ position: Int) -> String { "ZTOMBSTONE\(position)" }
 
     /// `ZCOLUMNS` for the properties at `indexes` of `entity` (`nil` when there is none).
-    func bitmap(of indexes: some Sequence<Int>, in entity: EntityDescription) -> Data? {
+    package func bitmap(of indexes: some Sequence<Int>, in entity: EntityDescription) -> Data? {
         guard let columns = columns(of: entity) else { return nil }
         var bytes = [UInt8](repeating: 0, count: (columns.properties.count + 7) / 8)
         var any = false

@@ -12,30 +12,47 @@ import GRDB
 /// history on deletion): the tombstone columns `ZTOMBSTONE0`, `ZTOMBSTONE1`, … that `ACHANGE`
 /// has for such attributes, made as BLOB columns after `ZCOLUMNS` as the public notes on
 /// Core Data's history tables show them (``PersistentHistoryColumns``).
-enum PersistentHistorySchema {
+package enum PersistentHistorySchema {
     /// The history tables' names; a store that has `ATRANSACTION` has history.
-    static let tableNames = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
+    package static let tableNames = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
 
     /// `Z_PRIMARYKEY`'s rows for the history entities: number, name (no superentity).
-    static let entities: [(number: Int64, name: String)] = [(16001, "CHANGE"), (16002, "TRANSACTION"), (16003, "TRANSACTIONSTRING")]
+    package static let entities: [(number: Int64, name: String)] = [(16001, "CHANGE"), (16002, "TRANSACTION"), (16003, "TRANSACTIONSTRING")]
 
-    /// The tables and indexes, in Core Data's words (columns grouped by type, as Core Data orders them).
-    static let creationStatements = [
-        "CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, "
-            + "ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB )",
-        "CREATE TABLE ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, "
-            + "ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, "
-            + "ZPROCESSID VARCHAR, ZQUERYGEN BLOB )",
-        "CREATE TABLE ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
-        "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)",
-        "CREATE INDEX ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS)",
-        "CREATE INDEX ATRANSACTION_ZBUNDLEIDTS_INDEX ON ATRANSACTION (ZBUNDLEIDTS)",
-        "CREATE INDEX ATRANSACTION_ZCONTEXTNAMETS_INDEX ON ATRANSACTION (ZCONTEXTNAMETS)",
-        "CREATE INDEX ATRANSACTION_ZPROCESSIDTS_INDEX ON ATRANSACTION (ZPROCESSIDTS)",
-        "CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC)",
-        "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC)",
-        "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC)",
-    ]
+    /// The tables (columns grouped by type, as Core Data orders them; with `count` tombstone columns) and indexes in `dialect`: Core Data's own
+    /// statements for SQLite; for PostgreSQL the same tables in the types that hold the same
+    /// values (``SQLiteSchema/columnType(_:dialect:)``; a tombstone cell is then a tagged
+    /// BYTEA, see `PostgreSQLStore+History.swift`), without SQLite's collations.
+    package static func creationStatements(dialect: SQLDialect, tombstoneColumns count: Int) -> [String] {
+        let tables: [(name: String, columns: [(String, String)])] = [
+            ("ACHANGE", [("ZCHANGETYPE", "INTEGER"), ("ZENTITY", "INTEGER"), ("ZENTITYPK", "INTEGER"), ("ZTRANSACTIONID", "INTEGER"), ("ZCOLUMNS", "BLOB")]
+                + (0..<count).map { (PersistentHistoryColumns.tombstoneColumn($0), "BLOB") }),
+            ("ATRANSACTION", [
+                ("ZAUTHORTS", "INTEGER"), ("ZBUNDLEIDTS", "INTEGER"), ("ZCONTEXTNAMETS", "INTEGER"), ("ZPROCESSIDTS", "INTEGER"),
+                ("ZTIMESTAMP", "FLOAT"), ("ZAUTHOR", "VARCHAR"), ("ZBUNDLEID", "VARCHAR"), ("ZCONTEXTNAME", "VARCHAR"),
+                ("ZPROCESSID", "VARCHAR"), ("ZQUERYGEN", "BLOB"),
+            ]),
+            ("ATRANSACTIONSTRING", [("ZNAME", "VARCHAR")]),
+        ]
+        let integer = SQLiteSchema.columnType("INTEGER", dialect: dialect)
+        var statements = tables.map { table in
+            let columns = ["Z_PK \(integer) PRIMARY KEY", "Z_ENT \(integer)", "Z_OPT \(integer)"]
+                + table.columns.map { "\($0.0) \(SQLiteSchema.columnType($0.1, dialect: dialect))" }
+            return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
+        }
+        let binary = dialect == .sqlite ? " COLLATE BINARY ASC" : ""
+        statements += [
+            "CREATE INDEX ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)",
+            "CREATE INDEX ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS)",
+            "CREATE INDEX ATRANSACTION_ZBUNDLEIDTS_INDEX ON ATRANSACTION (ZBUNDLEIDTS)",
+            "CREATE INDEX ATRANSACTION_ZCONTEXTNAMETS_INDEX ON ATRANSACTION (ZCONTEXTNAMETS)",
+            "CREATE INDEX ATRANSACTION_ZPROCESSIDTS_INDEX ON ATRANSACTION (ZPROCESSIDTS)",
+            "CREATE INDEX Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR\(binary))",
+            "CREATE INDEX Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP\(binary))",
+            "CREATE UNIQUE INDEX Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME\(binary))",
+        ]
+        return statements
+    }
 
     /// Whether the store open on `db` has the history tables.
     static func isPresent(in db: Database) throws -> Bool {
@@ -70,9 +87,8 @@ enum PersistentHistorySchema {
             }
             return
         }
-        let tombstones = (0..<count).map { ", \(PersistentHistoryColumns.tombstoneColumn($0)) BLOB" }.joined()
-        for statement in creationStatements {
-            try db.execute(sql: statement.hasPrefix("CREATE TABLE ACHANGE") ? statement.replacingOccurrences(of: "ZCOLUMNS BLOB", with: "ZCOLUMNS BLOB" + tombstones) : statement)
+        for statement in creationStatements(dialect: .sqlite, tombstoneColumns: count) {
+            try db.execute(sql: statement)
         }
         for entity in entities {
             try db.execute(

@@ -6,7 +6,7 @@ import GRDB
 /// writer connection: that number changes only for other connections' commits, so the store's
 /// own saves and batch requests are not reported. Polling costs one pragma per `interval`
 /// while watching, and nothing once stopped.
-final class SQLiteDataVersionWatcher: @unchecked Sendable {
+final class SQLiteDataVersionWatcher: RemoteChangeWatch, @unchecked Sendable {
     // Unchecked: `lastVersion` is read and written only on `queue` (the timer's handler).
     private let timer: DispatchSourceTimer
     private let queue = DispatchQueue(label: "SQLiteStore.dataVersion")

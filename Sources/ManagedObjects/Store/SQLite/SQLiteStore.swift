@@ -662,7 +662,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// A row statement: GRDB is told its arguments are bound, as a batch insert does, since
     /// each row is bound with SQLite's C API (building a `StatementArguments` per row cost more
     /// than the insert itself).
-    private func rowStatement(sql: String, db: Database) throws -> Statement {
+    func rowStatement(sql: String, db: Database) throws -> Statement {
         let statement = try db.cachedStatement(sql: sql)
         statement.setUncheckedArguments(StatementArguments())
         return statement
