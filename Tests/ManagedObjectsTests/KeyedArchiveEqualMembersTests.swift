@@ -20,7 +20,8 @@ struct KeyedArchiveEqualMembersTests {
             .string("$null"), Self.collection([3, 4, 5, 6, 7], classUID: 2), .classEntry("NSSet"),
             .boolean(true), .integer(1), .real(1.0), .string("a"), .string("a"),
         ])
-        let set = try #require(try Self.transformer.unarchive(data) as? Set<AnyHashable>)
+        let read = try Self.transformer.unarchive(data)
+        let set = try #require(read as? Set<AnyHashable>)
         #expect(set.count == 2)
         #expect(set.contains(AnyHashable("a")))
         #expect(set.contains { $0.base is Bool && $0.base as? Bool == true })
@@ -31,7 +32,8 @@ struct KeyedArchiveEqualMembersTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fuzz/FailCases/FuzzKeyedArchiveReader/ordered-set-of-two-equal-ordered-sets"))
-        let outer = try #require(try Self.transformer.unarchive(data) as? NSOrderedSet)
+        let read = try Self.transformer.unarchive(data)
+        let outer = try #require(read as? NSOrderedSet)
         #expect(outer.array.count == 1)
         let inner = try #require(outer.array.first as? NSOrderedSet)
         #expect(inner.array.count == 2)
@@ -47,7 +49,8 @@ struct KeyedArchiveEqualMembersTests {
             .string("$null"), Self.collection([3, 4, 5], classUID: 2), .classEntry("NSOrderedSet"),
             .string("\u{E9}"), .string("e\u{301}"), .string("\u{E9}"),
         ])
-        let set = try #require(try Self.transformer.unarchive(data) as? NSOrderedSet)
+        let read = try Self.transformer.unarchive(data)
+        let set = try #require(read as? NSOrderedSet)
         #expect(set.array.compactMap { ($0 as? String).map { Array($0.unicodeScalars) } } == [["\u{E9}"], ["e", "\u{301}"]])
     }
 
@@ -57,7 +60,8 @@ struct KeyedArchiveEqualMembersTests {
             .string("$null"), Self.collection([3, 4, 5, 6, 7, 8], classUID: 2), .classEntry("NSOrderedSet"),
             .real(.nan), .real(-.nan), .real(1.5), .integer(2), .real(9_223_372_036_854_775_808.0), .integer(.max),
         ])
-        let set = try #require(try Self.transformer.unarchive(data) as? NSOrderedSet)
+        let read = try Self.transformer.unarchive(data)
+        let set = try #require(read as? NSOrderedSet)
         #expect(set.array.count == 5)
         #expect((set.array.first as? NSNumber)?.doubleValue.isNaN == true)
     }
@@ -69,7 +73,8 @@ struct KeyedArchiveEqualMembersTests {
             .dictionary([("NS.keys", .array([.uid(3), .uid(4)])), ("NS.objects", .array([.uid(5), .uid(6)])), ("$class", .uid(2))]),
             .classEntry("NSDictionary"), .integer(1), .boolean(true), .string("first"), .string("last"),
         ])
-        let dictionary = try #require(try Self.transformer.unarchive(data) as? [AnyHashable: Any])
+        let read = try Self.transformer.unarchive(data)
+        let dictionary = try #require(read as? [AnyHashable: Any])
         #expect(dictionary.count == 1)
         let key = try #require(dictionary.keys.first)
         #expect(!(key.base is Bool) && "\(key.base)" == "1")
