@@ -10,8 +10,8 @@ import Testing
 struct KeyedArchiveEqualMembersTests {
     static let transformer = SecureUnarchiveFromDataTransformer()
 
-    static func collection(_ key: String = "NS.objects", _ members: [UInt64], classUID: UInt64) -> PlistFixture {
-        .dictionary([(key, .array(members.map { .uid($0) })), ("$class", .uid(classUID))])
+    static func collection(_ members: [UInt64], classUID: UInt64) -> PlistFixture {
+        .dictionary([("NS.objects", .array(members.map { .uid($0) })), ("$class", .uid(classUID))])
     }
 
     @Test("a set of true, 1, 1.0 and two equal strings keeps one number, the first, and one string")
