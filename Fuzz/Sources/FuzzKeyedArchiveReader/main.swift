@@ -44,10 +44,19 @@ func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
             right.contains { same(key.base, $0.key.base) && same(value, $0.value) }
         }
     }
-    // Members matched with `same` too: bridged to `NSSet`, a set holding `true` and `1` (a kept
-    // fail case) would lose one of them, as Foundation's numbers call them equal.
+    // Members matched with `same` too, each way: bridged to `NSSet`, a set would merge members
+    // Foundation's `isEqual:` calls equal (a kept fail case held `true` and `1`; the reader now
+    // keeps one of those, as Apple's unarchiver does).
     if let left = lhs as? Set<AnyHashable>, let right = rhs as? Set<AnyHashable> {
         return left.count == right.count && left.allSatisfy { member in right.contains { same(member.base, $0.base) } }
+            && right.allSatisfy { member in left.contains { same(member.base, $0.base) } }
+    }
+    // Members in order, each compared with `same` (their arrays, which are what archives):
+    // Foundation's `isEqual(to:)` on Linux compares only the members it can hash, up to a
+    // `count` its hash table of members gives, where members equal but for their hash (two
+    // equal ordered sets, in a kept fail case) count as one or two by chance.
+    if let left = lhs as? NSOrderedSet, let right = rhs as? NSOrderedSet {
+        return same(left.array, right.array)
     }
     if let left = lhs as? NSNumber, let right = rhs as? NSNumber, left.doubleValue.isNaN, right.doubleValue.isNaN { return true }
     return (lhs as AnyObject as? NSObject)?.isEqual(rhs as AnyObject) ?? false

@@ -6,14 +6,19 @@
 enum AppleTaggedPointers {
     private static let sixBitAlphabet = Array("eilotrm.apdnsIc ufkMShjTRxgC4013bDNvwyUL2O856P-B79AFKEWV_zGJ/HYX".utf8)
 
+    /// Whether each byte is in `sixBitAlphabet` (a bit per byte value), and in its first 32.
+    private static let inAlphabet: [Bool] = (0..<128).map { sixBitAlphabet.contains(UInt8($0)) }
+    private static let inFirst32: [Bool] = (0..<128).map { sixBitAlphabet.prefix(32).contains(UInt8($0)) }
+
     static func canHold(_ string: String) -> Bool {
-        let characters = Array(string.utf8)
-        guard characters.allSatisfy({ $0 < 0x80 }) else { return false }
-        switch characters.count {
+        // Called for every string archived: no allocation.
+        let characters = string.utf8
+        let count = characters.count
+        guard count <= 11, characters.allSatisfy({ $0 < 0x80 }) else { return false }
+        switch count {
         case 0...7: return true
-        case 8...9: return characters.allSatisfy { sixBitAlphabet.contains($0) }
-        case 10...11: return characters.allSatisfy { sixBitAlphabet.prefix(32).contains($0) }
-        default: return false
+        case 8...9: return characters.allSatisfy { inAlphabet[Int($0)] }
+        default: return characters.allSatisfy { inFirst32[Int($0)] }
         }
     }
 

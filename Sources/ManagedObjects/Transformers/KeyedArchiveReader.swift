@@ -18,6 +18,9 @@ struct KeyedArchiveReader {
     private let root: Int
     private let allowedClassNames: Set<String>
     private var decoded: [Int: Any] = [:]
+    /// Each decoded object's identity: equal objects (as Apple's `isEqual:` finds them) share one.
+    private var identities: [Int: Int] = [:]
+    private var equality = ArchivedObjectIdentities()
     private var inProgress: Set<Int> = []
 
     init(data: Data, allowedClassNames: Set<String>) throws {
@@ -84,6 +87,7 @@ struct KeyedArchiveReader {
         if let done = decoded[number] { return done }
         guard depth < Self.maximumDepth else { throw KeyedArchiveError("objects nest deeper than \(Self.maximumDepth)") }
         let value: Any
+        var identity: Int?
         switch list.objects[objects[number]] {
         case .string(let string):
             try requireAllowed("NSString", at: number)
@@ -114,11 +118,14 @@ struct KeyedArchiveReader {
             try requireAllowed(className, at: number)
             guard inProgress.insert(number).inserted else { throw KeyedArchiveError("object \(number) contains itself") }
             defer { inProgress.remove(number) }
-            value = try instance(of: className, number: number, depth: depth)
+            let made = try instance(of: className, number: number, depth: depth)
+            value = made.value
+            identity = made.identity
         case let other:
             throw KeyedArchiveError("object \(number) is \(Self.describe(other)), neither a value nor an object with a $class")
         }
         decoded[number] = value
+        identities[number] = identity ?? equality.identity(of: value, objectNumber: number)
         return value
     }
 
@@ -138,72 +145,108 @@ struct KeyedArchiveReader {
         list.value(in: objects[number], forKey: key).map { list.objects[$0] }
     }
 
-    private mutating func member(_ reference: Int?, _ key: String, of number: Int, depth: Int) throws -> Any {
-        guard let member = try object(self.number(reference, key, in: number), depth: depth + 1) else {
+    private typealias Member = (value: Any, identity: Int)
+
+    private mutating func member(_ reference: Int?, _ key: String, of number: Int, depth: Int) throws -> Member {
+        let memberNumber = try self.number(reference, key, in: number)
+        guard let member = try object(memberNumber, depth: depth + 1), let identity = identities[memberNumber] else {
             throw KeyedArchiveError("object \(number): \(key) holds $null")
         }
-        return member
+        return (member, identity)
     }
 
-    private mutating func members(_ key: String, of number: Int, depth: Int) throws -> [Any] {
+    private mutating func members(_ key: String, of number: Int, depth: Int) throws -> [Member] {
         guard case .array(let references)? = field(key, of: number) else { throw KeyedArchiveError("object \(number): \(key) is not a list") }
         return try references.map { try member($0, key, of: number, depth: depth) }
     }
 
-    private mutating func instance(of className: String, number: Int, depth: Int) throws -> Any {
+    /// The first of each run of equal members, in order: what `NSSet` and `NSOrderedSet` keep
+    /// of members equal by `isEqual:` (`true` and `1`, two equal arrays) when Apple's
+    /// unarchiver makes them.
+    private static func unique(_ members: [Member]) -> [Member] {
+        var seen: Set<Int> = []
+        return members.filter { seen.insert($0.identity).inserted }
+    }
+
+    /// The object of an allowed class, with its identity when it is a collection (whose identity
+    /// comes from its members').
+    private mutating func instance(of className: String, number: Int, depth: Int) throws -> (value: Any, identity: Int?) {
         switch className {
         case "NSArray", "NSMutableArray":
-            return try members("NS.objects", of: number, depth: depth)
+            let members = try members("NS.objects", of: number, depth: depth)
+            let array = members.map(\.value)
+            return (array, equality.identity(of: array, objectNumber: number, members: members.map(\.identity)))
         case "NSSet", "NSMutableSet":
-            return Set(try hashable(members("NS.objects", of: number, depth: depth), number: number))
+            let members = Self.unique(try members("NS.objects", of: number, depth: depth))
+            let set = Set(try hashable(members.map(\.value), number: number))
+            return (set, equality.identity(of: set, objectNumber: number, members: members.map(\.identity)))
         case "NSOrderedSet", "NSMutableOrderedSet":
+            var members: [Member] = []
             if field("NS.objects", of: number) != nil {
-                return NSOrderedSet(array: try members("NS.objects", of: number, depth: depth))
+                members = try self.members("NS.objects", of: number, depth: depth)
+            } else if case .dictionary(let keys, let values) = list.objects[objects[number]] {
+                // Foundation on Linux writes each member under a key of its own.
+                var fields: [String: Int] = [:]
+                for (key, value) in zip(keys, values) {
+                    if case .string(let name) = list.objects[key] { fields[name] = value }
+                }
+                while let reference = fields["NS.object.\(members.count)"] {
+                    members.append(try member(reference, "NS.object.\(members.count)", of: number, depth: depth))
+                }
             }
-            // Foundation on Linux writes each member under a key of its own.
-            guard case .dictionary(let keys, let values) = list.objects[objects[number]] else { return NSOrderedSet() }
-            var fields: [String: Int] = [:]
-            for (key, value) in zip(keys, values) {
-                if case .string(let name) = list.objects[key] { fields[name] = value }
-            }
-            var result: [Any] = []
-            while let reference = fields["NS.object.\(result.count)"] {
-                result.append(try member(reference, "NS.object.\(result.count)", of: number, depth: depth))
-            }
-            return NSOrderedSet(array: result)
+            members = Self.unique(members)
+            let set = NSOrderedSet(array: members.map(\.value))
+            return (set, equality.identity(of: set, objectNumber: number, members: members.map(\.identity)))
         case "NSDictionary", "NSMutableDictionary":
-            let keys = try hashable(members("NS.keys", of: number, depth: depth), number: number)
+            let keys = try members("NS.keys", of: number, depth: depth)
             let values = try members("NS.objects", of: number, depth: depth)
             guard keys.count == values.count else {
                 throw KeyedArchiveError("object \(number): \(keys.count) keys but \(values.count) values")
             }
-            return Dictionary(zip(keys, values), uniquingKeysWith: { _, last in last })
+            // Equal keys (by `isEqual:`) are one key, as in `NSDictionary`: the first key with
+            // the last value.
+            var order: [Int] = []
+            var pairs: [Int: (key: Member, value: Member)] = [:]
+            for (key, value) in zip(keys, values) {
+                if let first = pairs[key.identity] {
+                    pairs[key.identity] = (first.key, value)
+                } else {
+                    pairs[key.identity] = (key, value)
+                    order.append(key.identity)
+                }
+            }
+            let kept = order.map { pairs[$0]! }
+            let dictionary = Dictionary(zip(try hashable(kept.map(\.key.value), number: number), kept.map(\.value.value)),
+                                        uniquingKeysWith: { _, last in last })
+            return (dictionary, equality.identity(of: dictionary, objectNumber: number,
+                                                  members: kept.map(\.key.identity), values: kept.map(\.value.identity)))
         case "NSString", "NSMutableString":
-            if case .string(let string)? = field("NS.string", of: number) { return string }
+            if case .string(let string)? = field("NS.string", of: number) { return (string, nil) }
             guard case .data(let bytes)? = field("NS.bytes", of: number), let string = String(data: bytes, encoding: .utf8) else {
                 throw KeyedArchiveError("object \(number) (\(className)) has neither NS.string nor UTF-8 NS.bytes")
             }
-            return string
+            return (string, nil)
         case "NSDate":
             switch field("NS.time", of: number) {
-            case .real(let time)?: return Date(timeIntervalSinceReferenceDate: time)
-            case .integer(let time)?: return Date(timeIntervalSinceReferenceDate: Double(time))
+            case .real(let time)?: return (Date(timeIntervalSinceReferenceDate: time), nil)
+            case .integer(let time)?: return (Date(timeIntervalSinceReferenceDate: Double(time)), nil)
             default: throw KeyedArchiveError("object \(number) (NSDate): NS.time is missing or not a number")
             }
         case "NSData", "NSMutableData":
             guard case .data(let data)? = field("NS.data", of: number) else {
                 throw KeyedArchiveError("object \(number) (\(className)): NS.data is missing or not data")
             }
-            return data
+            return (data, nil)
         case "NSUUID":
             guard case .data(let data)? = field("NS.uuidbytes", of: number), data.count == 16 else {
                 throw KeyedArchiveError("object \(number) (NSUUID): NS.uuidbytes is missing or not 16 bytes")
             }
             let bytes = [UInt8](data)
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            return (UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])), nil)
         case "NSURL":
-            let base = try object(self.number(list.value(in: objects[number], forKey: "NS.base"), "NS.base", in: number), depth: depth + 1)
+            let baseNumber = try self.number(list.value(in: objects[number], forKey: "NS.base"), "NS.base", in: number)
+            let base = try object(baseNumber, depth: depth + 1)
             guard base == nil || base is URL else { throw KeyedArchiveError("object \(number) (NSURL): NS.base is not a URL") }
             guard let relative = try object(self.number(list.value(in: objects[number], forKey: "NS.relative"), "NS.relative", in: number),
                                             depth: depth + 1) as? String else {
@@ -212,9 +255,9 @@ struct KeyedArchiveReader {
             guard let url = URL(string: relative, relativeTo: base as? URL) else {
                 throw KeyedArchiveError("object \(number) (NSURL): \(relative) is not a URL")
             }
-            return url
+            return (url, equality.identity(of: url, objectNumber: number, members: [identities[baseNumber] ?? 0]))
         case "NSNull":
-            return NSNull()
+            return (NSNull(), nil)
         default:
             throw KeyedArchiveError("object \(number): class \(className) is allowed but cannot be read here")
         }

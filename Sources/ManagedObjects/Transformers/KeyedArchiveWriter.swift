@@ -126,6 +126,23 @@ struct KeyedArchiveWriter {
         case let text as String:
             try require("NSString", for: value)
             return inline(.string(text), shared: AppleTaggedPointers.canHold(text) ? .string(text) : nil)
+        case let strings as [String]:
+            // The commonest Transformable (`[String]`), without making each member an `Any` and
+            // casting it back: the same objects as the general case below.
+            try require("NSArray", for: value)
+            return try object("NSArray") { writer in
+                guard let first = strings.first else { return [("NS.objects", .array([]))] }
+                guard depth + 1 < KeyedArchiveReader.maximumDepth else {
+                    throw KeyedArchiveError("the value nests deeper than \(KeyedArchiveReader.maximumDepth)")
+                }
+                try writer.require("NSString", for: first)
+                var numbers: [Int] = []
+                numbers.reserveCapacity(strings.count)
+                for text in strings {
+                    numbers.append(writer.inline(.string(text), shared: AppleTaggedPointers.canHold(text) ? .string(text) : nil))
+                }
+                return [("NS.objects", .array(numbers.map { writer.list.append(.uid(UInt64($0))) }))]
+            }
         case let data as Data:
             try require("NSData", for: value)
             return inline(.data(data), shared: nil)

@@ -44,8 +44,13 @@ open class SecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Send
         return try reader.rootObject()
     }
 
-    /// The archive class names the allowed classes admit (with their mutable subclasses).
-    var allowedClassNames: Set<String> {
-        Set(Self.allowedTopLevelClasses.flatMap { KeyedArchiveClasses.names(admittedBy: $0) })
+    /// The archive class names the allowed classes admit (with their mutable subclasses), found
+    /// once: a store archives each object's value through the one registered instance.
+    /// Set in `init` only (the subclass's `allowedTopLevelClasses` is known after `super.init`).
+    private(set) var allowedClassNames: Set<String> = []
+
+    override public init() {
+        super.init()
+        allowedClassNames = Set(Self.allowedTopLevelClasses.flatMap { KeyedArchiveClasses.names(admittedBy: $0) })
     }
 }
