@@ -28,18 +28,20 @@ indirect enum PlistFixture {
 
     var bytes: Data {
         var list = BinaryPropertyList()
-        var shared: [String: Int] = [:]
+        var shared: [[UInt8]: Int] = [:]
         list.top = append(to: &list, shared: &shared)
         return BinaryPropertyListWriter.write(list)
     }
 
     /// Appends the value's objects; strings and UIDs are written once per value (`shared`), so
-    /// an archive of a million objects stays small.
-    private func append(to list: inout BinaryPropertyList, shared: inout [String: Int]) -> Int {
+    /// an archive of a million objects stays small. Shared by their UTF-8 bytes: Swift's `==`
+    /// calls `é` and `e` + U+0301 equal, which an archive keeps apart.
+    private func append(to list: inout BinaryPropertyList, shared: inout [[UInt8]: Int]) -> Int {
         func once(_ key: String, _ object: BinaryPropertyList.Object) -> Int {
-            if let index = shared[key] { return index }
+            let bytes = Array(key.utf8)
+            if let index = shared[bytes] { return index }
             let index = list.append(object)
-            shared[key] = index
+            shared[bytes] = index
             return index
         }
         switch self {
