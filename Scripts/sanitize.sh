@@ -41,11 +41,17 @@ mkdir -p "$scratch"
 # Swift's crash backtracer and the sanitizers' own reports get in each other's way. One test
 # at a time: slowed down several times over, tests blocking on context queues side by side
 # starve each other of threads and hit their time limits.
-# Thread Sanitizer skips the keyed-archive suites: a codec on one thread, nothing for it to find,
-# and four minutes of its run (they run in the plain test step; the fuzz target runs the reader
-# under AddressSanitizer).
+# Thread Sanitizer skips suites that run on one thread (or whose other side is a child process
+# it does not watch): codecs, file formats, migrations of real stores, SQL translation, killed
+# processes. Nothing for it to find there, and eight minutes of its run; they all run in the
+# plain test step (and the fuzz targets run the readers under AddressSanitizer).
+single_threaded_suites=(
+    KeyedArchiveCompatibilityTests HostileKeyedArchiveTests HostileStoreTests ExternalBinaryDataTests
+    AppStoreMigrationTests AppMappingModelTests CorpusBundleMigrationTests SQLPredicateTranslatorTests
+    SQLiteMigrationCrashTests SQLiteCrashSafetyTests AtomicStoreCrashTests
+)
 skip=()
-[ "$sanitizer" != thread ] || skip=(--skip "KeyedArchiveCompatibilityTests|HostileKeyedArchiveTests")
+[ "$sanitizer" != thread ] || skip=(--skip "$(IFS='|'; echo "${single_threaded_suites[*]}")")
 status=0
 SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=1" ASAN_OPTIONS="detect_leaks=0" \
     swift test --skip-build --no-parallel --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" "${skip[@]}" >"$log" 2>&1 || status=$?

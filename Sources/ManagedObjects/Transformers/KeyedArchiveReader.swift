@@ -10,7 +10,9 @@ import Foundation
 /// bytes cannot hold, a wrong type anywhere) throws ``KeyedArchiveError``. Each object is
 /// decoded once and shared by the references to it, so an archive's cost is bounded by its size.
 struct KeyedArchiveReader {
-    static let maximumDepth = 512
+    /// Each level recurses through a few frames; 512 levels overflowed a context thread's stack
+    /// under Thread Sanitizer (larger frames). Real archives nest a handful of levels.
+    static let maximumDepth = 256
 
     private let list: BinaryPropertyList
     /// The `$objects`, each the index of its object in `list`.
