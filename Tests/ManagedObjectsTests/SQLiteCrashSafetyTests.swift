@@ -45,10 +45,10 @@ struct SQLiteCrashSafetyTests {
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// The lines `StoreSaveLoop` reported before it was killed at a random moment 20–120 ms
+    /// The lines `StoreSaveLoop` reported before it was killed at a random moment of `window`
     /// after it had opened the store.
-    private func runSaveLoopUntilKilled(store: URL, firstSequence: Int64) throws -> [String] {
-        let output = try Self.runSaveLoop([store.path, String(firstSequence)], killAfter: Double.random(in: 0.020...0.120))
+    private func runSaveLoopUntilKilled(store: URL, firstSequence: Int64, window: KillWindow) throws -> [String] {
+        let output = try Self.runSaveLoop([store.path, String(firstSequence)], killAfter: window.nextDelay())
         // Only whole lines: a report cut short by the kill was never made.
         var lines = output.components(separatedBy: "\n")
         lines.removeLast()
@@ -78,11 +78,13 @@ struct SQLiteCrashSafetyTests {
         var lastKept: Int64 = 0
         var killsDuringSaves = 0
         var batchesKept = 0
+        var window = KillWindow()
         for run in 1...100 {
-            let lines = try runSaveLoopUntilKilled(store: store, firstSequence: lastKept + 1)
+            let lines = try runSaveLoopUntilKilled(store: store, firstSequence: lastKept + 1, window: window)
             try #require(lines.first == "open", "run \(run): the save loop did not open the store: \(lines)")
             let reported = lines.dropFirst().map { Int64($0)! }
             if !reported.isEmpty { killsDuringSaves += 1 }
+            window.record(savesReturned: !reported.isEmpty)
 
             // The store opens again, through the runtime, and counts its entries.
             let context = try sqliteContext(SaveLoopModel.managedObjectModel, at: store)
@@ -119,6 +121,6 @@ struct SQLiteCrashSafetyTests {
             lastKept = kept.max() ?? lastKept
         }
         // The kills must land during saves, or the test checks only opening.
-        #expect(killsDuringSaves >= 50)
+        #expect(killsDuringSaves >= 50, "\(killsDuringSaves) of 100 kills landed during saves")
     }
 }
