@@ -132,8 +132,8 @@ extension SQLiteStore {
     /// The `ACHANGE` rows of the new objects `objects`, numbered from `key` on in their order.
     /// A run of one entity whose keys follow each other, as a save's new objects' do, is copied
     /// from the rows the save has just written, by one `INSERT … SELECT` in SQLite: those keys
-    /// are the run's alone, so the key range selects its rows and no other, in the run's order.
-    /// Any other run goes as records.
+    /// are the run's alone, so the key range selects its rows and no other, in the run's order
+    /// (a count that differs throws). Any other run goes as records.
     private func recordInsertions(
         of objects: [StoredObject], from key: inout Int64, transaction: Int64, rows: PersistentHistoryRows, db: Database
     ) throws {
@@ -144,13 +144,13 @@ extension SQLiteStore {
             var runEnd = runStart + 1
             var isRange = first != nil
             while runEnd < objects.endIndex, objects[runEnd].objectID.entity === entity {
-                if let first, objects[runEnd].objectID.storeNumber != first + Int64(runEnd - runStart) { isRange = false }
+                if let first, objects[runEnd].objectID.storeNumber != first &+ Int64(runEnd - runStart) { isRange = false }
                 runEnd += 1
             }
             let count = runEnd - runStart
             if isRange, let first, let layout = layoutsByEntity[ObjectIdentifier(entity)] {
                 try db.cachedStatement(sql: PersistentHistoryRows.insertionsCopy(from: layout.table.name))
-                    .execute(arguments: [key - first, layout.number, transaction, first, first + Int64(count) - 1])
+                    .execute(arguments: [key - first, layout.number, transaction, first, first &+ Int64(count - 1)])
                 guard db.changesCount == count else {
                     throw ManagedObjectError(
                         .persistentStoreSave, "\(url?.path ?? identifier): \(db.changesCount) of \(count) new \(entity.name) rows to record in the history",
