@@ -172,7 +172,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
         if !records.isEmpty {
             var key = try reserveHistoryKeys(records.count, entity: 16001, connection: connection) - Int64(records.count) + 1
             let perStatement = Self.changeRowsPerStatement
-            let fullStatement = SQLDialect.numberingParameters(rows.changeInsert(rows: perStatement))
+            let fullStatement = SQLDialect.numberingParameters(rows.changeInsert(rows: perStatement, dialect: .postgreSQL))
             for start in stride(from: 0, to: records.count, by: perStatement) {
                 let chunk = records[start..<min(start + perStatement, records.count)]
                 var bindings = PostgresBindings(capacity: chunk.count * rows.changeParameterCount)
@@ -182,7 +182,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
                     }
                     key += 1
                 }
-                let sql = chunk.count == perStatement ? fullStatement : SQLDialect.numberingParameters(rows.changeInsert(rows: chunk.count))
+                let sql = chunk.count == perStatement ? fullStatement : SQLDialect.numberingParameters(rows.changeInsert(rows: chunk.count, dialect: .postgreSQL))
                 writes.append(pool.send(numbered: sql, bindings: bindings, on: connection))
             }
         }

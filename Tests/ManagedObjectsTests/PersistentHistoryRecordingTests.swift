@@ -87,4 +87,59 @@ struct PersistentHistoryRecordingTests {
         _ = try Self.saveSome(in: Self.context(at: withTables, tracking: false))
         #expect(try rawSQL(withTables.path, "SELECT (SELECT COUNT(*) FROM ATRANSACTION) + (SELECT COUNT(*) FROM ACHANGE)") == "0")
     }
+
+    /// Item with a sub-entity in its table, and Part in a table of its own.
+    static let inheritanceModel = ManagedObjectModel(Model(entities: [
+        Entity(name: "Item", attributes: [Attribute(name: "name", type: .string, isOptional: true)]),
+        Entity(name: "SpecialItem", parentEntity: "Item", attributes: [Attribute(name: "grade", type: .integer64, isOptional: true)]),
+        Entity(name: "Part", attributes: [Attribute(name: "name", type: .string, isOptional: true)]),
+    ]))
+
+    @Test("a save's new objects each record one insertion: keys that do not follow each other, sub-entities sharing a table, several entities")
+    func insertionsOfEveryRun() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("Insertions.sqlite")
+        func context() throws -> ManagedObjectContext {
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: Self.inheritanceModel)
+            try coordinator.addPersistentStore(type: .sqlite, at: url, persistentHistoryTracking: true)
+            return ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+        }
+        let (writer, other) = (try context(), try context())
+        let model = Self.inheritanceModel
+        // Two items take their keys now; another coordinator's save takes the next ones.
+        let early = try writer.performAndWait {
+            let items = (0..<2).map { _ in ManagedObject(entity: model["Item"]!, insertInto: writer) }
+            try writer.obtainPermanentIDs(for: items)
+            return items.map(\.objectID)
+        }
+        let others = try other.performAndWait {
+            let items = (0..<2).map { _ in ManagedObject(entity: model["Item"]!, insertInto: other) }
+            try other.save()
+            return items.map(\.objectID)
+        }
+        let saved = try writer.performAndWait {
+            let late = (0..<2).map { _ in ManagedObject(entity: model["Item"]!, insertInto: writer) }
+                + (0..<3).map { _ in ManagedObject(entity: model["SpecialItem"]!, insertInto: writer) }
+                + (0..<2).map { _ in ManagedObject(entity: model["Part"]!, insertInto: writer) }
+            try writer.save()
+            return early + late.map(\.objectID)
+        }
+        let transactions = try writer.performAndWait {
+            try writer.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        }
+        try #require(transactions.count == 2)
+        #expect(Set(transactions[0].changes.map(\.changedObjectID)) == Set(others))
+        let changes = transactions[1].changes
+        #expect(changes.count == 9 && changes.allSatisfy { $0.changeType == .insert })
+        #expect(Set(changes.map(\.changedObjectID)) == Set(saved))
+        #expect(changes.map(\.changedObjectID.entity.name).sorted() == ["Item", "Item", "Item", "Item", "Part", "Part", "SpecialItem", "SpecialItem", "SpecialItem"])
+        // Each change names its row's entity; keys follow each other in the table, one per change.
+        #expect(try rawSQL(url.path, """
+            SELECT COUNT(*) FROM ACHANGE c JOIN Z_PRIMARYKEY p ON p.Z_ENT = c.ZENTITY
+            WHERE (p.Z_NAME IN ('Item', 'SpecialItem') AND EXISTS (SELECT 1 FROM ZITEM WHERE Z_PK = c.ZENTITYPK AND Z_ENT = c.ZENTITY))
+            OR (p.Z_NAME = 'Part' AND EXISTS (SELECT 1 FROM ZPART WHERE Z_PK = c.ZENTITYPK))
+            """) == "11")
+        #expect(try rawSQL(url.path, "SELECT COUNT(*), COUNT(DISTINCT ZENTITY || '/' || ZENTITYPK), MAX(Z_PK) - MIN(Z_PK) + 1, SUM(ZCOLUMNS IS NULL) FROM ACHANGE")
+            == "11|11|11|11")
+    }
 }

@@ -198,16 +198,32 @@ package struct PersistentHistoryRows: Sendable {
     package static let stringQuery = "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"
     package static let stringInsert = "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, NULL, ?)"
 
-    /// The `INSERT` of `rows` `ACHANGE` rows at once, each of ``changeValues(_:key:transaction:)``.
-    package func changeInsert(rows: Int) -> String {
+    /// The `INSERT` of `rows` `ACHANGE` rows at once, each of ``changeValues(_:key:transaction:)``,
+    /// in `dialect`. SQLite's is `OR FAIL`, as ``SQLiteRowLayout/sqliteInsertSQL(rows:)`` is: a
+    /// statement that may stop halfway otherwise keeps a statement journal (a temporary file
+    /// as large as the rows), and the save's transaction is rolled back on any error anyway.
+    package func changeInsert(rows: Int, dialect: SQLDialect) -> String {
         let tombstoneCount = columns.tombstoneColumnCount
         let tombstoneNames = (0..<tombstoneCount).map { ", \(PersistentHistoryColumns.tombstoneColumn($0))" }.joined()
         let row = "(?, 16001, NULL, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: tombstoneCount)))"
-        return "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneNames)) VALUES "
+        return "INSERT \(dialect == .sqlite ? "OR FAIL " : "")INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneNames)) VALUES "
             + repeatElement(row, count: rows).joined(separator: ", ")
     }
 
-    /// The parameters per row of ``changeInsert(rows:)``.
+    /// SQLite's `INSERT` copying the insertions of the rows of `table` with keys from its fourth
+    /// parameter to its fifth into `ACHANGE`, in key order: each change keyed by the row's key
+    /// plus the first parameter, of the entity numbered by the second, in the transaction
+    /// numbered by the third; `ZCOLUMNS` and the tombstone columns NULL, as for any insertion.
+    /// `OR FAIL`, as ``changeInsert(rows:dialect:)``.
+    package static func insertionsCopy(from table: String) -> String {
+        """
+        INSERT OR FAIL INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS)
+        SELECT Z_PK + ?, 16001, NULL, \(PersistentHistoryChangeType.insert.rawValue), ?, Z_PK, ?, NULL
+        FROM \(table) WHERE Z_PK BETWEEN ? AND ? ORDER BY Z_PK
+        """
+    }
+
+    /// The parameters per row of ``changeInsert(rows:dialect:)``.
     package var changeParameterCount: Int { 6 + columns.tombstoneColumnCount }
 
     /// How many rows one `INSERT` of SQLite's takes: as many as keep its parameters within 999,

@@ -81,8 +81,13 @@ extension SQLiteStore {
     /// (with their tombstones, read by ``historyTombstones(of:db:)`` before the rows went),
     /// updates (with the properties the saving context changed), insertions.
     func recordHistory(of changes: StoreChangeSet, tombstones: [ManagedObjectID: [DatabaseValue]], db: Database) throws {
+        // The insertions go by the rows the save has just written (``recordInsertions``), not
+        // as records: a record per new object cost more than its row.
+        var changed = changes
+        changed.inserted = []
         try recordHistory(
-            historyRows.records(of: changes, tombstones: tombstones), author: changes.transactionAuthor, contextName: changes.contextName, db: db)
+            historyRows.records(of: changed, tombstones: tombstones), inserted: changes.inserted,
+            author: changes.transactionAuthor, contextName: changes.contextName, db: db)
     }
 
     /// The values of the preserved attributes (``PersistentHistoryColumns``) of the stored
@@ -99,13 +104,15 @@ extension SQLiteStore {
         return tombstones
     }
 
-    /// Records one transaction with `records` as its changes: one `ATRANSACTION` row, one
-    /// `ACHANGE` row per record, the names in `ATRANSACTIONSTRING`, and the three entities'
-    /// `Z_PRIMARYKEY.Z_MAX` raised, as the real SampleModel2 stores show Core Data doing it:
-    /// `Z_OPT` NULL in all three tables, the names only through the `…TS` columns, `ZCOLUMNS`
-    /// NULL for an insertion. `ZCOLUMNS` of an update and the tombstone columns of a deletion
-    /// are inferred (``PersistentHistoryColumns``).
-    func recordHistory(_ records: [HistoryRecord], author: String?, contextName: String?, db: Database) throws {
+    /// Records one transaction with `records`, then the insertions of `inserted` (rows of this
+    /// transaction), as its changes: one `ATRANSACTION` row, one `ACHANGE` row per change, the
+    /// names in `ATRANSACTIONSTRING`, and the three entities' `Z_PRIMARYKEY.Z_MAX` raised, as
+    /// the real SampleModel2 stores show Core Data doing it: `Z_OPT` NULL in all three tables,
+    /// the names only through the `…TS` columns, `ZCOLUMNS` NULL for an insertion. `ZCOLUMNS`
+    /// of an update and the tombstone columns of a deletion are inferred (``PersistentHistoryColumns``).
+    func recordHistory(
+        _ records: [HistoryRecord], inserted: [StoredObject] = [], author: String?, contextName: String?, db: Database
+    ) throws {
         let transaction = try reserveKeys(1, table: "ATRANSACTION", entityNumber: 16002, db: db).lowerBound
         let authorKey = try historyString(author, db: db)
         let contextNameKey = try historyString(contextName, db: db)
@@ -115,16 +122,62 @@ extension SQLiteStore {
         try db.execute(
             sql: PersistentHistoryRows.transactionInsert,
             arguments: [transaction, authorKey, bundleID, contextNameKey, processID, Date().timeIntervalSinceReferenceDate])
-        guard !records.isEmpty else { return }
+        guard !records.isEmpty || !inserted.isEmpty else { return }
+        var key = try reserveKeys(records.count + inserted.count, table: "ACHANGE", entityNumber: 16001, db: db).lowerBound
         let rows = historyRows
-        var key = try reserveKeys(records.count, table: "ACHANGE", entityNumber: 16001, db: db).lowerBound
-        // Many rows per INSERT, bound through SQLite's C API as a save's object rows are (a
-        // `StatementArguments` per row cost more than the row's insert).
+        try insertChanges(records, from: &key, transaction: transaction, rows: rows, db: db)
+        try recordInsertions(of: inserted, from: &key, transaction: transaction, rows: rows, db: db)
+    }
+
+    /// The `ACHANGE` rows of the new objects `objects`, numbered from `key` on in their order.
+    /// A run of one entity whose keys follow each other, as a save's new objects' do, is copied
+    /// from the rows the save has just written, by one `INSERT … SELECT` in SQLite: those keys
+    /// are the run's alone, so the key range selects its rows and no other, in the run's order
+    /// (a count that differs throws). Any other run goes as records.
+    private func recordInsertions(
+        of objects: [StoredObject], from key: inout Int64, transaction: Int64, rows: PersistentHistoryRows, db: Database
+    ) throws {
+        var runStart = objects.startIndex
+        while runStart < objects.endIndex {
+            let entity = objects[runStart].objectID.entity
+            let first = objects[runStart].objectID.storeNumber
+            var runEnd = runStart + 1
+            var isRange = first != nil
+            while runEnd < objects.endIndex, objects[runEnd].objectID.entity === entity {
+                if let first, objects[runEnd].objectID.storeNumber != first &+ Int64(runEnd - runStart) { isRange = false }
+                runEnd += 1
+            }
+            let count = runEnd - runStart
+            if isRange, let first, let layout = layoutsByEntity[ObjectIdentifier(entity)] {
+                try db.cachedStatement(sql: PersistentHistoryRows.insertionsCopy(from: layout.table.name))
+                    .execute(arguments: [key - first, layout.number, transaction, first, first &+ Int64(count - 1)])
+                guard db.changesCount == count else {
+                    throw ManagedObjectError(
+                        .persistentStoreSave, "\(url?.path ?? identifier): \(db.changesCount) of \(count) new \(entity.name) rows to record in the history",
+                        entityName: entity.name)
+                }
+                key += Int64(count)
+            } else {
+                let records = objects[runStart..<runEnd].map { HistoryRecord(type: .insert, objectID: $0.objectID) }
+                try insertChanges(records, from: &key, transaction: transaction, rows: rows, db: db)
+            }
+            runStart = runEnd
+        }
+    }
+
+    /// The `ACHANGE` rows of `records`, numbered from `key` on, many rows per `INSERT`, bound
+    /// through SQLite's C API as a save's object rows are (a `StatementArguments` per row cost
+    /// more than the row's insert). The statement of a full chunk is made once.
+    private func insertChanges(
+        _ records: [HistoryRecord], from key: inout Int64, transaction: Int64, rows: PersistentHistoryRows, db: Database
+    ) throws {
+        guard !records.isEmpty else { return }
         let perStatement = rows.changeRowsPerSQLiteInsert
         let tombstoneCount = rows.columns.tombstoneColumnCount
+        let full = records.count >= perStatement ? try rowStatement(sql: rows.changeInsert(rows: perStatement, dialect: .sqlite), db: db) : nil
         for start in stride(from: 0, to: records.count, by: perStatement) {
             let chunk = records[start..<min(start + perStatement, records.count)]
-            let statement = try rowStatement(sql: rows.changeInsert(rows: chunk.count), db: db)
+            let statement = try chunk.count == perStatement ? full! : rowStatement(sql: rows.changeInsert(rows: chunk.count, dialect: .sqlite), db: db)
             let binder = RowBinder(statement.sqliteStatement)
             binder.start()
             var parameter: Int32 = 1
