@@ -9,7 +9,10 @@
 // `total` items, every item whose last writer is the other process must have been announced
 // to it as inserted or updated. Prints `seen <items>` then, or `unseen <items>` after 60 s.
 //
-//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total>
+// With a seed, the items are inserted in an order shuffled by it (the codes of a save, and the
+// saves, meet the other process's in no common order: the interleaving that deadlocked).
+//
+//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [<shuffle seed>]
 import Foundation
 import ManagedObjects
 import PostgreSQLStore
@@ -26,11 +29,16 @@ let model = ManagedObjectModel(Model(entities: [
 ]))
 
 let arguments = CommandLine.arguments
-guard arguments.count == 7, let url = URL(string: arguments[1]), let writer = Int64(arguments[2]),
+guard arguments.count == 7 || arguments.count == 8, let url = URL(string: arguments[1]), let writer = Int64(arguments[2]),
       let first = Int(arguments[3]), let count = Int(arguments[4]), let batch = Int(arguments[5]), batch > 0,
-      let total = Int(arguments[6]) else {
-    FileHandle.standardError.write(Data("usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total>\n".utf8))
+      let total = Int(arguments[6]), arguments.count == 7 || UInt64(arguments[7]) != nil else {
+    FileHandle.standardError.write(Data("usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [<shuffle seed>]\n".utf8))
     exit(2)
+}
+var numbers = Array(first..<first + count)
+if arguments.count == 8 {
+    var generator = SplitMix64(seed: UInt64(arguments[7])!)
+    numbers.shuffle(using: &generator)
 }
 
 // A container, as a server process has, its store description naming the database.
@@ -51,8 +59,8 @@ context.mergePolicy = .mergeByPropertyObjectTrump
 var retries = 0
 var saves = 0
 try context.performAndWait {
-    for start in stride(from: first, to: first + count, by: batch) {
-        for number in start..<min(start + batch, first + count) {
+    for start in stride(from: 0, to: count, by: batch) {
+        for number in numbers[start..<min(start + batch, count)] {
             let item = ManagedObject(entity: model["Item"]!, insertInto: context)
             item.setValue("item-\(number)", forKey: "code")
             item.setValue(writer, forKey: "writer")
@@ -102,4 +110,17 @@ final class LockedIDs: @unchecked Sendable {
     private var ids: Set<ManagedObjectID> = []
     func add(_ more: [ManagedObjectID]) { lock.withLock { ids.formUnion(more) } }
     var all: Set<ManagedObjectID> { lock.withLock { ids } }
+}
+
+/// A seeded generator, so that a run's order can be made again.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -23,6 +23,8 @@ final class PostgreSQLConnectionPool: Sendable {
     let maximumConnections: Int
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
+    /// For retried transactions; the other logger, postgres-nio's, is kept quiet.
+    private let transactionLogger = Logger(label: "ManagedObjects.PostgreSQLStore.transactions")
     private let state = LockedValue(State())
     private let maximumIdle: Int
     /// One permit per connection that may be in use.
@@ -59,6 +61,43 @@ final class PostgreSQLConnectionPool: Sendable {
         } catch {
             giveBack(connection)
             throw error
+        }
+    }
+
+    /// Runs `body` in a transaction (``inTransaction(_:)``), and again, whole, when PostgreSQL
+    /// ends it with a deadlock (40P01) or a serialization failure (40001): both roll the
+    /// transaction back and ask the client to run it again. At most `maximumTransactionRuns`
+    /// runs, with a random pause between them that doubles each time (5–20 ms first), so that
+    /// the processes that met do not meet again; the last run's error is the one thrown. Each
+    /// retry is logged at debug level (label `ManagedObjects.PostgreSQLStore.transactions`).
+    func inRetriedTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        var run = 1
+        while true {
+            do {
+                return try inTransaction(body)
+            } catch where run < Self.maximumTransactionRuns && Self.retryableStates.contains(Self.sqlState(of: error) ?? "") {
+                let pause = Double.random(in: 0.005...0.020) * Double(1 << (run - 1))
+                transactionLogger.debug("transaction run again", metadata: [
+                    "sqlstate": "\(Self.sqlState(of: error) ?? "?")", "run": "\(run + 1)",
+                    "pause_ms": "\(Int(pause * 1000))", "database": "\(location)",
+                ])
+                Thread.sleep(forTimeInterval: pause)
+                run += 1
+            }
+        }
+    }
+
+    /// Runs of one transaction ``inRetriedTransaction(_:)`` makes at most.
+    static let maximumTransactionRuns = 8
+    /// The SQLSTATEs of a transaction PostgreSQL asks to be run again.
+    static let retryableStates: Set<String> = ["40001", "40P01"]
+
+    /// The SQLSTATE of the server's error behind `error`, wrapped or not.
+    static func sqlState(of error: any Error) -> String? {
+        switch error {
+        case let error as PSQLError: error.serverInfo?[.sqlState]
+        case let wrapper as any WrapsStatementError: sqlState(of: wrapper.statementError)
+        default: nil
         }
     }
 
@@ -118,9 +157,10 @@ final class PostgreSQLConnectionPool: Sendable {
     }
 
     /// The error of the statement at `position` of those ``waitForAll(_:)`` waited for.
-    struct FailedStatement: Error {
+    struct FailedStatement: WrapsStatementError {
         var position: Int
         var error: any Error
+        var statementError: any Error { error }
     }
 
     func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {

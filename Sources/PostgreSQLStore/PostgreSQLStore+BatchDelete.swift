@@ -21,7 +21,7 @@ extension PostgreSQLStore {
             targets = ids
         }
         do {
-            return try pool.inTransaction { connection in try delete(targets, request: request, connection: connection) }
+            return try pool.inRetriedTransaction { connection in try delete(targets, request: request, connection: connection) }
         } catch let error as ManagedObjectError {
             throw error
         } catch {

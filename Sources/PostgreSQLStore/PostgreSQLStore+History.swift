@@ -95,7 +95,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
         try refuseWritesToPinnedView()
         let (condition, arguments) = try historyRows.condition(start, after: false)
         do {
-            try pool.inTransaction { connection in
+            try pool.inRetriedTransaction { connection in
                 guard try Self.hasHistoryTables(pool: pool, connection: connection) else { return }
                 for statement in PersistentHistoryRows.deletionStatements(where: condition) {
                     try pool.execute(statement, arguments, on: connection)

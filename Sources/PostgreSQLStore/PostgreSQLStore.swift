@@ -460,23 +460,25 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         guard !changes.isEmpty || unsavedMetadata != nil else { return }
         try refuseWritesToPinnedView()
         do {
-            try pool.inTransaction { connection in
+            try pool.inRetriedTransaction { connection in
                 if let unsavedMetadata { try writeMetadata(unsavedMetadata.metadata, connection: connection) }
                 try checkVersions(of: changes, connection: connection)
                 let tombstones = try historyTombstones(of: changes.deleted.map(\.objectID), connection: connection)
                 var writes: [EventLoopFuture<PostgresQueryResult>] = []
                 // The object each row statement writes, to name the one a unique index refuses.
                 var writers: [ManagedObjectID] = []
-                for deleted in changes.deleted {
+                // Rows in one order in every process (keys, and new rows by their constrained
+                // values), so that two saves wait on each other's rows rather than deadlock.
+                for deleted in changes.deleted.sorted(by: Self.lockOrder) {
                     writes += delete(deleted.objectID, connection: connection)
                 }
                 let firstRowWrite = writes.count
-                for object in changes.updated {
+                for object in changes.updated.sorted(by: Self.lockOrder) {
                     let sent = try write(object, version: object.version + 1, inserting: false, connection: connection)
                     writes += sent
                     writers += repeatElement(object.objectID, count: sent.count)
                 }
-                for object in changes.inserted {
+                for object in Self.inLockOrder(changes.inserted) {
                     let sent = try write(object, version: object.version, inserting: true, connection: connection)
                     writes += sent
                     writers += repeatElement(object.objectID, count: sent.count)
@@ -719,9 +721,15 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                     // NUMERIC, which takes no text parameter.
                     try bindings.append(decimal)
                 } else {
-                    PostgreSQLConnectionPool.append(
-                        try SQLiteValues.databaseValue(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID),
-                        to: &bindings)
+                    let property = layout.entity.properties[index]
+                    let cell = try SQLiteValues.databaseValue(of: value, property: property, type: type, objectID: object.objectID)
+                    if case .string(let text) = cell.storage, text.utf8.contains(0) {
+                        // PostgreSQL's text holds no NUL: refused here, naming the attribute, not by the server.
+                        throw ManagedObjectError(
+                            .validation, "the PostgreSQL store cannot keep a string holding a NUL character (U+0000): \(entity.name).\(property.name)",
+                            entityName: entity.name, objectID: object.objectID, key: property.name)
+                    }
+                    PostgreSQLConnectionPool.append(cell, to: &bindings)
                 }
             case .toOneKey(let index):
                 guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
@@ -796,9 +804,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
     /// A row's INSERT or UPDATE that failed, and the object it wrote.
-    private struct RowWriteError: Error {
+    private struct RowWriteError: WrapsStatementError {
         var objectID: ManagedObjectID?
         var error: any Error
+        var statementError: any Error { error }
     }
 
     private func constraintConflict(_ error: PSQLError, objectID: ManagedObjectID?) -> ManagedObjectError {

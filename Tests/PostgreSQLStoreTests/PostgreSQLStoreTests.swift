@@ -184,6 +184,25 @@ struct PostgreSQLStoreTests {
         #expect(age == 2)
     }
 
+    @Test("a string holding a NUL fails the save with 1550 naming the attribute (the store refuses it, not the server); nothing is written")
+    func textWithNUL() throws {
+        let database = PostgreSQLTestServer.freshDatabase()
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try database.makeCoordinator(ShelterModel.model))
+        let error = context.performAndWait { () -> (any Error)? in
+            let fine = ManagedObject(entity: ShelterModel.model["Person"]!, insertInto: context)
+            fine.setValue("Ada", forKey: "name")
+            let person = ManagedObject(entity: ShelterModel.model["Person"]!, insertInto: context)
+            person.setValue("Gr\u{0}ace", forKey: "name")
+            return saveError(context)
+        }
+        let refused = try #require(error as? ManagedObjectError)
+        #expect(refused.code == .validation)
+        #expect(refused.entityName == "Person" && refused.key == "name")
+        #expect("\(refused)".contains("Person.name") && "\(refused)".contains("NUL"))
+        let reader = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: try database.makeCoordinator(ShelterModel.model))
+        #expect(try reader.performAndWait { try fetch("Person", in: reader).count } == 0)
+    }
+
     @Test("a second object with a constrained value, saved by another process, fails with 133021; the store's unique index holds")
     func uniqueness() throws {
         let database = PostgreSQLTestServer.freshDatabase()

@@ -29,11 +29,22 @@ struct PostgreSQLTwoProcessTests {
     @Test("two processes insert 10,000 objects each, with the other's codes: every code stored once, none lost, each told of the other's saves",
           arguments: [5_000, 0])
     func twoProcessesInsert(secondStart: Int) throws {
+        try insertFromTwoProcesses(perProcess: 10_000, secondStart: secondStart, shuffled: false)
+    }
+
+    /// Each process inserts its codes in an order of its own, so two saves meet on the same codes
+    /// in opposite orders: PostgreSQL's deadlock (40P01) unless the store writes rows in one
+    /// order and runs a deadlocked transaction again.
+    @Test("two processes upsert overlapping codes in orders of their own: no deadlock reaches them, every code stored once")
+    func twoProcessesUpsertInShuffledOrders() throws {
+        try insertFromTwoProcesses(perProcess: 5_000, secondStart: 2_500, shuffled: true)
+    }
+
+    private func insertFromTwoProcesses(perProcess: Int, secondStart: Int, shuffled: Bool) throws {
         let database = PostgreSQLTestServer.freshDatabase()
         // The tables exist before the processes race to create them (they would wait on the
         // creation lock otherwise, which another test covers by opening stores at once).
         _ = try database.makeStore(TwoProcessModel.model)
-        let perProcess = 10_000
         let ranges = [(writer: 1, first: 0), (writer: 2, first: secondStart)]
         var processes: [(Process, Pipe)] = []
         for range in ranges {
@@ -42,7 +53,7 @@ struct PostgreSQLTwoProcessTests {
             process.arguments = [
                 database.url.absoluteString, String(range.writer), String(range.first), String(perProcess), "500",
                 String(perProcess + secondStart),
-            ]
+            ] + (shuffled ? [String(range.writer)] : [])
             let output = Pipe()
             process.standardOutput = output
             try process.run()
@@ -52,7 +63,7 @@ struct PostgreSQLTwoProcessTests {
             process.waitUntilExit()
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == 0, "the insert loop exited with \(process.terminationStatus): \(printed)")
-            #expect(printed.hasPrefix("done 20 "), "\(printed)")
+            #expect(printed.hasPrefix("done \(perProcess / 500) "), "\(printed)")
             // Each saw every item the other saved last, through its notifications.
             #expect(printed.contains("\nseen "), "\(printed)")
             print("insert loop: \(printed.trimmingCharacters(in: .whitespacesAndNewlines))")
