@@ -19,6 +19,21 @@ struct KeyedArchiveWriter {
     static let archiverVersion: Int64 = 100_000
 
     static func archive(_ value: Any, allowedClassNames: Set<String>) throws -> Data {
+        // The commonest Transformable, `[String]`, written straight to its bytes.
+        // Exactly a `[String]`: a comparison of types, not a dynamic cast.
+        func stringArray<Stored>(_ stored: Stored) -> [String]? {
+            Stored.self == [String].self ? unsafeBitCast(stored, to: [String].self) : nil
+        }
+        if let strings = _openExistential(value, do: stringArray), allowedClassNames.contains("NSArray"),
+           allowedClassNames.contains("NSString"), let data = StringArrayArchive.archive(strings) {
+            return data
+        }
+        return try archiveThroughObjectTable(value, allowedClassNames: allowedClassNames)
+    }
+
+    /// The archive of any value, through the object table (what `archive` does for all but a
+    /// `[String]`, whose bytes must be these).
+    static func archiveThroughObjectTable(_ value: Any, allowedClassNames: Set<String>) throws -> Data {
         var writer = KeyedArchiveWriter(allowedClassNames: allowedClassNames)
         let root = try writer.encode(value, depth: 0)
         return BinaryPropertyListWriter.write(writer.finish(root: root))
