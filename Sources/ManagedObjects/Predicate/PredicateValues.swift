@@ -87,12 +87,13 @@ enum PredicateValues {
     static func normalized(_ value: Any?) -> Any? {
         guard let value else { return nil }
         if _openExistential(value, do: isPlainValue) { return value }
-        // `_isOptional` first: a cast to the protocol looks up a conformance each time.
-        if _openExistential(value, do: isOptional), let optional = value as? OptionalValue { return normalized(optional.wrappedAny) }
-        // Only an object (or one in an `AnyHashable`) is `NSNull`: asked of a value type, `is`
-        // would first bridge it to Foundation (an array to an `NSArray`, member by member).
+        // Only an `Optional` (`nil` bridges to `NSNull`), an object or an `AnyHashable` can be
+        // `NSNull`: asked of another value type, `is` would bridge it to Foundation first (an
+        // array to an `NSArray`, member by member).
         let valueType = type(of: value)
-        if (valueType is AnyClass || valueType == AnyHashable.self) && value is NSNull { return nil }
+        guard valueType is OptionalValue.Type || valueType is AnyClass || valueType == AnyHashable.self else { return value }
+        if let optional = value as? OptionalValue { return normalized(optional.wrappedAny) }
+        if value is NSNull { return nil }
         return value
     }
 
@@ -161,10 +162,6 @@ private func isPlainValue<Value>(_: Value) -> Bool {
     Value.self == String.self || Value.self == Int.self || Value.self == Double.self
         || Value.self == Int16.self || Value.self == Int32.self || Value.self == Int64.self
         || Value.self == Bool.self || Value.self == Date.self
-}
-
-private func isOptional<Value>(_: Value) -> Bool {
-    _isOptional(Value.self)
 }
 
 private func dictionaryOfOpenedValue<Value>(_ value: Value) -> [String: Any]? {
