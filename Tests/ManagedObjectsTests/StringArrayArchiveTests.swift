@@ -58,6 +58,20 @@ struct StringArrayArchiveTests {
         }
     }
 
+    /// `value` as generic code stores it: an `Any` boxed in an `Any` when `Value` is `Any`.
+    static func boxed<Value>(_ value: Value) -> Any { value as Any }
+
+    @Test("a [String] is written directly however it is boxed, as a store hands it over from an object's values")
+    func storedValuesTakeTheDirectWay() throws {
+        let strings = ["swift", "linux", "tag1"]
+        for value in [strings as Any, Self.boxed(strings as Any), Self.boxed(Self.boxed(strings as Any))] {
+            #expect(KeyedArchiveWriter.directArchive(value, allowedClassNames: Self.allowed) == (try Self.general(strings)))
+        }
+        // Not a `[String]`, though it would cast to one: through the object table.
+        #expect(KeyedArchiveWriter.directArchive(strings as [Any], allowedClassNames: Self.allowed) == nil)
+        #expect(KeyedArchiveWriter.directArchive(NSArray(array: strings), allowedClassNames: Self.allowed) == nil)
+    }
+
     @Test("a transformer that does not allow NSString still refuses a [String], naming the class")
     func disallowedClassStillRefused() throws {
         #expect(throws: KeyedArchiveError.self) {

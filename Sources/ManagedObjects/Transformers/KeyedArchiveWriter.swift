@@ -19,16 +19,18 @@ struct KeyedArchiveWriter {
     static let archiverVersion: Int64 = 100_000
 
     static func archive(_ value: Any, allowedClassNames: Set<String>) throws -> Data {
-        // The commonest Transformable, `[String]`, written straight to its bytes.
-        // Exactly a `[String]`: a comparison of types, not a dynamic cast.
-        func stringArray<Stored>(_ stored: Stored) -> [String]? {
-            Stored.self == [String].self ? unsafeBitCast(stored, to: [String].self) : nil
-        }
-        if let strings = _openExistential(value, do: stringArray), allowedClassNames.contains("NSArray"),
-           allowedClassNames.contains("NSString"), let data = StringArrayArchive.archive(strings) {
-            return data
-        }
-        return try archiveThroughObjectTable(value, allowedClassNames: allowedClassNames)
+        try directArchive(value, allowedClassNames: allowedClassNames)
+            ?? archiveThroughObjectTable(value, allowedClassNames: allowedClassNames)
+    }
+
+    /// The archive of the commonest Transformable, a `[String]`, written straight to its bytes
+    /// (``StringArrayArchive``); `nil` for other values, and for arrays it leaves to the table.
+    static func directArchive(_ value: Any, allowedClassNames: Set<String>) -> Data? {
+        // Exactly a `[String]` (`type(of:)` sees through an `Any` boxed in an `Any`, as generic
+        // code stores one), so the cast is never one member by member.
+        guard type(of: value) == [String].self, let strings = value as? [String],
+              allowedClassNames.contains("NSArray"), allowedClassNames.contains("NSString") else { return nil }
+        return StringArrayArchive.archive(strings)
     }
 
     /// The archive of any value, through the object table (what `archive` does for all but a
