@@ -5,12 +5,14 @@ import Foundation
 /// integers, UIDs, strings, references, and the trailer. ``BinaryPropertyListWriter`` and
 /// ``StringArrayArchive`` both write through it, so the two give the same bytes.
 struct BinaryPropertyListBytes: ~Copyable {
+    /// The objects' offsets, then the bytes: one allocation.
+    private let offsets: UnsafeMutablePointer<Int>
+    private let objectCapacity: Int
+    private var objectCount = 0
     private let start: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     /// The bytes written so far.
     private(set) var count = 0
-    /// Each object's offset, in object number order.
-    private var offsets: [Int] = []
 
     /// The most a marker with its count takes: the marker byte and an 8-byte integer object.
     static let markerBound = 10
@@ -22,17 +24,22 @@ struct BinaryPropertyListBytes: ~Copyable {
     /// Room for `capacity` bytes after the `bplist00` header, for `objectCount` objects.
     init(capacity: Int, objectCount: Int) {
         self.capacity = capacity + BinaryPropertyListReader.magic.count
-        start = .allocate(capacity: self.capacity)
-        offsets.reserveCapacity(objectCount)
-        for byte in BinaryPropertyListReader.magic { append(byte) }
+        objectCapacity = objectCount
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: objectCount * MemoryLayout<Int>.stride + self.capacity,
+                                                      alignment: MemoryLayout<Int>.alignment)
+        offsets = memory.bindMemory(to: Int.self, capacity: objectCount)
+        start = (memory + objectCount * MemoryLayout<Int>.stride).bindMemory(to: UInt8.self, capacity: self.capacity)
+        BinaryPropertyListReader.magic.withUnsafeBytes { append($0) }
     }
 
-    deinit { start.deallocate() }
+    deinit { UnsafeMutableRawPointer(offsets).deallocate() }
 
     /// The next object starts here (objects come in number order).
     @inline(__always)
     mutating func startObject() {
-        offsets.append(count)
+        precondition(objectCount < objectCapacity, "a binary property list has more objects than worked out for it")
+        offsets[objectCount] = count
+        objectCount += 1
     }
 
     @inline(__always)
@@ -105,11 +112,11 @@ struct BinaryPropertyListBytes: ~Copyable {
     consuming func finish(referenceSize: Int) -> Data {
         let table = count
         let offsetSize = Self.byteCount(UInt64(table))
-        for offset in offsets { append(UInt64(offset), size: offsetSize) }
+        for object in 0..<objectCount { append(UInt64(offsets[object]), size: offsetSize) }
         append(0, size: 6)
         append(UInt8(offsetSize))
         append(UInt8(referenceSize))
-        append(UInt64(offsets.count), size: 8)
+        append(UInt64(objectCount), size: 8)
         append(0, size: 8)  // the top object is written first
         append(UInt64(table), size: 8)
         return Data(bytes: start, count: count)
