@@ -323,10 +323,14 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// The first key of each key path the derivation reads (`items` of `items.@sum.price`): a
     /// change to an object reached through one of these relationships recomputes it.
     let derivationKeys: Set<String>
+    /// The name a ``CodableValueTransformer`` for the attribute's `customClassName` is registered
+    /// under, made once: a save looks it up for each object's Transformable value.
+    let codableTransformerName: ValueTransformerName?
 
     init(_ attribute: Attribute, index: Int) {
         self.attribute = attribute
         self.index = index
+        codableTransformerName = attribute.customClassName.map(ValueTransformerName.codable(className:))
         self.defaultValue = AttributeValues.defaultValue(of: attribute)
         if attribute.isDerived {
             let format = attribute.derivationExpression ?? ""

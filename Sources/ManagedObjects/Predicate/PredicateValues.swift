@@ -87,6 +87,11 @@ enum PredicateValues {
     static func normalized(_ value: Any?) -> Any? {
         guard let value else { return nil }
         if _openExistential(value, do: isPlainValue) { return value }
+        // Only an `Optional` (`nil` bridges to `NSNull`), an object or an `AnyHashable` can be
+        // `NSNull`: asked of another value type, `is` would bridge it to Foundation first (an
+        // array to an `NSArray`, member by member).
+        let valueType = type(of: value)
+        guard valueType is OptionalValue.Type || valueType is AnyClass || valueType == AnyHashable.self else { return value }
         if let optional = value as? OptionalValue { return normalized(optional.wrappedAny) }
         if value is NSNull { return nil }
         return value

@@ -20,99 +20,67 @@ enum BinaryPropertyListWriter {
             order.append(index)
             switch list.objects[index] {
             case .array(let elements), .set(let elements): pending.append(contentsOf: elements.reversed())
-            case .dictionary(let keys, let values): pending.append(contentsOf: (keys + values).reversed())
+            case .dictionary(let keys, let values):
+                pending.append(contentsOf: values.reversed())
+                pending.append(contentsOf: keys.reversed())
             default: break
             }
         }
-        let referenceSize = byteCount(UInt64(order.count))
-        var bytes = [UInt8](BinaryPropertyListReader.magic)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(order.count)
-        func references(_ indices: [Int]) {
-            for index in indices { append(UInt64(number[index]), size: referenceSize, to: &bytes) }
+        let referenceSize = BinaryPropertyListBytes.byteCount(UInt64(order.count))
+        let capacity = order.reduce(BinaryPropertyListBytes.trailerBound(objectCount: order.count)) {
+            $0 + bound(of: list.objects[$1], referenceSize: referenceSize)
         }
+        var bytes = BinaryPropertyListBytes(capacity: capacity, objectCount: order.count)
         for index in order {
-            offsets.append(bytes.count)
+            bytes.startObject()
             switch list.objects[index] {
             case .null: bytes.append(0x00)
             case .boolean(let value): bytes.append(value ? 0x09 : 0x08)
-            case .integer(let value): appendInteger(UInt64(bitPattern: value), to: &bytes)
+            case .integer(let value): bytes.integer(UInt64(bitPattern: value))
             case .unsignedInteger(let value):
                 bytes.append(0x14)
-                append(0, size: 8, to: &bytes)
-                append(value, size: 8, to: &bytes)
+                bytes.append(0, size: 8)
+                bytes.append(value, size: 8)
             case .real(let value):
                 bytes.append(0x23)
-                append(value.bitPattern, size: 8, to: &bytes)
+                bytes.append(value.bitPattern, size: 8)
             case .real32(let value):
                 bytes.append(0x22)
-                append(UInt64(value.bitPattern), size: 4, to: &bytes)
+                bytes.append(UInt64(value.bitPattern), size: 4)
             case .date(let value):
                 bytes.append(0x33)
-                append(value.bitPattern, size: 8, to: &bytes)
+                bytes.append(value.bitPattern, size: 8)
             case .data(let data):
-                appendMarker(0x40, count: data.count, to: &bytes)
-                bytes += data
-            case .string(let string):
-                if string.utf8.allSatisfy({ $0 < 0x80 }) {
-                    appendMarker(0x50, count: string.utf8.count, to: &bytes)
-                    bytes += string.utf8
-                } else {
-                    let units = Array(string.utf16)
-                    appendMarker(0x60, count: units.count, to: &bytes)
-                    for unit in units { bytes += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
-                }
-            case .uid(let value):
-                let size = value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
-                bytes.append(0x80 | UInt8(size - 1))
-                append(value, size: size, to: &bytes)
+                bytes.marker(0x40, count: data.count)
+                data.withUnsafeBytes { bytes.append($0) }
+            case .string(let string): bytes.string(string)
+            case .uid(let value): bytes.uid(value)
             case .array(let elements):
-                appendMarker(0xA0, count: elements.count, to: &bytes)
-                references(elements)
+                bytes.marker(0xA0, count: elements.count)
+                for element in elements { bytes.reference(number[element], size: referenceSize) }
             case .set(let elements):
-                appendMarker(0xC0, count: elements.count, to: &bytes)
-                references(elements)
+                bytes.marker(0xC0, count: elements.count)
+                for element in elements { bytes.reference(number[element], size: referenceSize) }
             case .dictionary(let keys, let values):
-                appendMarker(0xD0, count: keys.count, to: &bytes)
-                references(keys)
-                references(values)
+                bytes.marker(0xD0, count: keys.count)
+                for key in keys { bytes.reference(number[key], size: referenceSize) }
+                for value in values { bytes.reference(number[value], size: referenceSize) }
             }
         }
-        let table = bytes.count
-        let offsetSize = byteCount(UInt64(table))
-        for offset in offsets { append(UInt64(offset), size: offsetSize, to: &bytes) }
-        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)]
-        append(UInt64(order.count), size: 8, to: &bytes)
-        append(0, size: 8, to: &bytes)  // the top object is written first
-        append(UInt64(table), size: 8, to: &bytes)
-        return Data(bytes)
+        return bytes.finish(referenceSize: referenceSize)
     }
 
-    /// The bytes `value` needs (Core Foundation's rule for reference and offset sizes).
-    private static func byteCount(_ value: UInt64) -> Int {
-        var count = 0
-        var rest = value
-        while rest != 0 {
-            count += 1
-            rest >>= 8
+    /// The most `object` takes written.
+    private static func bound(of object: BinaryPropertyList.Object, referenceSize: Int) -> Int {
+        switch object {
+        case .null, .boolean: 1
+        case .integer, .real, .date, .uid: 9
+        case .unsignedInteger: 17
+        case .real32: 5
+        case .data(let data): BinaryPropertyListBytes.markerBound + data.count
+        case .string(let string): BinaryPropertyListBytes.stringBound(string)
+        case .array(let elements), .set(let elements): BinaryPropertyListBytes.markerBound + referenceSize * elements.count
+        case .dictionary(let keys, let values): BinaryPropertyListBytes.markerBound + referenceSize * (keys.count + values.count)
         }
-        return count
-    }
-
-    private static func append(_ value: UInt64, size: Int, to bytes: inout [UInt8]) {
-        for shift in stride(from: 8 * (size - 1), through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-    }
-
-    /// An integer object in the fewest of 1, 2, 4 or 8 bytes (a negative one, as unsigned, in 8).
-    private static func appendInteger(_ value: UInt64, to bytes: inout [UInt8]) {
-        let power = value <= 0xFF ? 0 : value <= 0xFFFF ? 1 : value <= 0xFFFF_FFFF ? 2 : 3
-        bytes.append(0x10 | UInt8(power))
-        append(value, size: 1 << power, to: &bytes)
-    }
-
-    /// A marker with the count in its low nibble, or 0xF and the count as an integer after it.
-    private static func appendMarker(_ marker: UInt8, count: Int, to bytes: inout [UInt8]) {
-        bytes.append(marker | UInt8(min(count, 15)))
-        if count >= 15 { appendInteger(UInt64(count), to: &bytes) }
     }
 }

@@ -19,6 +19,23 @@ struct KeyedArchiveWriter {
     static let archiverVersion: Int64 = 100_000
 
     static func archive(_ value: Any, allowedClassNames: Set<String>) throws -> Data {
+        try directArchive(value, allowedClassNames: allowedClassNames)
+            ?? archiveThroughObjectTable(value, allowedClassNames: allowedClassNames)
+    }
+
+    /// The archive of the commonest Transformable, a `[String]`, written straight to its bytes
+    /// (``StringArrayArchive``); `nil` for other values, and for arrays it leaves to the table.
+    static func directArchive(_ value: Any, allowedClassNames: Set<String>) -> Data? {
+        // Exactly a `[String]` (`type(of:)` sees through an `Any` boxed in an `Any`, as generic
+        // code stores one), so the cast is never one member by member.
+        guard type(of: value) == [String].self, let strings = value as? [String],
+              allowedClassNames.contains("NSArray"), allowedClassNames.contains("NSString") else { return nil }
+        return StringArrayArchive.archive(strings)
+    }
+
+    /// The archive of any value, through the object table (what `archive` does for all but a
+    /// `[String]`, whose bytes must be these).
+    static func archiveThroughObjectTable(_ value: Any, allowedClassNames: Set<String>) throws -> Data {
         var writer = KeyedArchiveWriter(allowedClassNames: allowedClassNames)
         let root = try writer.encode(value, depth: 0)
         return BinaryPropertyListWriter.write(writer.finish(root: root))

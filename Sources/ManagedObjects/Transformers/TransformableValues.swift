@@ -13,39 +13,44 @@ package enum TransformableValues {
     /// Data's default cannot store a Swift value type); a transformer the model names otherwise
     /// is used as named.
     static func transformer(for attribute: AttributeDescription, objectID: ManagedObjectID?, code: ManagedObjectError.Code) throws -> (ValueTransformer, ValueTransformerName) {
-        var named = attribute.attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : ValueTransformerName($0) }
-        // The default's class name, as Xcode's editor writes it: Foundation finds a transformer
-        // by its class name when none is registered under that name.
-        if named == .secureUnarchiveFromDataTransformerClassName && ValueTransformer.valueTransformer(forName: named!) == nil {
-            named = .secureUnarchiveFromDataTransformerName
+        let named = attribute.attribute.valueTransformerName.flatMap { $0.isEmpty ? nil : ValueTransformerName($0) }
+        // One look at the registry (a save looks for each object's value).
+        let (found, name) = ValueTransformer.withRegistry { registry -> (ValueTransformer?, ValueTransformerName) in
+            var name = named ?? .secureUnarchiveFromDataTransformerName
+            // The default's class name, as Xcode's editor writes it: Foundation finds a
+            // transformer by its class name when none is registered under that name.
+            if name == .secureUnarchiveFromDataTransformerClassName && registry[name] == nil {
+                name = .secureUnarchiveFromDataTransformerName
+            }
+            if name == .secureUnarchiveFromDataTransformerName, let codableName = attribute.codableTransformerName,
+               let codable = registry[codableName] {
+                return (codable, codableName)
+            }
+            return (registry[name], name)
         }
-        let name = named ?? .secureUnarchiveFromDataTransformerName
-        if name == .secureUnarchiveFromDataTransformerName, let className = attribute.attribute.customClassName {
-            let codableName = ValueTransformerName.codable(className: className)
-            if let codable = ValueTransformer.valueTransformer(forName: codableName) { return (codable, codableName) }
-        }
-        guard let transformer = ValueTransformer.valueTransformer(forName: name) else {
+        guard let found else {
             throw error(code, "no value transformer is registered under the name \(name.rawValue) (register one with ValueTransformer.setValueTransformer(_:forName:))",
                         attribute: attribute, objectID: objectID)
         }
-        return (transformer, name)
+        return (found, name)
     }
 
     /// The `Data` `value` transforms to.
     package static func storedData(_ value: Any, attribute: AttributeDescription, objectID: ManagedObjectID?) throws -> Data {
         let (transformer, name) = try transformer(for: attribute, objectID: objectID, code: .validation)
-        if let codable = transformer as? any CodableTransforming {
-            do {
-                return try codable.encode(value)
-            } catch {
-                throw Self.error(.validation, "\(name.rawValue) cannot encode the value: \(error)", attribute: attribute, objectID: objectID)
-            }
-        }
+        // The class cast first: the protocol cast looks up a conformance (the two are disjoint).
         if let secure = transformer as? SecureUnarchiveFromDataTransformer {
             do {
                 return try secure.archive(value)
             } catch let problem as KeyedArchiveError {
                 throw error(.validation, "\(name.rawValue) cannot archive the value: \(problem.message)", attribute: attribute, objectID: objectID)
+            }
+        }
+        if let codable = transformer as? any CodableTransforming {
+            do {
+                return try codable.encode(value)
+            } catch {
+                throw Self.error(.validation, "\(name.rawValue) cannot encode the value: \(error)", attribute: attribute, objectID: objectID)
             }
         }
         guard let data = transformer.transformedValue(value) as? Data else {

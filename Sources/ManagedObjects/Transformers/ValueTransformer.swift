@@ -40,6 +40,11 @@ open class ValueTransformer: @unchecked Sendable {
         registry.withLock { $0[name] }
     }
 
+    /// `body`'s result on the registered transformers, all seen at one moment.
+    static func withRegistry<Result>(_ body: ([ValueTransformerName: ValueTransformer]) -> Result) -> Result {
+        registry.withLock { body($0) }
+    }
+
     /// The names transformers are registered under.
     public class func valueTransformerNames() -> [ValueTransformerName] {
         registry.withLock { Array($0.keys) }.sorted { $0.rawValue < $1.rawValue }
