@@ -80,8 +80,10 @@ let package = Package(
         .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects", "ModelFileLoading"]),
         // Not a product: the child process the hostile-store tests open spoiled stores in.
         .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects", "ModelFileLoading"]),
-        // Not a product: one of the two processes the PostgreSQL store's two-process test runs.
-        .executableTarget(name: "PostgreSQLInsertLoop", dependencies: ["ManagedObjects", "PostgreSQLStore"]),
+        // Not a product: one of the processes the PostgreSQL store's multi-process tests and load benchmark run.
+        .executableTarget(name: "PostgreSQLInsertLoop", dependencies: [
+            "ManagedObjects", "PostgreSQLStore", .product(name: "Logging", package: "swift-log"),
+        ]),
         // Build tool: generates a target's model classes at build time.
         .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
         // `swift package generate-managed-objects`: writes them into the package instead.

@@ -1,23 +1,29 @@
-// Used only by PostgreSQLTwoProcessTests: one of two processes inserting into one PostgreSQL
-// database at the same time. It inserts the items numbered `first..<first + count`, in saves of
-// `batch`, each item's `code` constrained unique; the other process inserts an overlapping
-// range. The merge policy upserts a code already stored; a code the other process stored between
-// this one's check and its save fails the save (133021, from the unique index), which is saved
-// again (the check then finds it). Prints `done <saves> <retries>`.
+// One of several processes writing into one PostgreSQL database at the same time, for
+// PostgreSQLTwoProcessTests and PostgreSQLLoadBenchmark. It inserts the items numbered
+// `first..<first + count`, in saves of `batch`, each item's `code` constrained unique; the other
+// processes insert overlapping ranges. The merge policy upserts a code already stored; a code
+// another process stored between this one's check and its save fails the save (133021, from the
+// unique index), which is saved again (the check then finds it).
 //
-// It observes the other process's saves (LISTEN/NOTIFY) meanwhile: once the store holds
-// `total` items, every item whose last writer is the other process must have been announced
+// Options: `--shuffle <seed>` inserts the items in an order shuffled by the seed (the codes of a
+// save, and the saves, meet the other processes' in no common order: the interleaving that
+// deadlocked); `--tally` also adds 1 to the shared `Tally` row named "shared" after each save, in
+// a context of its own with the default merge policy (a stale version fails with 133020: it
+// refreshes and adds again), and counts the additions that returned.
+//
+// Prints `done <saves> <133021 retries>`, `store-retries <n>` (transactions the store ran again,
+// counted from its debug log), `tally <additions>` with --tally, and `latencies <ms>…` (each
+// save's). It observes the other processes' saves (LISTEN/NOTIFY) meanwhile: once the store
+// holds `total` items, every item whose last writer is another process must have been announced
 // to it as inserted or updated. Prints `seen <items>` then, or `unseen <items>` after 60 s.
 //
-// With a seed, the items are inserted in an order shuffled by it (the codes of a save, and the
-// saves, meet the other process's in no common order: the interleaving that deadlocked).
-//
-//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [<shuffle seed>]
+//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [--shuffle <seed>] [--tally]
 import Foundation
+import Logging
 import ManagedObjects
 import PostgreSQLStore
 
-/// Mirrors `TwoProcessModel` in the tests, which read what both processes wrote.
+/// Mirrors `TwoProcessModel` in the tests, which read what the processes wrote.
 let model = ManagedObjectModel(Model(entities: [
     Entity(
         name: "Item",
@@ -26,19 +32,46 @@ let model = ManagedObjectModel(Model(entities: [
             Attribute(name: "writer", type: .integer64, isOptional: true),
         ],
         uniquenessConstraints: [["code"]]),
+    Entity(
+        name: "Tally",
+        attributes: [
+            Attribute(name: "name", type: .string, isOptional: true),
+            Attribute(name: "hits", type: .integer64, isOptional: true),
+        ],
+        uniquenessConstraints: [["name"]]),
 ]))
 
-let arguments = CommandLine.arguments
-guard arguments.count == 7 || arguments.count == 8, let url = URL(string: arguments[1]), let writer = Int64(arguments[2]),
-      let first = Int(arguments[3]), let count = Int(arguments[4]), let batch = Int(arguments[5]), batch > 0,
-      let total = Int(arguments[6]), arguments.count == 7 || UInt64(arguments[7]) != nil else {
-    FileHandle.standardError.write(Data("usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [<shuffle seed>]\n".utf8))
+let usage = "usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [--shuffle <seed>] [--tally]\n"
+var arguments = Array(CommandLine.arguments.dropFirst())
+var shuffleSeed: UInt64?
+var tallies = false
+while let option = arguments.last(where: { $0.hasPrefix("--") }), let position = arguments.lastIndex(of: option) {
+    switch option {
+    case "--tally":
+        tallies = true
+        arguments.remove(at: position)
+    case "--shuffle" where position + 1 < arguments.count && UInt64(arguments[position + 1]) != nil:
+        shuffleSeed = UInt64(arguments[position + 1])
+        arguments.removeSubrange(position...(position + 1))
+    default:
+        FileHandle.standardError.write(Data(usage.utf8))
+        exit(2)
+    }
+}
+guard arguments.count == 6, let url = URL(string: arguments[0]), let writer = Int64(arguments[1]),
+      let first = Int(arguments[2]), let count = Int(arguments[3]), let batch = Int(arguments[4]), batch > 0,
+      let total = Int(arguments[5]) else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 var numbers = Array(first..<first + count)
-if arguments.count == 8 {
-    var generator = SplitMix64(seed: UInt64(arguments[7])!)
+if let shuffleSeed {
+    var generator = SplitMix64(seed: shuffleSeed)
     numbers.shuffle(using: &generator)
+}
+let storeRetries = RetryCount()
+LoggingSystem.bootstrap { label -> any LogHandler in
+    label == "ManagedObjects.PostgreSQLStore.transactions" ? RetryCountingHandler(count: storeRetries) : SwiftLogNoOpLogHandler()
 }
 
 // A container, as a server process has, its store description naming the database.
@@ -58,8 +91,12 @@ let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentSto
 context.mergePolicy = .mergeByPropertyObjectTrump
 var retries = 0
 var saves = 0
+var latencies: [Double] = []
+var additions = 0
+let tallyContext = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
 try context.performAndWait {
     for start in stride(from: 0, to: count, by: batch) {
+        let started = Date()
         for number in numbers[start..<min(start + batch, count)] {
             let item = ManagedObject(entity: model["Item"]!, insertInto: context)
             item.setValue("item-\(number)", forKey: "code")
@@ -75,11 +112,35 @@ try context.performAndWait {
                 retries += 1
             }
         }
+        latencies.append(Date().timeIntervalSince(started) * 1000)
         saves += 1
         context.reset()
+        if tallies { additions += try addToTally() }
+    }
+}
+
+/// Adds 1 to the shared tally under optimistic locking: 1 when an addition returned.
+func addToTally() throws -> Int {
+    try tallyContext.performAndWait {
+        for _ in 0..<50 {
+            let request = FetchRequest<ManagedObject>(entityName: "Tally")
+            request.predicate = ObjectPredicate("name == %@", "shared")
+            guard let tally = try tallyContext.fetch(request).first else { return 0 }
+            tally.setValue((tally.value(forKey: "hits") as? Int64 ?? 0) + 1, forKey: "hits")
+            do {
+                try tallyContext.save()
+                return 1
+            } catch let error as ManagedObjectError where error.code == .mergeConflict {
+                tallyContext.reset()
+            }
+        }
+        return 0
     }
 }
 print("done \(saves) \(retries)")
+print("store-retries \(storeRetries.value)")
+if tallies { print("tally \(additions)") }
+print("latencies " + latencies.map { String(format: "%.1f", $0) }.joined(separator: " "))
 
 let deadline = Date().addingTimeInterval(60)
 var unseen = -1
@@ -123,4 +184,25 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// Transactions the store ran again, as its debug log told.
+final class RetryCount: @unchecked Sendable {
+    // Unchecked: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// Counts the store's "transaction run again" messages.
+struct RetryCountingHandler: LogHandler {
+    let count: RetryCount
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { count.add() }
 }

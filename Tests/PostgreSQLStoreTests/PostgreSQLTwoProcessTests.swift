@@ -13,10 +13,17 @@ enum TwoProcessModel {
                 Attribute(name: "writer", type: .integer64, isOptional: true),
             ],
             uniquenessConstraints: [["code"]]),
+        Entity(
+            name: "Tally",
+            attributes: [
+                Attribute(name: "name", type: .string, isOptional: true),
+                Attribute(name: "hits", type: .integer64, isOptional: true),
+            ],
+            uniquenessConstraints: [["name"]]),
     ]))
 }
 
-@Suite("PostgreSQL store shared by two processes", .enabled(if: PostgreSQLTestServer.isConfigured, "set MANAGEDGEN_POSTGRES_URL (Scripts/postgres.sh start)"))
+@Suite("PostgreSQL store shared by several processes", .enabled(if: PostgreSQLTestServer.isConfigured, "set MANAGEDGEN_POSTGRES_URL (Scripts/postgres.sh start)"))
 struct PostgreSQLTwoProcessTests {
     /// The child process beside the test bundle (`swift build` builds every target).
     static var insertLoop: URL {
@@ -29,7 +36,7 @@ struct PostgreSQLTwoProcessTests {
     @Test("two processes insert 10,000 objects each, with the other's codes: every code stored once, none lost, each told of the other's saves",
           arguments: [5_000, 0])
     func twoProcessesInsert(secondStart: Int) throws {
-        try insertFromTwoProcesses(perProcess: 10_000, secondStart: secondStart, shuffled: false)
+        try insertFromProcesses(2, perProcess: 10_000, offset: secondStart, options: [])
     }
 
     /// Each process inserts its codes in an order of its own, so two saves meet on the same codes
@@ -37,44 +44,73 @@ struct PostgreSQLTwoProcessTests {
     /// order and runs a deadlocked transaction again.
     @Test("two processes upsert overlapping codes in orders of their own: no deadlock reaches them, every code stored once")
     func twoProcessesUpsertInShuffledOrders() throws {
-        try insertFromTwoProcesses(perProcess: 5_000, secondStart: 2_500, shuffled: true)
+        try insertFromProcesses(2, perProcess: 5_000, offset: 2_500, options: ["--shuffle"])
     }
 
-    private func insertFromTwoProcesses(perProcess: Int, secondStart: Int, shuffled: Bool) throws {
+    /// The load test: four processes, overlapping codes in orders of their own, and after each
+    /// save an addition to one shared tally under optimistic locking (133020, refresh, add again).
+    @Test("four processes upsert overlapping codes and add to one tally: no error reaches them, every code once, no addition lost")
+    func fourProcessesUnderLoad() throws {
+        try insertFromProcesses(4, perProcess: 2_500, offset: 1_000, options: ["--shuffle", "--tally"])
+    }
+
+    /// Runs `count` insert loops at once, the n-th inserting `perProcess` codes from
+    /// `n * offset`; then checks every code is stored once and, with `--tally`, that the tally
+    /// holds exactly the additions the processes saw return.
+    private func insertFromProcesses(_ count: Int, perProcess: Int, offset: Int, options: [String]) throws {
         let database = PostgreSQLTestServer.freshDatabase()
         // The tables exist before the processes race to create them (they would wait on the
         // creation lock otherwise, which another test covers by opening stores at once).
-        _ = try database.makeStore(TwoProcessModel.model)
-        let ranges = [(writer: 1, first: 0), (writer: 2, first: secondStart)]
-        var processes: [(Process, Pipe)] = []
-        for range in ranges {
+        let coordinator = try database.makeCoordinator(TwoProcessModel.model)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+        try context.performAndWait {
+            let tally = ManagedObject(entity: TwoProcessModel.model["Tally"]!, insertInto: context)
+            tally.setValue("shared", forKey: "name")
+            tally.setValue(Int64(0), forKey: "hits")
+            try context.save()
+        }
+        let total = perProcess + (count - 1) * offset
+        var processes: [(Process, Pipe, Pipe)] = []
+        for writer in 1...count {
             let process = Process()
             process.executableURL = Self.insertLoop
             process.arguments = [
-                database.url.absoluteString, String(range.writer), String(range.first), String(perProcess), "500",
-                String(perProcess + secondStart),
-            ] + (shuffled ? [String(range.writer)] : [])
+                database.url.absoluteString, String(writer), String((writer - 1) * offset), String(perProcess), "500", String(total),
+            ] + options.flatMap { $0 == "--shuffle" ? [$0, String(writer)] : [$0] }
             let output = Pipe()
+            let errors = Pipe()
             process.standardOutput = output
+            process.standardError = errors
             try process.run()
-            processes.append((process, output))
+            processes.append((process, output, errors))
         }
-        for (process, output) in processes {
+        var additions = 0
+        for (process, output, errors) in processes {
             process.waitUntilExit()
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "the insert loop exited with \(process.terminationStatus): \(printed)")
+            let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().prefix(4_000), as: UTF8.self)
+            #expect(process.terminationStatus == 0, "the insert loop exited with \(process.terminationStatus): \(printed) \(complaint)")
             #expect(printed.hasPrefix("done \(perProcess / 500) "), "\(printed)")
-            // Each saw every item the other saved last, through its notifications.
+            // Each saw every item another saved last, through its notifications.
             #expect(printed.contains("\nseen "), "\(printed)")
-            print("insert loop: \(printed.trimmingCharacters(in: .whitespacesAndNewlines))")
+            if options.contains("--tally") {
+                let line = printed.split(separator: "\n").first { $0.hasPrefix("tally ") }
+                additions += line.flatMap { Int($0.dropFirst("tally ".count)) } ?? 0
+            }
+            print("insert loop: \(printed.split(separator: "\n").filter { !$0.hasPrefix("latencies") }.joined(separator: "; "))")
         }
-        let coordinator = try database.makeCoordinator(TwoProcessModel.model)
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
-        let codes = try context.performAndWait {
-            try context.fetch(FetchRequest<ManagedObject>(entityName: "Item")).compactMap { $0.value(forKey: "code") as? String }
+        let (codes, hits) = try context.performAndWait {
+            context.reset()
+            let tally = FetchRequest<ManagedObject>(entityName: "Tally")
+            return (try context.fetch(FetchRequest<ManagedObject>(entityName: "Item")).compactMap { $0.value(forKey: "code") as? String },
+                    try context.fetch(tally).first?.value(forKey: "hits") as? Int64)
         }
-        let expected = Set((0..<(perProcess + secondStart)).map { "item-\($0)" })
+        let expected = Set((0..<total).map { "item-\($0)" })
         #expect(codes.count == expected.count)
         #expect(Set(codes) == expected)
+        if options.contains("--tally") {
+            #expect(additions == count * perProcess / 500, "each save's addition returned")
+            #expect(hits == Int64(additions), "the tally holds every addition that returned, no more")
+        }
     }
 }

@@ -96,7 +96,16 @@ public struct ConstraintConflict: @unchecked Sendable, CustomStringConvertible {
 extension ManagedObjectContext {
     /// How many times a save resolves conflicts and tries again before it gives up (other
     /// contexts may keep saving the same objects in between).
-    static let conflictResolutionAttempts = 8
+    static let conflictResolutionAttempts = 16
+
+    /// The pause before a save's `attempt`-th try after conflicts: none for the first retry (one
+    /// process's contexts conflict once), then a random 1–4 ms doubling each time, at most 250 ms,
+    /// so that processes saving the same rows over and over on a server store stop meeting.
+    static func pauseBeforeRetrying(attempt: Int) {
+        guard attempt >= 2 else { return }
+        let pause = min(Double.random(in: 0.001...0.004) * Double(1 << min(attempt - 2, 8)), 0.25)
+        Thread.sleep(forTimeInterval: pause)
+    }
 
     /// After the store refused a save with a merge or constraint conflict: finds every conflict
     /// of the context's changes, then resolves them by `mergePolicy`, or throws `error` with
@@ -108,11 +117,13 @@ extension ManagedObjectContext {
             let conflicts = try mergeConflicts(in: store)
             error.mergeConflicts = conflicts
             guard mergePolicy != .error, !conflicts.isEmpty, attempt < Self.conflictResolutionAttempts else { throw error }
+            Self.pauseBeforeRetrying(attempt: attempt)
             for conflict in conflicts { resolve(conflict) }
         } else if codes.contains(.constraintConflict) {
             let conflicts = try constraintConflicts(in: store)
             error.constraintConflicts = conflicts
             guard mergePolicy != .error, !conflicts.isEmpty, attempt < Self.conflictResolutionAttempts else { throw error }
+            Self.pauseBeforeRetrying(attempt: attempt)
             for conflict in conflicts { resolve(conflict) }
         } else {
             throw error
