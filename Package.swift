@@ -143,6 +143,7 @@ let package = Package(
             "ManagedObjects", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
+        benchmark("PostgreSQLLoadBenchmark", ["ManagedObjects", "PostgreSQLStore"]),
         benchmark("PostgreSQLBenchmark", [
             "ManagedObjects", "PostgreSQLStore",
             .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -4,8 +4,8 @@
 # release runs by hand (Benchmarks/README.md).
 #
 # Usage: Scripts/benchmarks-smoke.sh [build products folder, default .build/debug]
-# PostgreSQLBenchmark runs only with a server (MANAGEDGEN_POSTGRES_URL); without one it is
-# reported as not run, and CI always gives one.
+# PostgreSQLBenchmark and PostgreSQLLoadBenchmark run only with a server (MANAGEDGEN_POSTGRES_URL);
+# without one they are reported as not run, and CI always gives one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 products=${1:-.build/debug}
@@ -40,7 +40,8 @@ run RuntimeBenchmark 500 1
 run BatchBenchmark 2000 500 1
 if [ -n "${MANAGEDGEN_POSTGRES_URL:-}" ]; then
     run PostgreSQLBenchmark 500
+    run PostgreSQLLoadBenchmark 1000 1 2
 else
-    echo "-- PostgreSQLBenchmark not run: no MANAGEDGEN_POSTGRES_URL"
+    echo "-- PostgreSQLBenchmark, PostgreSQLLoadBenchmark not run: no MANAGEDGEN_POSTGRES_URL"
 fi
 echo "benchmarks: every one ran"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Typechecks the generated code of every fixture and of every model root in ../shared/corpus
 # (except the two broken on purpose) against the built ManagedObjects module, in Swift 6
 # language mode with warnings as errors: one swiftc call per model, two at a time.
