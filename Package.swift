@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects", "ModelFileLoading"]),
         // Not a product: one of the processes the PostgreSQL store's multi-process tests and load benchmark run.
         .executableTarget(name: "PostgreSQLInsertLoop", dependencies: [
-            "ManagedObjects", "PostgreSQLStore", .product(name: "Logging", package: "swift-log"),
+            "ManagedObjects", "PostgreSQLStore", "StoreTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // Build tool: generates a target's model classes at build time.
         .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
@@ -143,7 +143,7 @@ let package = Package(
             "ManagedObjects", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
-        benchmark("PostgreSQLLoadBenchmark", ["ManagedObjects", "PostgreSQLStore"]),
+        benchmark("PostgreSQLLoadBenchmark", ["ManagedObjects", "PostgreSQLStore", "StoreTestSupport"]),
         benchmark("PostgreSQLBenchmark", [
             "ManagedObjects", "PostgreSQLStore",
             .product(name: "PostgresNIO", package: "postgres-nio"),

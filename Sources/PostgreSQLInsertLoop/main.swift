@@ -22,24 +22,9 @@ import Foundation
 import Logging
 import ManagedObjects
 import PostgreSQLStore
+import StoreTestSupport
 
-/// Mirrors `TwoProcessModel` in the tests, which read what the processes wrote.
-let model = ManagedObjectModel(Model(entities: [
-    Entity(
-        name: "Item",
-        attributes: [
-            Attribute(name: "code", type: .string, isOptional: true),
-            Attribute(name: "writer", type: .integer64, isOptional: true),
-        ],
-        uniquenessConstraints: [["code"]]),
-    Entity(
-        name: "Tally",
-        attributes: [
-            Attribute(name: "name", type: .string, isOptional: true),
-            Attribute(name: "hits", type: .integer64, isOptional: true),
-        ],
-        uniquenessConstraints: [["name"]]),
-]))
+let model = InsertLoopModel.model
 
 let usage = "usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [--shuffle <seed>] [--tally]\n"
 var arguments = Array(CommandLine.arguments.dropFirst())

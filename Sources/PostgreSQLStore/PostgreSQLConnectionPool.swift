@@ -75,11 +75,13 @@ final class PostgreSQLConnectionPool: Sendable {
         while true {
             do {
                 return try inTransaction(body)
-            } catch where run < Self.maximumTransactionRuns && Self.retryableStates.contains(Self.sqlState(of: error) ?? "") {
+            } catch {
+                guard run < Self.maximumTransactionRuns, let state = Self.sqlState(of: error), Self.retryableStates.contains(state) else {
+                    throw error
+                }
                 let pause = Double.random(in: 0.005...0.020) * Double(1 << (run - 1))
                 transactionLogger.debug("transaction run again", metadata: [
-                    "sqlstate": "\(Self.sqlState(of: error) ?? "?")", "run": "\(run + 1)",
-                    "pause_ms": "\(Int(pause * 1000))", "database": "\(location)",
+                    "sqlstate": "\(state)", "run": "\(run + 1)", "pause_ms": "\(Int(pause * 1000))", "database": "\(location)",
                 ])
                 Thread.sleep(forTimeInterval: pause)
                 run += 1
@@ -92,13 +94,23 @@ final class PostgreSQLConnectionPool: Sendable {
     /// The SQLSTATEs of a transaction PostgreSQL asks to be run again.
     static let retryableStates: Set<String> = ["40001", "40P01"]
 
-    /// The SQLSTATE of the server's error behind `error`, wrapped or not.
-    static func sqlState(of error: any Error) -> String? {
+    /// The server's error behind `error`, wrapped or not.
+    static func serverError(of error: any Error) -> PSQLError? {
         switch error {
-        case let error as PSQLError: error.serverInfo?[.sqlState]
-        case let wrapper as any WrapsStatementError: sqlState(of: wrapper.statementError)
+        case let error as PSQLError: error
+        case let wrapper as any WrapsStatementError: serverError(of: wrapper.statementError)
         default: nil
         }
+    }
+
+    /// The server's error behind `error` when its SQLSTATE is `state`.
+    static func serverError(of error: any Error, withState state: String) -> PSQLError? {
+        serverError(of: error).flatMap { $0.serverInfo?[.sqlState] == state ? $0 : nil }
+    }
+
+    /// The SQLSTATE of the server's error behind `error`, wrapped or not.
+    static func sqlState(of error: any Error) -> String? {
+        serverError(of: error)?.serverInfo?[.sqlState]
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

@@ -16,25 +16,38 @@ extension PostgreSQLStore {
         keyPrecedes(first.objectID, second.objectID)
     }
 
+    /// `inserted` in lock order. Objects of an entity with no uniqueness constraint keep their
+    /// place among themselves and come first: their keys are this process's own, so no other
+    /// save waits on them; a save with no constrained object is returned as it is.
     static func inLockOrder(_ inserted: [StoredObject]) -> [StoredObject] {
         var constrainedIndexes: [ObjectIdentifier: [Int]] = [:]
-        let keyed = inserted.enumerated().map { position, object -> (entity: String, values: String, position: Int) in
+        func constraint(of entity: EntityDescription) -> [Int] {
+            if let known = constrainedIndexes[ObjectIdentifier(entity)] { return known }
+            let indexes = firstUniquenessConstraint(of: entity)
+            constrainedIndexes[ObjectIdentifier(entity)] = indexes
+            return indexes
+        }
+        var free: [StoredObject] = []
+        var constrained: [(entity: String, values: String, position: Int)] = []
+        for (position, object) in inserted.enumerated() {
             let entity = object.objectID.entity
-            let indexes = constrainedIndexes[ObjectIdentifier(entity)] ?? {
-                let indexes = firstUniquenessConstraint(of: entity)
-                constrainedIndexes[ObjectIdentifier(entity)] = indexes
-                return indexes
-            }()
+            let indexes = constraint(of: entity)
+            guard !indexes.isEmpty else {
+                free.append(object)
+                continue
+            }
             // Any rendering does, as long as every process renders the same values the same way.
             let values = indexes.map { index -> String in
                 guard case .attribute(let value?) = object.values[index] else { return "" }
                 return String(describing: value)
             }.joined(separator: "\u{1}")
-            return (entity.rootEntity.name, values, position)
+            constrained.append((entity.rootEntity.name, values, position))
         }
-        return keyed.sorted { first, second in
+        guard !constrained.isEmpty else { return inserted }
+        constrained.sort { first, second in
             (first.entity, first.values, first.position) < (second.entity, second.values, second.position)
-        }.map { inserted[$0.position] }
+        }
+        return free + constrained.map { inserted[$0.position] }
     }
 
     private static func keyPrecedes(_ first: ManagedObjectID, _ second: ManagedObjectID) -> Bool {

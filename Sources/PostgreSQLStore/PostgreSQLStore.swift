@@ -501,14 +501,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         } catch let error as ManagedObjectError {
             throw error
         } catch let failed as RowWriteError {
-            if let error = failed.error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
+            if let error = PostgreSQLConnectionPool.serverError(of: failed.error, withState: "23505") {
                 throw constraintConflict(error, objectID: failed.objectID)
             }
             throw ManagedObjectError(
                 .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(failed.error))",
                 entityName: failed.objectID?.entity.name, objectID: failed.objectID)
         } catch let failed as PostgreSQLConnectionPool.FailedStatement {
-            if let error = failed.error as? PSQLError, error.serverInfo?[.sqlState] == "23505" {
+            if let error = PostgreSQLConnectionPool.serverError(of: failed.error, withState: "23505") {
                 throw constraintConflict(error, objectID: nil)
             }
             throw ManagedObjectError(

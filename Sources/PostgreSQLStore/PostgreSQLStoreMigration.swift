@@ -130,7 +130,8 @@ enum PostgreSQLStoreMigration {
         for statement in statements {
             do {
                 try pool.execute(statement.sql, statement.arguments, on: connection)
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            } catch {
+                guard let error = PostgreSQLConnectionPool.serverError(of: error, withState: "23505") else { throw error }
                 throw ManagedObjectError(
                     .migration,
                     "the \(statement.entity) objects of \(store) break a uniqueness constraint of the new version: \(PostgreSQLConnectionPool.describe(error))",

@@ -1,27 +1,8 @@
 import Foundation
 import ManagedObjects
 @testable import PostgreSQLStore
+import StoreTestSupport
 import Testing
-
-/// Mirrors the model of `PostgreSQLInsertLoop`, the child process.
-enum TwoProcessModel {
-    static let model = ManagedObjectModel(Model(entities: [
-        Entity(
-            name: "Item",
-            attributes: [
-                Attribute(name: "code", type: .string, isOptional: true),
-                Attribute(name: "writer", type: .integer64, isOptional: true),
-            ],
-            uniquenessConstraints: [["code"]]),
-        Entity(
-            name: "Tally",
-            attributes: [
-                Attribute(name: "name", type: .string, isOptional: true),
-                Attribute(name: "hits", type: .integer64, isOptional: true),
-            ],
-            uniquenessConstraints: [["name"]]),
-    ]))
-}
 
 @Suite("PostgreSQL store shared by several processes", .enabled(if: PostgreSQLTestServer.isConfigured, "set MANAGEDGEN_POSTGRES_URL (Scripts/postgres.sh start)"))
 struct PostgreSQLTwoProcessTests {
@@ -61,10 +42,10 @@ struct PostgreSQLTwoProcessTests {
         let database = PostgreSQLTestServer.freshDatabase()
         // The tables exist before the processes race to create them (they would wait on the
         // creation lock otherwise, which another test covers by opening stores at once).
-        let coordinator = try database.makeCoordinator(TwoProcessModel.model)
+        let coordinator = try database.makeCoordinator(InsertLoopModel.model)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
         try context.performAndWait {
-            let tally = ManagedObject(entity: TwoProcessModel.model["Tally"]!, insertInto: context)
+            let tally = ManagedObject(entity: InsertLoopModel.model["Tally"]!, insertInto: context)
             tally.setValue("shared", forKey: "name")
             tally.setValue(Int64(0), forKey: "hits")
             try context.save()

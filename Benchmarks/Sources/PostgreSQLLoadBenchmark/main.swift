@@ -12,24 +12,9 @@
 import Foundation
 import ManagedObjects
 import PostgreSQLStore
+import StoreTestSupport
 
-/// Mirrors the model of `PostgreSQLInsertLoop`.
-let model = ManagedObjectModel(Model(entities: [
-    Entity(
-        name: "Item",
-        attributes: [
-            Attribute(name: "code", type: .string, isOptional: true),
-            Attribute(name: "writer", type: .integer64, isOptional: true),
-        ],
-        uniquenessConstraints: [["code"]]),
-    Entity(
-        name: "Tally",
-        attributes: [
-            Attribute(name: "name", type: .string, isOptional: true),
-            Attribute(name: "hits", type: .integer64, isOptional: true),
-        ],
-        uniquenessConstraints: [["name"]]),
-]))
+let model = InsertLoopModel.model
 
 guard let server = ProcessInfo.processInfo.environment["MANAGEDGEN_POSTGRES_URL"].flatMap(URL.init(string:)) else {
     print("set MANAGEDGEN_POSTGRES_URL: export MANAGEDGEN_POSTGRES_URL=$(Scripts/postgres.sh start)")
