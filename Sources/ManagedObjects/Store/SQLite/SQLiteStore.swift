@@ -89,10 +89,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         historyColumns = PersistentHistoryColumns(model: model, schema: schema)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
+        let checkpointer = WALCheckpointer()
         configuration.prepareDatabase { db in
             try SQLPredicateTranslator.register(in: db)
             DerivedAttributeTriggers.register(in: db)
             SQLDebugLog.install(on: db)
+            checkpointer.install(on: db)
         }
         configuration.busyMode = .timeout(10) // another coordinator's save: wait, as Core Data does
         do {
@@ -100,6 +102,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         } catch {
             throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
         }
+        checkpointer.attach(to: pool)
         if let existing {
             identifier = existing.identifier
             metadataState = StoreMetadataState(saved: existing.metadata)
