@@ -9,15 +9,16 @@
 // save, and the saves, meet the other processes' in no common order: the interleaving that
 // deadlocked); `--tally` also adds 1 to the shared `Tally` row named "shared" after each save, in
 // a context of its own with the default merge policy (a stale version fails with 133020: it
-// refreshes and adds again), and counts the additions that returned.
+// refreshes and adds again), and counts the additions that returned. `--start-on-go` prints
+// `listening` once it observes the others' saves and starts on a line from standard input.
 //
 // Prints `done <saves> <133021 retries>`, `store-retries <n>` (transactions the store ran again,
-// counted from its debug log), `tally <additions>` with --tally, and `latencies <ms>…` (each
-// save's). It observes the other processes' saves (LISTEN/NOTIFY) meanwhile: once the store
+// counted from its debug log), `tally <additions>` with --tally, `latencies <ms>…` (each
+// save's) and `saved-at <seconds since 1970>` (when its saves ended). It observes the other processes' saves (LISTEN/NOTIFY) meanwhile: once the store
 // holds `total` items, every item whose last writer is another process must have been announced
 // to it as inserted or updated. Prints `seen <items>` then, or `unseen <items>` after 60 s.
 //
-//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [--shuffle <seed>] [--tally]
+//     PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [--shuffle <seed>] [--tally] [--start-on-go]
 import Foundation
 import Logging
 import ManagedObjects
@@ -26,14 +27,18 @@ import StoreTestSupport
 
 let model = InsertLoopModel.model
 
-let usage = "usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [--shuffle <seed>] [--tally]\n"
+let usage = "usage: PostgreSQLInsertLoop <url> <writer> <first> <count> <batch> <total> [--shuffle <seed>] [--tally] [--start-on-go]\n"
 var arguments = Array(CommandLine.arguments.dropFirst())
 var shuffleSeed: UInt64?
 var tallies = false
+var startsOnGo = false
 while let option = arguments.last(where: { $0.hasPrefix("--") }), let position = arguments.lastIndex(of: option) {
     switch option {
     case "--tally":
         tallies = true
+        arguments.remove(at: position)
+    case "--start-on-go":
+        startsOnGo = true
         arguments.remove(at: position)
     case "--shuffle" where position + 1 < arguments.count && UInt64(arguments[position + 1]) != nil:
         shuffleSeed = UInt64(arguments[position + 1])
@@ -71,6 +76,12 @@ guard let store = container.persistentStoreCoordinator.persistentStores.first as
 /// The IDs the other process's saves announced.
 let announced = LockedIDs()
 try store.startObservingRemoteChanges { changes in announced.add(changes.inserted + changes.updated) }
+if startsOnGo {
+    // The other processes start saving once every one of them listens (InsertLoopProcesses).
+    // Written straight to the pipe: `print` would keep it in its buffer.
+    FileHandle.standardOutput.write(Data("listening\n".utf8))
+    _ = readLine()
+}
 let coordinator = container.persistentStoreCoordinator
 let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
 context.mergePolicy = .mergeByPropertyObjectTrump
@@ -126,6 +137,9 @@ print("done \(saves) \(retries)")
 print("store-retries \(storeRetries.value)")
 if tallies { print("tally \(additions)") }
 print("latencies " + latencies.map { String(format: "%.1f", $0) }.joined(separator: " "))
+// When this process's saves (and additions) ended, before it waits to see the others': the load
+// benchmark's throughput is of the saves alone.
+print(String(format: "saved-at %.6f", Date().timeIntervalSince1970))
 
 let deadline = Date().addingTimeInterval(60)
 var unseen = -1

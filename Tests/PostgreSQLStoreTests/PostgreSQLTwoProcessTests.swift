@@ -51,26 +51,15 @@ struct PostgreSQLTwoProcessTests {
             try context.save()
         }
         let total = perProcess + (count - 1) * offset
-        var processes: [(Process, Pipe, Pipe)] = []
-        for writer in 1...count {
-            let process = Process()
-            process.executableURL = Self.insertLoop
-            process.arguments = [
-                database.url.absoluteString, String(writer), String((writer - 1) * offset), String(perProcess), "500", String(total),
-            ] + options.flatMap { $0 == "--shuffle" ? [$0, String(writer)] : [$0] }
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            processes.append((process, output, errors))
-        }
+        let processes = try InsertLoopProcesses(executable: Self.insertLoop, argumentLists: (1...count).map { writer in
+            [database.url.absoluteString, String(writer), String((writer - 1) * offset), String(perProcess), "500", String(total)]
+                + options.flatMap { $0 == "--shuffle" ? [$0, String(writer)] : [$0] }
+        })
+        try processes.go()
         var additions = 0
-        for (process, output, errors) in processes {
-            process.waitUntilExit()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().prefix(4_000), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "the insert loop exited with \(process.terminationStatus): \(printed) \(complaint)")
+        for finished in processes.waitForAll() {
+            let printed = finished.printed
+            #expect(finished.status == 0, "the insert loop exited with \(finished.status): \(printed) \(finished.complaint)")
             #expect(printed.hasPrefix("done \(perProcess / 500) "), "\(printed)")
             // Each saw every item another saved last, through its notifications.
             #expect(printed.contains("\nseen "), "\(printed)")
