@@ -33,21 +33,34 @@ final class RestartableTestServer {
         _ = try? Self.run(["stop"], port: port)
     }
 
+    /// Runs the script and waits for it with `waitpid` (Foundation's `Process.waitUntilExit`
+    /// was seen never to return here once the script had exited); its output goes through files.
     private static func run(_ arguments: [String], port: Int) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["MANAGEDGEN_POSTGRES_PORT": String(port)]) { _, new in new }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServerError(message: "postgres.sh \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(complaint)")
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-sh-\(port)-\(UUID().uuidString)")
+        let outputPath = base.path + ".out"
+        let errorPath = base.path + ".err"
+        defer {
+            try? FileManager.default.removeItem(atPath: outputPath)
+            try? FileManager.default.removeItem(atPath: errorPath)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let environment = ProcessInfo.processInfo.environment.merging(["MANAGEDGEN_POSTGRES_PORT": String(port)]) { _, new in new }
+        let argv = (["/bin/bash", script.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
+        guard spawned == 0 else { throw ServerError(message: "cannot run postgres.sh: error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let printed = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let complaint = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw ServerError(message: "postgres.sh \(arguments.joined(separator: " ")) failed (status \(status)): \(complaint)")
         }
         return printed
     }
