@@ -5,6 +5,7 @@
 #
 #   Scripts/postgres.sh start   # initdb, start, create the database; prints the URL
 #   Scripts/postgres.sh url     # prints the URL of the running server
+#   Scripts/postgres.sh restart [seconds]  # stops the server, waits, starts it again on its data
 #   Scripts/postgres.sh stop    # stops the server and removes its data directory
 #
 #   export MANAGEDGEN_POSTGRES_URL=$(Scripts/postgres.sh start)
@@ -50,6 +51,13 @@ as_server_user() {
     fi
 }
 
+# Starts the server on the data directory as it is.
+start_server() {
+    # Sockets go into the data directory: /var/run/postgresql may not exist or be writable.
+    as_server_user "$bin/pg_ctl" -D "$data_directory" -l "$log_file" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $data_directory -c max_connections=100 -c fsync=off" start >/dev/null
+}
+
 url() { echo "postgres://${server_user:-$(id -un)}@127.0.0.1:$port/$database"; }
 
 case "${1:-}" in
@@ -66,11 +74,16 @@ start)
     chmod 700 "$data_directory"
     as_server_user "$bin/initdb" -D "$data_directory" --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
         ${server_user:+--username="$server_user"} >/dev/null
-    # Sockets go into the data directory: /var/run/postgresql may not exist or be writable.
-    as_server_user "$bin/pg_ctl" -D "$data_directory" -l "$log_file" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $data_directory -c max_connections=100 -c fsync=off" start >/dev/null
+    start_server
     as_server_user "$bin/createdb" -h 127.0.0.1 -p "$port" ${server_user:+-U "$server_user"} "$database"
     url
+    ;;
+restart)
+    # A server going away under its clients and coming back with their data (the PostgreSQL
+    # store's connection-fault tests): a fast stop ends every connection, as a restart does.
+    as_server_user "$bin/pg_ctl" -D "$data_directory" -m fast -w stop >/dev/null
+    sleep "${2:-0}"
+    start_server
     ;;
 stop)
     if [ -d "$data_directory" ]; then
@@ -82,7 +95,7 @@ url)
     url
     ;;
 *)
-    echo "usage: $0 start|stop|url" >&2
+    echo "usage: $0 start|restart [seconds]|stop|url" >&2
     exit 2
     ;;
 esac

@@ -16,11 +16,19 @@ import PostgresNIO
 /// come back, up to `connectionWaitTimeout`, then throws (a server has a limit for all its
 /// clients). Idle connections are kept for the next call (up to `maximumIdle`); a transaction
 /// keeps its connection until it commits or rolls back.
+///
+/// A connection that dies (the server restarted, the network dropped it) is closed and never
+/// handed out again; the next call opens a new one, so the store carries on once the server is
+/// back. A read that lost its connection runs once more (``read(_:)``); a transaction that lost
+/// it before its COMMIT was sent runs again whole (``inRetriedTransaction(_:)``); one that lost
+/// it after is reported as of unknown outcome, never run again.
 final class PostgreSQLConnectionPool: Sendable {
     let configuration: PostgresConnection.Configuration
     /// Where the URL points, for messages (never the password).
     let location: String
     let maximumConnections: Int
+    /// `statement_timeout` of the URL, in milliseconds, for messages.
+    let statementTimeout: Int?
     private let eventLoopGroup: any EventLoopGroup
     private let logger: Logger
     /// For retried transactions; the other logger, postgres-nio's, is kept quiet.
@@ -36,6 +44,8 @@ final class PostgreSQLConnectionPool: Sendable {
         var idle: [PostgresConnection] = []
         var nextID = 1
         var closed = false
+        /// Whether a connection was ever opened: a failure to connect is an open error before.
+        var connected = false
     }
 
     init(_ settings: PostgreSQLStore.ConnectionSettings, connectionWaitTimeout: TimeInterval = 30) {
@@ -43,6 +53,7 @@ final class PostgreSQLConnectionPool: Sendable {
         configuration = settings.configuration
         location = settings.location
         maximumConnections = settings.maximumConnections
+        statementTimeout = settings.statementTimeout
         maximumIdle = min(8, settings.maximumConnections)
         permits = DispatchSemaphore(value: settings.maximumConnections)
         eventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -59,14 +70,25 @@ final class PostgreSQLConnectionPool: Sendable {
             giveBack(connection)
             return result
         } catch {
-            giveBack(connection)
+            giveBack(connection, reusable: !Self.lostConnection(error))
             throw error
+        }
+    }
+
+    /// ``withConnection(_:)`` for a read, run once more on a new connection when its connection
+    /// died under it (a read changes nothing, so running it again is safe).
+    func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        do {
+            return try withConnection(body)
+        } catch where Self.lostConnection(error) {
+            return try withConnection(body)
         }
     }
 
     /// Runs `body` in a transaction (``inTransaction(_:)``), and again, whole, when PostgreSQL
     /// ends it with a deadlock (40P01) or a serialization failure (40001): both roll the
-    /// transaction back and ask the client to run it again. At most `maximumTransactionRuns`
+    /// transaction back and ask the client to run it again. So too when its connection died
+    /// before COMMIT was sent: the server rolled it back. At most `maximumTransactionRuns`
     /// runs, with a random pause between them that doubles each time (5–20 ms first), so that
     /// the processes that met do not meet again; the last run's error is the one thrown. Each
     /// retry is logged at debug level (label `ManagedObjects.PostgreSQLStore.transactions`).
@@ -76,12 +98,12 @@ final class PostgreSQLConnectionPool: Sendable {
             do {
                 return try inTransaction(body)
             } catch {
-                guard run < Self.maximumTransactionRuns, let state = Self.sqlState(of: error), Self.retryableStates.contains(state) else {
-                    throw error
-                }
+                let reason = Self.lostConnection(error)
+                    ? "connection lost" : Self.sqlState(of: error).flatMap { Self.retryableStates.contains($0) ? "SQLSTATE \($0)" : nil }
+                guard run < Self.maximumTransactionRuns, let reason else { throw error }
                 let pause = Double.random(in: 0.005...0.020) * Double(1 << (run - 1))
                 transactionLogger.debug("transaction run again", metadata: [
-                    "sqlstate": "\(state)", "run": "\(run + 1)", "pause_ms": "\(Int(pause * 1000))", "database": "\(location)",
+                    "reason": "\(reason)", "run": "\(run + 1)", "pause_ms": "\(Int(pause * 1000))", "database": "\(location)",
                 ])
                 Thread.sleep(forTimeInterval: pause)
                 run += 1
@@ -94,13 +116,37 @@ final class PostgreSQLConnectionPool: Sendable {
     /// The SQLSTATEs of a transaction PostgreSQL asks to be run again.
     static let retryableStates: Set<String> = ["40001", "40P01"]
 
+    /// The error a statement failed with, behind the store's wrappers.
+    static func statementError(of error: any Error) -> any Error {
+        (error as? any WrapsStatementError).map { statementError(of: $0.statementError) } ?? error
+    }
+
     /// The server's error behind `error`, wrapped or not.
     static func serverError(of error: any Error) -> PSQLError? {
-        switch error {
-        case let error as PSQLError: error
-        case let wrapper as any WrapsStatementError: serverError(of: wrapper.statementError)
-        default: nil
+        statementError(of: error) as? PSQLError
+    }
+
+    /// Whether `error` (wrapped or not) says the statement's connection is gone: closed by the
+    /// server or the network, or ended by the server shutting down (57P01–57P03, and class 08).
+    static func lostConnection(_ error: any Error) -> Bool {
+        let error = statementError(of: error)
+        if error is ClosedConnection { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .uncleanShutdown, .connectionError:
+            return true
+        case .server:
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default:
+            return false
         }
+    }
+
+    /// A statement not sent because its connection was closed already (postgres-nio would
+    /// never answer a statement sent on a connection it has torn down).
+    struct ClosedConnection: Error, CustomStringConvertible {
+        var description: String { "the connection was closed" }
     }
 
     /// The server's error behind `error` when its SQLSTATE is `state`.
@@ -113,13 +159,21 @@ final class PostgreSQLConnectionPool: Sendable {
         serverError(of: error)?.serverInfo?[.sqlState]
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A
+    /// connection lost once COMMIT was sent leaves the outcome unknown: that throws
+    /// `persistentStoreOperation` saying so, which no retry runs again.
     func inTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnection { connection in
             try execute("BEGIN", on: connection)
             do {
                 let result = try body(connection)
-                try execute("COMMIT", on: connection)
+                do {
+                    try execute("COMMIT", on: connection)
+                } catch where Self.lostConnection(error) && !(Self.statementError(of: error) is ClosedConnection) {
+                    throw ManagedObjectError(
+                        .persistentStoreOperation,
+                        "the connection to the PostgreSQL database \(location) was lost after COMMIT was sent: whether the transaction was committed is unknown (\(describe(error)))")
+                }
                 return result
             } catch {
                 // A connection whose rollback fails is closed: it is not given back in a transaction.
@@ -147,7 +201,8 @@ final class PostgreSQLConnectionPool: Sendable {
     /// `send` of a statement whose parameters are numbered already (a row statement, numbered
     /// once for every row it writes).
     func send(numbered sql: String, bindings: PostgresBindings, on connection: PostgresConnection) -> EventLoopFuture<PostgresQueryResult> {
-        connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        guard !connection.isClosed else { return eventLoopGroup.any().makeFailedFuture(ClosedConnection()) }
+        return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
     }
 
     func execute(_ sql: String, _ arguments: [DatabaseValue] = [], on connection: PostgresConnection) throws {
@@ -202,12 +257,14 @@ final class PostgreSQLConnectionPool: Sendable {
         do {
             let (closed, connection, id) = state.withLock { state -> (Bool, PostgresConnection?, Int) in
                 guard !state.closed else { return (true, nil, 0) }
+                // Connections the server closed while idle (a restart closes them all) go.
+                state.idle.removeAll { $0.isClosed }
                 if let connection = state.idle.popLast() { return (false, connection, 0) }
                 state.nextID += 1
                 return (false, nil, state.nextID)
             }
             guard !closed else { throw ManagedObjectError(.persistentStoreOperation, "the PostgreSQL store \(location) is closed") }
-            if let connection, !connection.isClosed { return connection }
+            if let connection { return connection }
             return try connect(id: id)
         } catch {
             permits.signal()
@@ -215,21 +272,28 @@ final class PostgreSQLConnectionPool: Sendable {
         }
     }
 
+    /// A new connection; a failure is `persistentStoreOpen` (134080) until one was opened, then
+    /// `persistentStoreOperation` (134070): the server went away after the store opened.
     private func connect(id: Int) throws -> PostgresConnection {
         do {
-            return try self.wait(PostgresConnection.connect(
+            let connection = try self.wait(PostgresConnection.connect(
                 on: eventLoopGroup.any(), configuration: configuration, id: id, logger: logger))
+            state.withLock { $0.connected = true }
+            return connection
         } catch let error as ManagedObjectError {
             throw error
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot connect to the PostgreSQL database \(location): \(Self.describe(error))")
+            throw ManagedObjectError(
+                state.withLock { $0.connected } ? .persistentStoreOperation : .persistentStoreOpen,
+                "cannot connect to the PostgreSQL database \(location): \(describe(error))")
         }
     }
 
-    /// Keeps `connection` for the next call (or closes it) and returns its permit.
-    private func giveBack(_ connection: PostgresConnection) {
+    /// Keeps `connection` for the next call (or closes it, when it is not `reusable`: its
+    /// connection was lost) and returns its permit.
+    private func giveBack(_ connection: PostgresConnection, reusable: Bool = true) {
         let surplus = state.withLock { state -> PostgresConnection? in
-            guard !state.closed, !connection.isClosed, state.idle.count < maximumIdle else { return connection }
+            guard reusable, !state.closed, !connection.isClosed, state.idle.count < maximumIdle else { return connection }
             state.idle.append(connection)
             return nil
         }
@@ -311,8 +375,16 @@ final class PostgreSQLConnectionPool: Sendable {
             if let message = error.serverInfo?[.message] {
                 return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
             }
-            return "\(error.code)"
+            let code = lostConnection(error) ? "the connection to the server was lost (\(error.code))" : "\(error.code)"
+            return error.underlying.map { "\(code): \($0)" } ?? code
         }
         return "\(error)"
+    }
+
+    /// ``describe(_:)``, naming the URL's `statement_timeout` for a statement it cancelled.
+    func describe(_ error: any Error) -> String {
+        let description = Self.describe(Self.statementError(of: error))
+        guard let statementTimeout, Self.sqlState(of: error) == "57014" else { return description }
+        return description + " (statement_timeout=\(statementTimeout) ms in the store URL)"
     }
 }

@@ -26,7 +26,7 @@ extension PostgreSQLStore {
             throw error
         } catch {
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot batch delete in the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))",
+                .persistentStoreOperation, "cannot batch delete in the PostgreSQL database \(pool.location): \(pool.describe(error))",
                 entityName: request.entity.name)
         }
     }

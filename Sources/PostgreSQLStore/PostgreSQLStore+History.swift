@@ -106,20 +106,20 @@ extension PostgreSQLStore: PersistentHistoryStore {
         } catch {
             throw ManagedObjectError(
                 .persistentStoreOperation,
-                "cannot delete the persistent history of the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+                "cannot delete the persistent history of the PostgreSQL database \(pool.location): \(pool.describe(error))")
         }
     }
 
     /// A read of the history tables; the server's errors name the database.
     private func readHistory<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         do {
-            return try pool.withConnection(body)
+            return try pool.read(body)
         } catch let error as ManagedObjectError {
             throw error
         } catch {
             throw ManagedObjectError(
                 .persistentStoreOperation,
-                "cannot read the persistent history of the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+                "cannot read the persistent history of the PostgreSQL database \(pool.location): \(pool.describe(error))")
         }
     }
 

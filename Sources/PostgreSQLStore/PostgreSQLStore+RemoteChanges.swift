@@ -66,7 +66,8 @@ extension PostgreSQLStore {
         try listen()
     }
 
-    /// Listens on a connection of its own, unless listening already.
+    /// Listens on a connection of its own, unless listening already. When that connection goes
+    /// while the store still observes (the server restarted), it listens again on a new one.
     private func listen() throws {
         guard listener.withLock({ $0.connection == nil }) else { return }
         let connection = try pool.openDedicatedConnection()
@@ -84,11 +85,45 @@ extension PostgreSQLStore {
             guard let self, let changes = self.remoteChanges(notification.payload, ignoring: sender) else { return }
             self.hear(changes)
         }
+        connection.closeFuture.whenComplete { [weak self] _ in self?.listeningConnectionClosed(connection) }
         do {
             try pool.execute("LISTEN \(changeChannel)", on: connection)
         } catch {
+            // Not listening: the next `listen()` (or the retry after a restart) starts afresh.
+            listener.withLock { listening in
+                if listening.connection === connection { listening.connection = nil }
+            }
+            PostgreSQLConnectionPool.close(connection)
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot listen for remote changes in \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+                .persistentStoreOperation, "cannot listen for remote changes in \(pool.location): \(pool.describe(error))")
+        }
+    }
+
+    /// The listening connection closed without the store stopping: listen again, from the
+    /// queue of those who hear (listening waits for the server, which an event loop must not).
+    private func listeningConnectionClosed(_ connection: PostgresConnection) {
+        let lost = listener.withLock { listening -> Bool in
+            guard listening.connection === connection else { return false }
+            listening.connection = nil
+            return true
+        }
+        if lost { listenAgain(after: 0.1) }
+    }
+
+    /// Tries to listen again after `delay`, then after twice as long (up to 2 s) while the
+    /// server is away. Saves made meanwhile were not announced: the watching coordinators are
+    /// told once it listens again, so their readers look at the history; the handler of
+    /// ``startObservingRemoteChanges(_:)`` is not told of them.
+    private func listenAgain(after delay: TimeInterval) {
+        remoteChangeQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, self.listener.withLock({ $0.handler != nil || !$0.watches.isEmpty }) else { return }
+            do {
+                try self.listen()
+            } catch {
+                self.listenAgain(after: min(delay * 2, 2))
+                return
+            }
+            for watch in self.listener.withLock({ Array($0.watches.values) }) { watch() }
         }
     }
 

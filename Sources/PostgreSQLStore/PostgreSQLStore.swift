@@ -65,7 +65,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// when the database has none. `url`: `postgres://user[:password]@host[:port]/database`,
     /// with `?sslmode=require` (or `prefer`) for TLS, `schema=name` for tables in a schema
     /// of their own (made when missing; the default is the user's search path) and
-    /// `max_connections=N` for the most connections the store uses at once (10 by default). Throws `ManagedObjectError` naming the
+    /// `max_connections=N` for the most connections the store uses at once (10 by default),
+    /// `statement_timeout=MS` for PostgreSQL's limit on each statement's time (milliseconds; a
+    /// statement over it fails with 134070 naming it) and `connect_timeout=S` for how long
+    /// opening a connection may take (seconds, 10 by default). Throws `ManagedObjectError` naming the
     /// database: `persistentStoreOpen` (134080) for a bad URL or a server that cannot be
     /// reached, `persistentStoreIncompatibleVersionHash` (134100) for tables of another model.
     ///
@@ -84,6 +87,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         self.url = Self.withoutPassword(url)
         let pool = pool
         let opened = try pool.inTransaction { connection -> (identifier: String, numbers: [String: Int64]?, metadata: [String: Any]) in
+            // Creating and migrating are not the statements the URL's limit is for; nor is waiting
+            // for another process to finish them.
+            if settings.statementTimeout != nil { try pool.execute("SET LOCAL statement_timeout = 0", on: connection) }
             // One process creates the schema and tables; the others wait here, then find them
             // (`CREATE SCHEMA IF NOT EXISTS` itself fails when two run at once).
             try pool.execute("SELECT pg_advisory_xact_lock(?)", [Self.creationLockKey.databaseValue], on: connection)
@@ -149,7 +155,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             try pool.execute("SELECT 1", on: connection)
         } catch {
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot pin a read of the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+                .persistentStoreOperation, "cannot pin a read of the PostgreSQL database \(pool.location): \(pool.describe(error))")
         }
         return PostgreSQLStore(self, pinned: transaction)
     }
@@ -193,6 +199,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         /// one to come back, 30 s at most). The listener of remote changes and each context
         /// pinned to a query generation have one more of their own.
         var maximumConnections: Int
+        /// `statement_timeout=MS`: PostgreSQL's setting, in milliseconds, sent when each
+        /// connection starts (0: none, PostgreSQL's default).
+        var statementTimeout: Int?
     }
 
     static let defaultMaximumConnections = 10
@@ -232,18 +241,24 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                   schema.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && CharacterSet.alphanumerics.contains($0)) }) else {
                 throw ManagedObjectError(.persistentStoreOpen, "\(location): schema \(schema) is not a plain identifier (letters, digits, _)")
             }
-            configuration.options.additionalStartupParameters = [("search_path", schema)]
+            configuration.options.additionalStartupParameters.append(("search_path", schema))
         }
-        var maximumConnections = defaultMaximumConnections
-        if let text = query.first(where: { $0.name == "max_connections" })?.value {
-            guard let number = Int(text), number > 0 else {
-                throw ManagedObjectError(.persistentStoreOpen, "\(location): max_connections \(text) is not a positive whole number")
+        /// The whole number `name` gives, at least `minimum`; `nil` when the URL has no `name`.
+        func number(_ name: String, minimum: Int) throws -> Int? {
+            guard let text = query.first(where: { $0.name == name })?.value else { return nil }
+            guard let number = Int(text), number >= minimum else {
+                throw ManagedObjectError(
+                    .persistentStoreOpen, "\(location): \(name) \(text) is not a whole number\(minimum > 0 ? " above 0" : " (0 or more)")")
             }
-            maximumConnections = number
+            return number
         }
+        let maximumConnections = try number("max_connections", minimum: 1) ?? defaultMaximumConnections
+        let statementTimeout = try number("statement_timeout", minimum: 0)
+        if let statementTimeout { configuration.options.additionalStartupParameters.append(("statement_timeout", String(statementTimeout))) }
+        if let connectTimeout = try number("connect_timeout", minimum: 1) { configuration.options.connectTimeout = .seconds(Int64(connectTimeout)) }
         return ConnectionSettings(
             configuration: configuration, location: location + (schema.map { "?schema=\($0)" } ?? ""), schema: schema,
-            maximumConnections: maximumConnections)
+            maximumConnections: maximumConnections, statementTimeout: statementTimeout)
     }
 
     private static func withoutPassword(_ url: URL) -> URL? {
@@ -393,12 +408,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         do {
             if let pinned { return try body(pinned.connection) }
-            return try pool.withConnection(body)
+            return try pool.read(body)
         } catch let error as ManagedObjectError {
             throw error
         } catch {
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot read the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+                .persistentStoreOperation, "cannot read the PostgreSQL database \(pool.location): \(pool.describe(error))")
         }
     }
 
@@ -505,17 +520,17 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 throw constraintConflict(error, objectID: failed.objectID)
             }
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(failed.error))",
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(pool.describe(failed.error))",
                 entityName: failed.objectID?.entity.name, objectID: failed.objectID)
         } catch let failed as PostgreSQLConnectionPool.FailedStatement {
             if let error = PostgreSQLConnectionPool.serverError(of: failed.error, withState: "23505") {
                 throw constraintConflict(error, objectID: nil)
             }
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(failed.error))")
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(pool.describe(failed.error))")
         } catch {
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(PostgreSQLConnectionPool.describe(error))")
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(pool.describe(error))")
         }
     }
 
@@ -816,7 +831,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         guard let index = schema.uniqueIndexes.first(where: { $0.name.lowercased() == indexName }),
               let entity = schema.entitiesByNumber.values.first(where: { index.name.hasPrefix("Z_\($0.name)_UNIQUE_") }) else {
             return ManagedObjectError(
-                .constraintConflict, "a uniqueness constraint of the PostgreSQL database \(pool.location) would be broken: \(PostgreSQLConnectionPool.describe(error))")
+                .constraintConflict, "a uniqueness constraint of the PostgreSQL database \(pool.location) would be broken: \(pool.describe(error))")
         }
         let storage = schema.storage[entity.name] ?? []
         let names = index.columns.compactMap { column in
