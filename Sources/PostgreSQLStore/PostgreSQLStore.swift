@@ -408,6 +408,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         do {
             if let pinned { return try body(pinned.connection) }
+            // A save resolving its conflicts reads what its transaction sees, on its connection.
+            if let saving = Self.savingConnection, saving.store == ObjectIdentifier(self) { return try body(saving.connection) }
             return try pool.read(body)
         } catch let error as ManagedObjectError {
             throw error
@@ -471,11 +473,28 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     }
 
     public func save(_ changes: StoreChangeSet) throws {
+        try save(changes) { $0 }
+    }
+
+    /// Applies `changes` in one transaction. It first takes the uniqueness-constrained values of
+    /// the changed objects (PostgreSQLStore+LockOrder.swift), then hands the change set to
+    /// `resolveConstraintConflicts` (a context's merge policy, reading through this transaction),
+    /// and writes what that returns: another process cannot store the same values in between.
+    public func save(
+        _ changes: StoreChangeSet, resolvingConstraintConflicts resolve: (StoreChangeSet) throws -> StoreChangeSet
+    ) throws {
         let unsavedMetadata = metadataState.unsaved
         guard !changes.isEmpty || unsavedMetadata != nil else { return }
         try refuseWritesToPinnedView()
+        // The change set as last resolved: a transaction run again starts from it.
+        var changes = changes
         do {
             try pool.inRetriedTransaction { connection in
+                let held = try lockConstrainedValues(of: changes, holding: [], connection: connection)
+                if !held.isEmpty {
+                    changes = try Self.$savingConnection.withValue((ObjectIdentifier(self), connection)) { try resolve(changes) }
+                    _ = try lockConstrainedValues(of: changes, holding: held, connection: connection)
+                }
                 if let unsavedMetadata { try writeMetadata(unsavedMetadata.metadata, connection: connection) }
                 try checkVersions(of: changes, connection: connection)
                 let tombstones = try historyTombstones(of: changes.deleted.map(\.objectID), connection: connection)

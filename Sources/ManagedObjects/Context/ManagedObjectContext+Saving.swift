@@ -206,7 +206,7 @@ extension ManagedObjectContext {
         // that refused its part.
         var savedStores: Set<String> = []
         var refusingStore = store
-        while true {
+        func makeChanges() {
             // New objects keep only their snapshot after the save, so their attribute values
             // move into it; they go back if the save does not happen.
             changes.inserted = inserted.map { snapshot($0, version: 1, movingAttributes: true) }
@@ -217,6 +217,14 @@ extension ManagedObjectContext {
                     uniquingKeysWith: { first, _ in first })
             }
             changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
+        }
+        func restoreInsertedAttributes() {
+            for (object, stored) in zip(inserted, changes.inserted) { object.restoreAttributes(from: stored.values) }
+        }
+        // The merge policy's refusal of conflicts found while the store held the save: final.
+        var refusedInStore = false
+        while true {
+            makeChanges()
             do {
                 do {
                     if severalStores {
@@ -228,14 +236,28 @@ extension ManagedObjectContext {
                             savedStores.insert(partStore.identifier)
                         }
                     } else {
-                        try store.save(changes)
+                        try store.save(changes) { _ in
+                            // The store holds the constrained values: conflicts found now are
+                            // all there are until it commits (Core Data resolves them here too).
+                            restoreInsertedAttributes()
+                            do {
+                                if try resolveConstraintConflicts(in: store, refusedWith: nil, attempt: attempt + 1, pausing: false) {
+                                    attempt += 1
+                                }
+                            } catch {
+                                refusedInStore = true
+                                throw error
+                            }
+                            makeChanges()
+                            return changes
+                        }
                     }
                 } catch {
-                    for (object, stored) in zip(inserted, changes.inserted) { object.restoreAttributes(from: stored.values) }
+                    restoreInsertedAttributes()
                     throw error
                 }
                 break
-            } catch let error as ManagedObjectError {
+            } catch let error as ManagedObjectError where !refusedInStore {
                 // Name objects by the IDs the caller knows: the permanent ones were never given out.
                 let knownIDs = Dictionary(uniqueKeysWithValues: zip(changes.inserted.map(\.objectID), inserted.map(\.objectID)))
                 attempt += 1

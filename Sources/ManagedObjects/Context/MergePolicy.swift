@@ -93,6 +93,20 @@ public struct ConstraintConflict: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
+extension ManagedObjectError {
+    /// The 133021 error of a constraint conflict found before any store refused the save,
+    /// worded as the stores word a unique index's refusal.
+    init(_ conflict: ConstraintConflict) {
+        let object = conflict.conflictingObjects.first
+        let entityName = object?.entity.name ?? "?"
+        let holders = conflict.databaseObject != nil
+            ? "another stored object has the same values" : "\(conflict.conflictingObjects.count) saved objects have the same values"
+        self.init(
+            .constraintConflict, "\(entityName).(\(conflict.constraint.joined(separator: ", "))) must be unique; \(holders)",
+            entityName: entityName, objectID: object?.objectID, key: conflict.constraint.joined(separator: ","))
+    }
+}
+
 extension ManagedObjectContext {
     /// How many times a save resolves conflicts and tries again before it gives up (other
     /// contexts may keep saving the same objects in between).
@@ -120,14 +134,31 @@ extension ManagedObjectContext {
             Self.pauseBeforeRetrying(attempt: attempt)
             for conflict in conflicts { resolve(conflict) }
         } else if codes.contains(.constraintConflict) {
-            let conflicts = try constraintConflicts(in: store)
-            error.constraintConflicts = conflicts
-            guard mergePolicy != .error, !conflicts.isEmpty, attempt < Self.conflictResolutionAttempts else { throw error }
-            Self.pauseBeforeRetrying(attempt: attempt)
-            for conflict in conflicts { resolve(conflict) }
+            guard try resolveConstraintConflicts(in: store, refusedWith: error, attempt: attempt, pausing: true) else { throw error }
         } else {
             throw error
         }
+    }
+
+    /// Finds the context's uniqueness conflicts with `store` (and among its own saved objects) and
+    /// resolves them by `mergePolicy`; returns whether there were any. Under the `error` policy,
+    /// or with no attempts left, throws `error` (or one made from the first conflict, when the
+    /// store refused nothing yet) with the conflicts in its `conflictList`. `pausing` waits
+    /// before a retry that follows others (``pauseBeforeRetrying(attempt:)``): a store resolving
+    /// inside its save holds the constrained values, and does not pause.
+    func resolveConstraintConflicts(
+        in store: any PersistentStore, refusedWith error: ManagedObjectError?, attempt: Int, pausing: Bool
+    ) throws -> Bool {
+        let conflicts = try constraintConflicts(in: store)
+        guard !conflicts.isEmpty else { return false }
+        guard mergePolicy != .error, attempt < Self.conflictResolutionAttempts else {
+            var error = error ?? ManagedObjectError(conflicts[0])
+            error.constraintConflicts = conflicts
+            throw error
+        }
+        if pausing { Self.pauseBeforeRetrying(attempt: attempt) }
+        for conflict in conflicts { resolve(conflict) }
+        return true
     }
 
     // MARK: Object conflicts

@@ -108,6 +108,15 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// is no longer current (another context saved it since), or `constraintConflict`
     /// (133021) when the changes would break a uniqueness constraint of the model.
     func save(_ changes: StoreChangeSet) throws
+    /// ``save(_:)`` for a store other processes write at the same time, with Core Data's order
+    /// of work: the merge policy resolves uniqueness conflicts while the save holds the store.
+    /// Once the store has taken the constrained values of `changes` (no other save can store
+    /// them until this one ends), it calls `resolveConstraintConflicts`, which finds the
+    /// conflicts with stored objects (reading the store as it is then), resolves them and
+    /// returns the change set to write instead, or throws (nothing is written). Without this,
+    /// another process could store the same values between a refused save and its retry. The
+    /// default, for a store with one writer at a time, saves `changes` as they are.
+    func save(_ changes: StoreChangeSet, resolvingConstraintConflicts: (StoreChangeSet) throws -> StoreChangeSet) throws
     /// A read-only view of the store as it is now, which later saves do not change (a query
     /// generation: ``ManagedObjectContext/setQueryGenerationFrom(_:)``); `nil`, the default,
     /// when the store cannot pin its state. The view answers reads only.
@@ -130,6 +139,9 @@ extension PersistentStore {
     public func canEvaluate(_ predicate: ObjectPredicate) -> Bool { true }
     public func canSort(by sortDescriptors: [ObjectSortDescriptor]) -> Bool { true }
     public func pinnedForReading() throws -> (any PersistentStore)? { nil }
+    public func save(_ changes: StoreChangeSet, resolvingConstraintConflicts: (StoreChangeSet) throws -> StoreChangeSet) throws {
+        try save(changes)
+    }
     public var recordsPersistentHistory: Bool { false }
 
     public var metadata: [String: Any] {
