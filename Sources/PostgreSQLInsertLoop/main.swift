@@ -1,9 +1,9 @@
 // One of several processes writing into one PostgreSQL database at the same time, for
 // PostgreSQLTwoProcessTests and PostgreSQLLoadBenchmark. It inserts the items numbered
 // `first..<first + count`, in saves of `batch`, each item's `code` constrained unique; the other
-// processes insert overlapping ranges. The merge policy upserts a code already stored; a code
-// another process stored between this one's check and its save fails the save (133021, from the
-// unique index), which is saved again (the check then finds it).
+// processes insert overlapping ranges. The merge policy upserts a code already stored, inside
+// the store's transaction while it holds the save's codes, so another process cannot store one
+// in between; a 133021 that still reaches the loop (it should not) is counted and saved again.
 //
 // Options: `--shuffle <seed>` inserts the items in an order shuffled by the seed (the codes of a
 // save, and the saves, meet the other processes' in no common order: the interleaving that
