@@ -60,7 +60,9 @@ struct PostgreSQLTwoProcessTests {
         for finished in processes.waitForAll() {
             let printed = finished.printed
             #expect(finished.status == 0, "the insert loop exited with \(finished.status): \(printed) \(finished.complaint)")
-            #expect(printed.hasPrefix("done \(perProcess / 500) "), "\(printed)")
+            // No save is refused for a code another process stored first (133021): the merge
+            // policy resolves it inside the store's transaction, which holds the codes.
+            #expect(printed.hasPrefix("done \(perProcess / 500) 0\n"), "\(printed)")
             // Each saw every item another saved last, through its notifications.
             #expect(printed.contains("\nseen "), "\(printed)")
             if options.contains("--tally") {
