@@ -48,7 +48,7 @@ extension MappingModel {
         do {
             document = try MappingModelReader().read(at: url.path)
         } catch {
-            throw ManagedObjectError(.migration, "cannot read mapping model \(error)")
+            throw ManagedObjectError(.migration, "cannot read mapping model \(error)", underlying: error)
         }
         try self.init(document, versions: versions, file: url.path)
     }

@@ -172,7 +172,7 @@ final class PostgreSQLConnectionPool: Sendable {
                 } catch where Self.lostConnection(error) && !(Self.statementError(of: error) is ClosedConnection) {
                     throw ManagedObjectError(
                         .persistentStoreOperation,
-                        "the connection to the PostgreSQL database \(location) was lost after COMMIT was sent: whether the transaction was committed is unknown (\(describe(error)))")
+                        "the connection to the PostgreSQL database \(location) was lost after COMMIT was sent: whether the transaction was committed is unknown (\(describe(error)))", underlying: error)
                 }
                 return result
             } catch {
@@ -285,7 +285,7 @@ final class PostgreSQLConnectionPool: Sendable {
         } catch {
             throw ManagedObjectError(
                 state.withLock { $0.connected } ? .persistentStoreOperation : .persistentStoreOpen,
-                "cannot connect to the PostgreSQL database \(location): \(describe(error))")
+                "cannot connect to the PostgreSQL database \(location): \(describe(error))", underlying: error)
         }
     }
 

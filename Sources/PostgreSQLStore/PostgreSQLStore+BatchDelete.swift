@@ -27,7 +27,7 @@ extension PostgreSQLStore {
         } catch {
             throw ManagedObjectError(
                 .persistentStoreOperation, "cannot batch delete in the PostgreSQL database \(pool.location): \(pool.describe(error))",
-                entityName: request.entity.name)
+                entityName: request.entity.name, underlying: error)
         }
     }
 

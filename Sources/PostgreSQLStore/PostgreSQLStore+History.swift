@@ -106,7 +106,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
         } catch {
             throw ManagedObjectError(
                 .persistentStoreOperation,
-                "cannot delete the persistent history of the PostgreSQL database \(pool.location): \(pool.describe(error))")
+                "cannot delete the persistent history of the PostgreSQL database \(pool.location): \(pool.describe(error))", underlying: error)
         }
     }
 
@@ -119,7 +119,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
         } catch {
             throw ManagedObjectError(
                 .persistentStoreOperation,
-                "cannot read the persistent history of the PostgreSQL database \(pool.location): \(pool.describe(error))")
+                "cannot read the persistent history of the PostgreSQL database \(pool.location): \(pool.describe(error))", underlying: error)
         }
     }
 

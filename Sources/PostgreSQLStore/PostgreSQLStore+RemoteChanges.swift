@@ -95,7 +95,7 @@ extension PostgreSQLStore {
             }
             PostgreSQLConnectionPool.close(connection)
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot listen for remote changes in \(pool.location): \(pool.describe(error))")
+                .persistentStoreOperation, "cannot listen for remote changes in \(pool.location): \(pool.describe(error))", underlying: error)
         }
     }
 

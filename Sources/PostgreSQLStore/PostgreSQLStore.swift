@@ -155,7 +155,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             try pool.execute("SELECT 1", on: connection)
         } catch {
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot pin a read of the PostgreSQL database \(pool.location): \(pool.describe(error))")
+                .persistentStoreOperation, "cannot pin a read of the PostgreSQL database \(pool.location): \(pool.describe(error))", underlying: error)
         }
         return PostgreSQLStore(self, pinned: transaction)
     }
@@ -226,7 +226,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 let context = try NIOSSLContext(configuration: .makeClientConfiguration())
                 tls = sslMode == "prefer" ? .prefer(context) : .require(context)
             } catch {
-                throw ManagedObjectError(.persistentStoreOpen, "cannot set up TLS for the PostgreSQL database \(location): \(error)")
+                throw ManagedObjectError(.persistentStoreOpen, "cannot set up TLS for the PostgreSQL database \(location): \(error)", underlying: error)
             }
         default:
             throw ManagedObjectError(.persistentStoreOpen, "\(location): sslmode \(sslMode) is not one of disable, prefer, require")
@@ -415,7 +415,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             throw error
         } catch {
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot read the PostgreSQL database \(pool.location): \(pool.describe(error))")
+                .persistentStoreOperation, "cannot read the PostgreSQL database \(pool.location): \(pool.describe(error))", underlying: error)
         }
     }
 
@@ -549,7 +549,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(pool.describe(failed.error))")
         } catch {
             throw ManagedObjectError(
-                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(pool.describe(error))")
+                .persistentStoreOperation, "cannot save to the PostgreSQL database \(pool.location): \(pool.describe(error))", underlying: error)
         }
     }
 
@@ -850,7 +850,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         guard let index = schema.uniqueIndexes.first(where: { $0.name.lowercased() == indexName }),
               let entity = schema.entitiesByNumber.values.first(where: { index.name.hasPrefix("Z_\($0.name)_UNIQUE_") }) else {
             return ManagedObjectError(
-                .constraintConflict, "a uniqueness constraint of the PostgreSQL database \(pool.location) would be broken: \(pool.describe(error))")
+                .constraintConflict, "a uniqueness constraint of the PostgreSQL database \(pool.location) would be broken: \(pool.describe(error))", underlying: error)
         }
         let storage = schema.storage[entity.name] ?? []
         let names = index.columns.compactMap { column in

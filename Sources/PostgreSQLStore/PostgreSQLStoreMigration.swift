@@ -44,7 +44,7 @@ enum PostgreSQLStoreMigration {
             } catch {
                 throw ManagedObjectError(
                     .migration,
-                    "migrating \(store) from model version \(step.source.name) to \(step.destination.name) failed: \(PostgreSQLConnectionPool.describe(error))")
+                    "migrating \(store) from model version \(step.source.name) to \(step.destination.name) failed: \(PostgreSQLConnectionPool.describe(error))", underlying: error)
             }
         }
     }
@@ -135,7 +135,7 @@ enum PostgreSQLStoreMigration {
                 throw ManagedObjectError(
                     .migration,
                     "the \(statement.entity) objects of \(store) break a uniqueness constraint of the new version: \(PostgreSQLConnectionPool.describe(error))",
-                    entityName: statement.entity)
+                    entityName: statement.entity, underlying: error)
             }
         }
         for check in plan.requiredValueChecks() {

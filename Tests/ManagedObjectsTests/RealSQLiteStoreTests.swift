@@ -195,6 +195,11 @@ struct RealSQLiteStoreTests {
         }
         #expect(error.code == .persistentStoreOpen)
         #expect(error.message.contains(url.path))
+        // SQLite's own error stays with it, as Core Data keeps it under NSUnderlyingErrorKey.
+        let underlying = try #require(error.underlyingError as? DatabaseError)
+        #expect([.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(underlying.resultCode), "\(underlying)")
+        let bridged = try #require((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)
+        #expect(bridged.code == Int(underlying.resultCode.rawValue))
         #expect(try Data(contentsOf: url) == bytes)
         #expect(coordinator.persistentStores.isEmpty)
     }

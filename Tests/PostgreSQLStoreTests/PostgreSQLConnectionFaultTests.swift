@@ -195,6 +195,8 @@ struct PostgreSQLConnectionFaultTests {
             #expect(error?.message.contains(pool.location) == true, "\(String(describing: error))")
             #expect(error?.message.contains("statement timeout") == true, "\(String(describing: error))")
             #expect(error?.message.contains("statement_timeout=50 ms") == true, "\(String(describing: error))")
+            // The server's error stays with it (NSUnderlyingErrorKey): query_canceled.
+            #expect(error?.underlyingError.flatMap(PostgreSQLConnectionPool.sqlState(of:)) == "57014", "\(String(describing: error?.underlyingError))")
         }
         try pool.execute("ROLLBACK", on: holder)
 

@@ -138,7 +138,7 @@ extension ManagedObjectContext {
         do {
             try predicate.checkBindings()
         } catch {
-            throw ManagedObjectError(.invalidFetchRequest, "\(kind) of \(entity.name): \(error)", entityName: entity.name)
+            throw ManagedObjectError(.invalidFetchRequest, "\(kind) of \(entity.name): \(error)", entityName: entity.name, underlying: error)
         }
     }
 

@@ -24,6 +24,7 @@ extension ManagedObjectError: CustomNSError {
         if let value { info[UserInfoKey.validationValue] = value }
         if let object { info[UserInfoKey.validationObject] = object }
         if !detailedErrors.isEmpty { info[UserInfoKey.detailedErrors] = detailedErrors.map { $0 as NSError } }
+        if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError as NSError }
         // Typed arrays, so `as? [NSMergeConflict]` (or `[NSConstraintConflict]`) reads them.
         if !mergeConflicts.isEmpty {
             info[UserInfoKey.conflictList] = mergeConflicts

@@ -95,6 +95,9 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
     /// The objects sharing a uniqueness constraint's values, for a `constraintConflict`
     /// (133021) error (see ``conflictList``).
     public var constraintConflicts: [ConstraintConflict] = []
+    /// The error of the layer below (SQLite's, PostgreSQL's, the file system's) this one reports,
+    /// as Core Data keeps it under `NSUnderlyingErrorKey`.
+    public var underlyingError: (any Error)?
 
     public init(
         _ code: Code,
@@ -103,7 +106,8 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         objectID: ManagedObjectID? = nil,
         key: String? = nil,
         value: String? = nil,
-        detailedErrors: [ManagedObjectError] = []
+        detailedErrors: [ManagedObjectError] = [],
+        underlying underlyingError: (any Error)? = nil
     ) {
         self.code = code
         self.message = message
@@ -112,6 +116,7 @@ public struct ManagedObjectError: Error, Sendable, CustomStringConvertible {
         self.key = key
         self.value = value
         self.detailedErrors = detailedErrors
+        self.underlyingError = underlyingError
     }
 
     /// One error for one problem; a 1560 error wrapping them all for several.

@@ -309,7 +309,7 @@ struct FetchPlan<Result> {
             do {
                 return try predicate.evaluateChecked(with: object)
             } catch {
-                throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entityName)
+                throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entityName, underlying: error)
             }
         }
         var objects: [ManagedObject] = []

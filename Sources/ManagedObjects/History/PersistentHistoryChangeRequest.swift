@@ -114,7 +114,7 @@ public final class PersistentHistoryChangeRequest: PersistentStoreRequest {
                     entityName: fetchRequest.entityName)
             }
         } catch let error as ObjectPredicateError {
-            throw ManagedObjectError(.invalidFetchRequest, "a persistent history request's fetch request: \(error)")
+            throw ManagedObjectError(.invalidFetchRequest, "a persistent history request's fetch request: \(error)", underlying: error)
         }
     }
 }

@@ -14,7 +14,7 @@ extension PersistentStoreCoordinator {
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw ManagedObjectError(.persistentStoreOperation, "cannot delete \(file.path) of the store at \(url.path): \(error)")
+                throw ManagedObjectError(.persistentStoreOperation, "cannot delete \(file.path) of the store at \(url.path): \(error)", underlying: error)
             }
         }
     }
@@ -37,7 +37,7 @@ extension PersistentStoreCoordinator {
                 try FileManager.default.copyItem(at: source, to: destination)
             } catch {
                 throw ManagedObjectError(
-                    .persistentStoreOperation, "cannot copy \(source.path) to \(destination.path) to replace the store: \(error)")
+                    .persistentStoreOperation, "cannot copy \(source.path) to \(destination.path) to replace the store: \(error)", underlying: error)
             }
         }
     }

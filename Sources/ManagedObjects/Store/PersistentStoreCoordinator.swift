@@ -270,7 +270,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             do {
                 try predicate.checkBindings()
             } catch {
-                throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entity.name)
+                throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entity.name, underlying: error)
             }
         }
         return try (store ?? self.store()).execute(request)

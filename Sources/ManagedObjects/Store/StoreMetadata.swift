@@ -31,7 +31,7 @@ package enum StoreMetadata {
             let keys = metadata.keys.filter { !PropertyListSerialization.propertyList(metadata[$0]!, isValidFor: format) }
             throw ManagedObjectError(
                 .persistentStoreOperation,
-                "the metadata of \(store) is not a property list (keys \(keys.sorted().joined(separator: ", "))): \(error)")
+                "the metadata of \(store) is not a property list (keys \(keys.sorted().joined(separator: ", "))): \(error)", underlying: error)
         }
     }
 

@@ -185,7 +185,7 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
             do {
                 data = try format.encode(contents)
             } catch {
-                throw ManagedObjectError(.persistentStoreOperation, "cannot encode the store file \(fileURL.path): \(error)")
+                throw ManagedObjectError(.persistentStoreOperation, "cannot encode the store file \(fileURL.path): \(error)", underlying: error)
             }
             try AtomicStoreFile.replace(fileURL, with: data, beforeRename: beforeRename)
             graph.adopt(staged)

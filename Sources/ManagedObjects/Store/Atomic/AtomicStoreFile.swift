@@ -20,7 +20,7 @@ enum AtomicStoreFile {
             let data = try Data(contentsOf: url)
             return data.isEmpty ? nil : data
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot read the store file \(path): \(error.localizedDescription)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot read the store file \(path): \(error.localizedDescription)", underlying: error)
         }
     }
 

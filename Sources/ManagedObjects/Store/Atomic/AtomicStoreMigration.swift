@@ -39,7 +39,7 @@ enum AtomicStoreMigration {
             } catch let error as ManagedObjectError where error.code == .migration || error.code == .migrationMissingMappingModel {
                 throw error
             } catch {
-                throw ManagedObjectError(.migration, "migrating \(path) from version \(step.source.name) to \(step.destination.name) failed: \(error)")
+                throw ManagedObjectError(.migration, "migrating \(path) from version \(step.source.name) to \(step.destination.name) failed: \(error)", underlying: error)
             }
             current = destination
         }

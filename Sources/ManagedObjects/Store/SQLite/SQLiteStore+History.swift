@@ -48,7 +48,7 @@ extension SQLiteStore {
         do {
             return try pool.read(body)
         } catch let error as DatabaseError {
-            throw ManagedObjectError(.sqlite, "cannot read the persistent history of \(url?.path ?? identifier): \(error)")
+            throw ManagedObjectError(.sqlite, "cannot read the persistent history of \(url?.path ?? identifier): \(error)", underlying: error)
         }
     }
 
@@ -67,7 +67,7 @@ extension SQLiteStore {
                 }
             }
         } catch let error as DatabaseError {
-            throw ManagedObjectError(.sqlite, "cannot delete the persistent history of \(url?.path ?? identifier): \(error)")
+            throw ManagedObjectError(.sqlite, "cannot delete the persistent history of \(url?.path ?? identifier): \(error)", underlying: error)
         }
     }
 }

@@ -100,7 +100,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)", underlying: error)
         }
         checkpointer.attach(to: pool)
         if let existing {
@@ -121,7 +121,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         do {
             columnsKeptBySQL = existing == nil ? [] : try pool.read(DerivedAttributeTriggers.maintainedColumns(in:))
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot read the triggers of the SQLite store \(path): \(error)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot read the triggers of the SQLite store \(path): \(error)", underlying: error)
         }
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema, columnsKeptBySQL: columnsKeptBySQL) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
@@ -164,7 +164,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         do {
             return SQLiteStore(self, readingFrom: try pool.makeSnapshot())
         } catch {
-            throw ManagedObjectError(.persistentStoreOperation, "cannot pin a query generation of \(url?.path ?? ""): \(error)")
+            throw ManagedObjectError(.persistentStoreOperation, "cannot pin a query generation of \(url?.path ?? ""): \(error)", underlying: error)
         }
     }
 
@@ -237,7 +237,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 return .rollback
             }
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)", underlying: error)
         }
     }
 
@@ -268,7 +268,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 }
             }
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot create the SQLite store \(path): \(error)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot create the SQLite store \(path): \(error)", underlying: error)
         }
     }
 
@@ -280,7 +280,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             guard try pool.read({ try PersistentHistorySchema.needsChange(in: $0, tombstoneColumns: tombstoneColumns) }) else { return }
             try pool.write { try PersistentHistorySchema.create(in: $0, tombstoneColumns: tombstoneColumns) }
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot add the persistent history tables to the SQLite store \(path): \(error)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot add the persistent history tables to the SQLite store \(path): \(error)", underlying: error)
         }
     }
 
@@ -408,7 +408,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         do {
             return try reader.read(body)
         } catch let error as DatabaseError {
-            throw ManagedObjectError(.sqlite, "cannot read the SQLite store \(url?.path ?? ""): \(error)")
+            throw ManagedObjectError(.sqlite, "cannot read the SQLite store \(url?.path ?? ""): \(error)", underlying: error)
         }
     }
 

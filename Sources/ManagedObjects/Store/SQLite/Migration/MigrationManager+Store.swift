@@ -81,7 +81,7 @@ extension MigrationManager {
             }
             if copiesExternalData { try? manager.removeItem(at: destinationSupport) }
             if let error = error as? ManagedObjectError, error.code == .migration || error.code == .migrationMissingMappingModel { throw error }
-            throw ManagedObjectError(.migration, "migrating \(sourcePath) to \(destinationPath) failed: \(error)")
+            throw ManagedObjectError(.migration, "migrating \(sourcePath) to \(destinationPath) failed: \(error)", underlying: error)
         }
     }
 }

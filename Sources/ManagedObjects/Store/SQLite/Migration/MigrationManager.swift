@@ -224,7 +224,7 @@ struct MappingModelMigrationStep {
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             try queue.close()
         } catch {
-            throw ManagedObjectError(.migration, "migrating \(sourcePath) through mapping model \(mappingModel.sourceVersionName) → \(mappingModel.destinationVersionName) failed: \(error)")
+            throw ManagedObjectError(.migration, "migrating \(sourcePath) through mapping model \(mappingModel.sourceVersionName) → \(mappingModel.destinationVersionName) failed: \(error)", underlying: error)
         }
     }
 }
@@ -238,7 +238,7 @@ extension MigrationManager {
         do {
             try FileManager.default.copyItem(atPath: sourcePath, toPath: snapshot)
         } catch {
-            throw ManagedObjectError(.migration, "cannot copy \(sourcePath) to migrate it: \(error)")
+            throw ManagedObjectError(.migration, "cannot copy \(sourcePath) to migrate it: \(error)", underlying: error)
         }
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: snapshot + suffix) } }
         let sourceStore = try SQLiteStore(model: sourceModel, url: URL(fileURLWithPath: snapshot), externalDataDirectory: externalData.directory)

@@ -84,7 +84,7 @@ struct SQLiteMigrationStep {
             throw error
         } catch {
             externalData.removeFiles(writtenFiles)
-            throw ManagedObjectError(.migration, "migrating \(sourcePath) failed: \(error)")
+            throw ManagedObjectError(.migration, "migrating \(sourcePath) failed: \(error)", underlying: error)
         }
     }
 

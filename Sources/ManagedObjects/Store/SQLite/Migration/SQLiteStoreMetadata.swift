@@ -106,9 +106,9 @@ package enum SQLiteStoreMetadata {
         } catch let error as ManagedObjectError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && error.message?.contains("no such table") == true {
-            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) is not a Core Data store: \(error)")
+            throw ManagedObjectError(.persistentStoreIncompatibleSchema, "\(path) is not a Core Data store: \(error)", underlying: error)
         } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)")
+            throw ManagedObjectError(.persistentStoreOpen, "cannot open the SQLite store \(path): \(error)", underlying: error)
         }
     }
 

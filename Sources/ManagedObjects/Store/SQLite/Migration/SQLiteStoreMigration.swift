@@ -88,7 +88,7 @@ public enum SQLiteStoreMigration {
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             try queue.close()
         } catch {
-            throw ManagedObjectError(.migration, "cannot prepare \(path) for migration: \(error)")
+            throw ManagedObjectError(.migration, "cannot prepare \(path) for migration: \(error)", underlying: error)
         }
     }
 
