@@ -1,50 +1,6 @@
 import Foundation
 @_spi(CoreData) import ManagedObjects
 
-/// One section of a fetched-results controller's results, as Core Data gives it.
-public protocol NSFetchedResultsSectionInfo {
-    /// The section key path's value as text.
-    var name: String { get }
-    var indexTitle: String? { get }
-    var numberOfObjects: Int { get }
-    var objects: [Any]? { get }
-}
-
-/// Told about changes to an `NSFetchedResultsController`'s results, with Core Data's exact
-/// signatures (the controller as `NSFetchedResultsController<NSFetchRequestResult>`, the object
-/// as `Any`). Every method has a default, as Core Data's are optional.
-public protocol NSFetchedResultsControllerDelegate: AnyObject {
-    func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>)
-    func controller(
-        _ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
-        at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?)
-    func controller(
-        _ controller: NSFetchedResultsController<NSFetchRequestResult>,
-        didChange sectionInfo: any NSFetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
-        for type: NSFetchedResultsChangeType)
-    func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>)
-    func controller(
-        _ controller: NSFetchedResultsController<NSFetchRequestResult>,
-        sectionIndexTitleForSectionName sectionName: String) -> String?
-}
-
-extension NSFetchedResultsControllerDelegate {
-    public func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
-    public func controller(
-        _ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
-        at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {}
-    public func controller(
-        _ controller: NSFetchedResultsController<NSFetchRequestResult>,
-        didChange sectionInfo: any NSFetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
-        for type: NSFetchedResultsChangeType) {}
-    public func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
-    public func controller(
-        _ controller: NSFetchedResultsController<NSFetchRequestResult>,
-        sectionIndexTitleForSectionName sectionName: String) -> String? {
-        FetchedResultsSection<ManagedObject>.defaultIndexTitle(for: sectionName)
-    }
-}
-
 /// Core Data's `NSFetchedResultsController` over this package's `FetchedResultsController`
 /// (which follows the context and computes the changes). `ResultType` is unconstrained so that
 /// `NSFetchedResultsController<NSFetchRequestResult>` compiles, as in Core Data code.

@@ -11,37 +11,6 @@ import Musl
 import Darwin
 #endif
 
-/// What reading (and, through `ModelLoader`, validating) a model path produced: the model
-/// bundle, if it could be read, and every diagnostic, errors and warnings, in file order.
-public struct ModelReadResult: Sendable {
-    /// `nil` when the current version could not be read at all.
-    public var bundle: ModelBundle?
-    public var diagnostics: [Diagnostic]
-
-    public init(bundle: ModelBundle?, diagnostics: [Diagnostic]) {
-        self.bundle = bundle
-        self.diagnostics = diagnostics
-    }
-
-    public var hasErrors: Bool { bundle == nil || diagnostics.hasErrors }
-
-    /// The bundle, or a `DiagnosticError` carrying all diagnostics when there were errors.
-    public func requireBundle() throws(DiagnosticError) -> ModelBundle {
-        guard let bundle, !diagnostics.hasErrors else { throw DiagnosticError(diagnostics) }
-        return bundle
-    }
-}
-
-/// Which versions of a bundle to read.
-public enum VersionSelection: Sendable, Hashable {
-    /// Every version (what `validate` and migration need).
-    case all
-    /// The current version alone (what generating code needs): the other versions are not
-    /// opened, so a broken one does not stop generation, and a bundle of a hundred versions
-    /// reads as fast as one. The bundle then holds the current version only.
-    case currentOnly
-}
-
 /// Reads Xcode Core Data model files with libxml2, recording where every element came from.
 ///
 /// It takes any of the forms Xcode and real projects use:
@@ -411,4 +380,3 @@ enum FileSystem {
         return bytes
     }
 }
-

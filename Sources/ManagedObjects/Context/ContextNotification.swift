@@ -47,19 +47,6 @@ public struct ContextNotification: Sendable, CustomStringConvertible {
     }
 }
 
-/// Keeps an observation alive; observing stops when it is cancelled or deallocated.
-public final class ContextObservation: Sendable {
-    private let cancellation: @Sendable () -> Void
-
-    init(_ cancellation: @escaping @Sendable () -> Void) {
-        self.cancellation = cancellation
-    }
-
-    public func cancel() { cancellation() }
-
-    deinit { cancellation() }
-}
-
 /// A context's observers. Guarded by its own lock: streams end (and unregister) from any thread.
 final class ObserverList: @unchecked Sendable {
     // Unchecked: `handlers` and `nextToken` are used only while holding `lock`.

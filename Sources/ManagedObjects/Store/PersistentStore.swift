@@ -126,7 +126,7 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// The default says no.
     var recordsPersistentHistory: Bool { get }
 
-    // Batch requests (StoreBatchRequest.swift): run straight in the store, each all or nothing.
+    // Batch requests (StoreBatchInsert, StoreBatchUpdate, StoreBatchDelete): run straight in the store, each all or nothing.
     /// Inserts rows of attribute values as new objects.
     func batchInsert(_ request: StoreBatchInsert) throws -> StoreBatchOutcome
     /// Sets attribute values of every matching object, increasing their versions.

@@ -1,0 +1,7 @@
+/// What is between the brackets of an index expression.
+public indirect enum PredicateIndex: Hashable, Sendable {
+    case first
+    case last
+    case size
+    case expression(PredicateExpressionSyntax)
+}
