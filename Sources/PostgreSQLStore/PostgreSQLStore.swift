@@ -491,12 +491,15 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         do {
             try pool.inRetriedTransaction { connection in
                 let held = try lockConstrainedValues(of: changes, holding: [], connection: connection)
+                // Version conflicts come before constraint conflicts, as in Core Data.
+                let checked = try checkVersions(of: Self.versionsRead(by: changes), connection: connection)
                 if !held.isEmpty {
                     changes = try Self.$savingConnection.withValue((ObjectIdentifier(self), connection)) { try resolve(changes) }
                     _ = try lockConstrainedValues(of: changes, holding: held, connection: connection)
+                    // Objects the resolution merged into were read inside this transaction.
+                    try checkVersions(of: Self.versionsRead(by: changes).filter { !checked.contains($0) }, connection: connection)
                 }
                 if let unsavedMetadata { try writeMetadata(unsavedMetadata.metadata, connection: connection) }
-                try checkVersions(of: changes, connection: connection)
                 let tombstones = try historyTombstones(of: changes.deleted.map(\.objectID), connection: connection)
                 var writes: [EventLoopFuture<PostgresQueryResult>] = []
                 // The object each row statement writes, to name the one a unique index refuses.
@@ -698,15 +701,28 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     /// Locks the updated and deleted rows and throws `mergeConflict` when one's `Z_OPT` is not
     /// the version read.
-    private func checkVersions(of changes: StoreChangeSet, connection: PostgresConnection) throws {
-        let expected = changes.updated.map { ($0.objectID, $0.version) } + changes.deleted.map { ($0.objectID, $0.version) }
-        guard !expected.isEmpty else { return }
+    /// The version of each object `changes` updates or deletes, as the saving context read it.
+    private static func versionsRead(by changes: StoreChangeSet) -> [VersionRead] {
+        changes.updated.map { VersionRead(objectID: $0.objectID, version: $0.version) }
+            + changes.deleted.map { VersionRead(objectID: $0.objectID, version: $0.version) }
+    }
+
+    struct VersionRead: Hashable {
+        var objectID: ManagedObjectID
+        var version: Int
+    }
+
+    /// Locks the rows of `expected` and throws 133020 for those no longer at the version read;
+    /// returns what it checked.
+    @discardableResult
+    private func checkVersions(of expected: [VersionRead], connection: PostgresConnection) throws -> Set<VersionRead> {
+        guard !expected.isEmpty else { return [] }
         // One query per table: the versions of every row the save changes, locked until it ends.
         var stored: [ManagedObjectID: Int] = [:]
-        let byTable = Dictionary(grouping: expected) { schema.table(of: $0.0.entity).name }
+        let byTable = Dictionary(grouping: expected) { schema.table(of: $0.objectID.entity).name }
         for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
-            let keys = objects.compactMap(\.0.storeNumber)
-            let objectsByKey = Dictionary(objects.map { ($0.0.storeNumber ?? 0, $0.0) }, uniquingKeysWith: { first, _ in first })
+            let keys = objects.compactMap(\.objectID.storeNumber)
+            let objectsByKey = Dictionary(objects.map { ($0.objectID.storeNumber ?? 0, $0.objectID) }, uniquingKeysWith: { first, _ in first })
             let rows = try pool.query(
                 "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(keys.map { _ in "?" }.joined(separator: ", "))) ORDER BY Z_PK FOR UPDATE",
                 keys.map(\.databaseValue), on: connection)
@@ -716,10 +732,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 }
             }
         }
-        let conflicts = expected.compactMap { objectID, version in
-            stored[objectID] == version ? nil : (objectID: objectID, read: version, stored: stored[objectID])
+        let conflicts = expected.compactMap { read in
+            stored[read.objectID] == read.version ? nil : (objectID: read.objectID, read: read.version, stored: stored[read.objectID])
         }
         if let error = ManagedObjectError.versionConflicts(conflicts) { throw error }
+        return Set(expected)
     }
 
     private func delete(_ objectID: ManagedObjectID, connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
