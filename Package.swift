@@ -159,6 +159,8 @@ let package = Package(
         benchmark("ContextBenchmark", ["ManagedObjects"]),
         benchmark("HistoryBenchmark", ["ManagedObjects"]),
         benchmark("TransformableBenchmark", ["ManagedObjects"]),
+        // `managedgen export` of a million objects, through the store commands' library.
+        benchmark("ExportBenchmark", ["StoreTools", "ManagedObjects", "ModelFileLoading"]),
         // The raw-SQLite side they measure the runtime against: GRDB, and SQLite's C API.
         benchmark("RuntimeBenchmark", ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]),
         benchmark("BatchBenchmark", [
