@@ -129,3 +129,23 @@ struct MigrateCommandTests {
         #expect(MigrationProgressReporter(onTerminal: true).line(2, steps).hasSuffix("done\n"))
     }
 }
+
+extension MigrateCommandTests {
+    @Test("a mapping model whose policy is the app's code (not registered here) is refused before the store is touched")
+    func unregisteredPolicy() throws {
+        let folder = try TemporaryFolder()
+        let store = try #require(RealStore.all.first { $0.path == "objcio__core-data/Moody 5.moody" })
+        let path = try store.copy(into: folder)
+        let bundle = try #require(store.bundlePath)
+        let mapping = RealStore.corpus("objcio__core-data/Migrations/Migrations/Moody 5-Moody 6.xcmappingmodel")
+        let plan = try MigrateCommand.plan(store: path, bundle: bundle, to: nil, mappings: [mapping])
+        #expect(plan.contains("by mapping model Moody 5-Moody 6"))
+        #expect(plan.contains("names migration policy Migrations.Country5ToCountry6Policy, which is not registered here"))
+        let before = try folder.contents()
+        let error = try #require(throws: StoreToolError.self) {
+            try MigrateCommand.migrate(store: path, bundle: bundle, to: nil, mappings: [mapping])
+        }
+        #expect(error.message.contains("134110"))
+        #expect(try folder.contents() == before)
+    }
+}

@@ -7,13 +7,16 @@ extension StoreInspection {
             "store: \(file)",
             "type: \(storeType ?? "?"), UUID \(uuid ?? "?"), Core Data framework version \(frameworkVersion.map(String.init) ?? "?")",
             "model version identifiers: \(modelVersionIdentifiers.isEmpty ? "none" : modelVersionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))",
-            "entities (Z_ENT, table, objects, with sub-entities, Z_MAX):",
+            "entities:",
         ]
-        let width = entities.map(\.name.count).max() ?? 0
-        for entity in entities {
-            let name = entity.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            let parent = entity.superentity.map { " (sub-entity of \($0))" } ?? ""
-            lines.append("  \(name) \(entity.number)  \(entity.table)  \(entity.objects)  \(entity.objectsWithSubentities)  \(entity.highestKey)\(parent)")
+        let rows = [["entity", "Z_ENT", "table", "objects", "with sub-entities", "Z_MAX", ""]] + entities.map { entity in
+            [entity.name, String(entity.number), entity.table, String(entity.objects), String(entity.objectsWithSubentities),
+             String(entity.highestKey), entity.superentity.map { "sub-entity of \($0)" } ?? ""]
+        }
+        let widths = (0..<7).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            let cells = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            lines.append(("  " + cells.joined(separator: "  ")).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
         }
         lines.append("join tables: " + (joinTables.isEmpty ? "none" : joinTables.map { "\($0.name) (\($0.rows) rows)" }.joined(separator: ", ")))
         lines.append("external data: " + (externalData.map { "\($0.files) files, \($0.bytes) bytes in \($0.folder)" } ?? "none"))

@@ -193,8 +193,16 @@ extension MappingModel {
                         name: property.name, isRelationship: isRelationship, change: .mapped(expression: property.value.map(Self.describe)))
                 })
         }
+        // A policy is a class of the app's: a migration that names one not registered in this
+        // process fails at that entity mapping (134110), so the plan says so before it starts.
+        let blockers = entityMappings.compactMap { mapping -> MigrationPlanOutline.Blocker? in
+            guard let policy = mapping.entityMigrationPolicyClassName, EntityMigrationPolicies.policy(named: policy) == nil else { return nil }
+            return MigrationPlanOutline.Blocker(
+                code: ManagedObjectError.Code.migration.rawValue, entity: mapping.destinationEntityName, property: nil,
+                reason: "entity mapping \(mapping.name) of \(name) names migration policy \(policy), which is not registered here (it is the app's code)")
+        }
         return MigrationPlanOutline(
-            sourceVersion: sourceVersion, destinationVersion: destinationVersion, mappingModel: name, entities: entities, blockers: [])
+            sourceVersion: sourceVersion, destinationVersion: destinationVersion, mappingModel: name, entities: entities, blockers: blockers)
     }
 
     private static func describe(_ value: PropertyMapping.Value) -> String {
