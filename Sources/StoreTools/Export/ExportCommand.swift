@@ -17,8 +17,9 @@ package struct ExportCommand: ParsableCommand {
             not a byte of it changes. With --output the file appears only once complete.
 
             Example:
-              managedgen export Data.sqlite --model SRGUserData.xcdatamodeld --entity SRGHistoryEntry --format jsonl
-              managedgen export Moody.moody --model Moody.xcdatamodeld --format csv --output moods.csv
+              managedgen export Moody.moody --model Moody.xcdatamodeld --format jsonl
+              managedgen export Moody.moody --model Moody.xcdatamodeld \\
+                  --entity Mood --format csv --output moods.csv
             """
     )
 

@@ -22,8 +22,9 @@ package struct MigrateCommand: ParsableCommand {
             a line per step otherwise.
 
             Example:
-              managedgen migrate --model Moody.xcdatamodeld "Moody 2.moody" --to "Moody 4" --dry-run
-              managedgen migrate --model Moody.xcdatamodeld "Moody 2.moody"
+              managedgen migrate --model Moody.xcdatamodeld "Moody 2.moody" --dry-run
+              managedgen migrate --model Moody.xcdatamodeld "Moody 2.moody" \\
+                  --to "Moody 4" --mapping "Moody 2-Moody 3.xcmappingmodel"
             """
     )
 
