@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ManagedObjects
 import Testing
 @testable import StoreTools
 
@@ -124,5 +125,36 @@ struct InspectCommandTests {
         #expect(decoded.joinTables.map(\.name) == ["Z_1FAVORITES"])
         #expect(decoded.joinTables.first?.rows == 5)
         #expect(decoded.model?.writtenBy == "BookmarksModel 5")
+    }
+}
+
+extension InspectCommandTests {
+    @Test("external binary data: the files of the store's _EXTERNAL_DATA folder and their size (no real store has any)")
+    func externalData() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("Photos.sqlite")
+        let model = ManagedObjectModel(Model(entities: [
+            Entity(name: "Photo", attributes: [
+                Attribute(name: "image", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
+            ]),
+        ]))
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, persistentStoreCoordinator: coordinator)
+        // Core Data keeps values over 100 KB in files: two of 200,000 and 300,000 bytes, one small in the row.
+        try context.performAndWait {
+            for size in [200_000, 300_000, 10] {
+                let photo = ManagedObject(entity: try #require(model["Photo"]), insertInto: context)
+                photo.setValue(Data(repeating: 7, count: size), forKey: "image")
+            }
+            try context.save()
+        }
+        try coordinator.remove(store)
+        let inspection = try StoreInspection(storeAt: url.path)
+        let external = try #require(inspection.externalData)
+        #expect(external.files == 2)
+        #expect(external.bytes == 500_000)
+        #expect(external.folder.hasSuffix(".Photos_SUPPORT/_EXTERNAL_DATA"))
+        #expect(inspection.entities.first?.objects == 3)
     }
 }
