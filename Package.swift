@@ -41,11 +41,23 @@ let package = Package(
         .target(name: "DataModelReader", dependencies: ["DataModel", "CLibXML2"]),
         // The generator: Model -> Swift declarations -> deterministic text.
         .target(name: "ManagedGenCore", dependencies: ["DataModelReader"]),
+        // The command line is three targets so that the plugins stay light: the model commands
+        // (generate, validate, dump) in a library; `ManagedGenPluginTool`, the executable the
+        // plugins build and run for every plugin user, has those alone (no runtime, no GRDB);
+        // `managedgen`, the product people run, adds the store tools (`StoreTools`: inspect,
+        // diff, migrate, export), which need the runtime.
+        .target(
+            name: "ManagedGenCommands",
+            dependencies: ["ManagedGenCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "ManagedGenPluginTool",
+            dependencies: ["ManagedGenCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "managedgen",
             dependencies: [
-                "ManagedGenCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ManagedGenCommands", "StoreTools", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The runtime generated code compiles and runs against.
@@ -65,6 +77,16 @@ let package = Package(
         // Opt-in: reading model files at run time (`ManagedObjectModel(contentsOf:)`), for apps
         // that ship `.xcdatamodeld` files instead of generated models. Brings in libxml2.
         .target(name: "ModelFileLoading", dependencies: ["ManagedObjects", "DataModelReader"]),
+        // The store commands of `managedgen`, on the runtime: it reads stores (GRDB directly for
+        // what no store API says: row counts by table, `PRAGMA integrity_check`).
+        .target(
+            name: "StoreTools",
+            dependencies: [
+                "ManagedObjects", "ModelFileLoading",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // A store in a PostgreSQL database, for several server processes sharing one database.
         .target(
             name: "PostgreSQLStore",
@@ -85,7 +107,7 @@ let package = Package(
             "ManagedObjects", "PostgreSQLStore", "StoreTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // Build tool: generates a target's model classes at build time.
-        .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["managedgen"]),
+        .plugin(name: "ManagedGenPlugin", capability: .buildTool(), dependencies: ["ManagedGenPluginTool"]),
         // `swift package generate-managed-objects`: writes them into the package instead.
         .plugin(
             name: "ManagedGenCommandPlugin",
@@ -100,7 +122,7 @@ let package = Package(
                     )
                 ]
             ),
-            dependencies: ["managedgen"]
+            dependencies: ["ManagedGenPluginTool"]
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModelReader"], exclude: ["Fixtures"]),
         // Not a product: test data every store's tests share (the predicate conformance table).
@@ -137,6 +159,8 @@ let package = Package(
         benchmark("ContextBenchmark", ["ManagedObjects"]),
         benchmark("HistoryBenchmark", ["ManagedObjects"]),
         benchmark("TransformableBenchmark", ["ManagedObjects"]),
+        // `managedgen export` of a million objects, through the store commands' library.
+        benchmark("ExportBenchmark", ["StoreTools", "ManagedObjects", "ModelFileLoading"]),
         // The raw-SQLite side they measure the runtime against: GRDB, and SQLite's C API.
         benchmark("RuntimeBenchmark", ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]),
         benchmark("BatchBenchmark", [
@@ -149,6 +173,11 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The store commands on the real stores of `../shared/stores` (raw SQL through GRDB to check them).
+        .testTarget(
+            name: "StoreToolsTests",
+            dependencies: ["StoreTools", "ManagedObjects", "ModelFileLoading", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "ManagedGenCoreTests",
             dependencies: ["ManagedGenCore"],

@@ -36,6 +36,7 @@ run MigrationBenchmark 500 1
 run ContextBenchmark 500
 run HistoryBenchmark 500 1
 run TransformableBenchmark 500 1
+run ExportBenchmark 2000 jsonl
 run RuntimeBenchmark 500 1
 run BatchBenchmark 2000 500 1
 if [ -n "${MANAGEDGEN_POSTGRES_URL:-}" ]; then

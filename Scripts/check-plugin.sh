@@ -3,6 +3,8 @@
 # - a second build with nothing changed does not run the generator;
 # - touching the model runs it again;
 # - a broken model fails the build with its diagnostic at the model file's line and column.
+# - the executable the plugins run (ManagedGenPluginTool) depends on no runtime module, GRDB or
+#   other store code: a package that uses the plugin builds the generator only.
 # The model file is restored afterwards, whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +14,26 @@ marker="Generating managed objects for DogWalk.xcdatamodeld"
 fail() { echo "check-plugin: $*" >&2; exit 1; }
 
 build() { swift build --package-path "$examples" --target DogWalk 2>&1; }
+
+# Everything the plugins' tool builds, from the manifest (python3: Swift's toolchain images have it).
+plugin_tool_modules=$(swift package describe --type json | python3 -c '
+import json, sys
+targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
+seen, todo = set(), ["ManagedGenPluginTool"]
+while todo:
+    name = todo.pop()
+    if name in seen: continue
+    seen.add(name)
+    target = targets.get(name, {})
+    todo += target.get("target_dependencies", [])
+    seen.update(target.get("product_dependencies", []))
+print(" ".join(sorted(seen)))')
+for heavy in ManagedObjects ModelFileLoading StoreTools GRDB PostgresNIO; do
+    if grep -qw "$heavy" <<<"$plugin_tool_modules"; then
+        fail "the plugins' tool depends on $heavy: $plugin_tool_modules"
+    fi
+done
+echo "plugin tool builds: $plugin_tool_modules"
 
 build >/dev/null
 output=$(build)

@@ -12,7 +12,7 @@ struct ManagedGenCommandPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = Set(extractor.extractOption(named: "target"))
-        let generator = try context.tool(named: "managedgen")
+        let generator = try context.tool(named: "ManagedGenPluginTool")
 
         let targets = context.package.targets.compactMap(\.sourceModule).filter {
             targetNames.isEmpty || targetNames.contains($0.name)

@@ -10,7 +10,7 @@ import PackagePlugin
 struct ManagedGenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target.sourceModule else { return [] }
-        let generator = try context.tool(named: "managedgen")
+        let generator = try context.tool(named: "ManagedGenPluginTool")
         let configuration = ModelSource.configurationFile(in: module.sourceFiles)
         let outputDirectory = context.pluginWorkDirectoryURL
         // ManagedGen's `CoreData` module (Linux): the target is Core Data code.

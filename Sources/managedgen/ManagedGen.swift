@@ -1,10 +1,10 @@
 import ArgumentParser
+import ManagedGenCommands
+import StoreTools
 
+/// `managedgen`: the model commands (generate, validate, dump) and the store tools (inspect,
+/// diff, migrate, export).
 @main
 struct ManagedGen: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "managedgen",
-        abstract: "Reads Core Data models and generates typed Swift managed-object code.",
-        subcommands: [GenerateCommand.self, ValidateCommand.self, DumpCommand.self]
-    )
+    static let configuration = ManagedGenCommandSet.configuration(adding: StoreToolCommands.all())
 }

@@ -308,7 +308,7 @@ package struct InferredMigrationPlan {
     }
 
     /// A source column's value as the destination type, when Core Data infers that change.
-    private func conversion(
+    func conversion(
         of column: String, from sourceType: AttributeType, to type: AttributeType, entity: String, attribute: String
     ) throws -> String {
         // Numbers convert to one another, as Core Data's inferred mappings convert NSNumbers:

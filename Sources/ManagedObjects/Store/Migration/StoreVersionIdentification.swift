@@ -17,12 +17,12 @@ package enum StoreVersionIdentification {
     package struct StoreLayout {
         package var metadata: [String: Any]
         /// `Z_PRIMARYKEY`: entity number and `Z_MAX` by stored entity name.
-        var primaryKeys: [String: (number: Int64, max: Int64)]
+        package var primaryKeys: [String: (number: Int64, max: Int64)]
         /// Entity tables and join tables (not Core Data's own bookkeeping tables), with their
         /// column names, uppercased.
-        var tables: [String: Set<String>]
+        package var tables: [String: Set<String>]
         /// The highest `Z_PK` of each entity table (uppercased name).
-        var highestRowKeys: [String: Int64]
+        package var highestRowKeys: [String: Int64]
 
         /// Core Data's own tables, which are not the model's.
         package static let bookkeepingTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
@@ -37,7 +37,7 @@ package enum StoreVersionIdentification {
             self.highestRowKeys = highestRowKeys
         }
 
-        static func read(_ db: Database) throws -> StoreLayout {
+        package static func read(_ db: Database) throws -> StoreLayout {
             var tables: [String: Set<String>] = [:]
             var highestRowKeys: [String: Int64] = [:]
             let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")

@@ -199,9 +199,12 @@ package final class SQLRowReader: Sendable {
     /// The row whose cells `column` gives, as a stored object; `nil` for an entity number the
     /// model does not know or a row without a key. `entityNumber(table, key)` reads `Z_ENT` of
     /// the row `key` of `table`, for a to-one whose row does not say which sub-entity it names.
-    /// Throws for a Transformable cell its transformer cannot read, naming attribute and object.
+    /// Throws for a Transformable cell its transformer cannot read, naming attribute and object;
+    /// with `keepingUndecodableTransformables`, such a cell reads as an
+    /// ``UndecodedTransformable`` instead (an export hands the bytes on).
     package func storedObject(
-        column: (Int) -> DatabaseValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?
+        column: (Int) -> DatabaseValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?,
+        keepingUndecodableTransformables: Bool = false
     ) throws -> StoredObject? {
         func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
         guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
@@ -211,7 +214,12 @@ package final class SQLRowReader: Sendable {
         for (index, property) in layout.readProperties.enumerated() {
             switch property {
             case .attribute(let position, .transformable):
-                values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
+                do {
+                    values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
+                } catch let error as ManagedObjectError where keepingUndecodableTransformables {
+                    guard case .blob(let data) = column(position).storage else { throw error }
+                    values.append(.attribute(UndecodedTransformable(data: data, reason: error.message)))
+                }
             case .attribute(let position, let type):
                 values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
             case .externalBinary(let position):

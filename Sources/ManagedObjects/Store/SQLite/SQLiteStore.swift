@@ -404,7 +404,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// A read through `reader`; SQLite's own errors (a damaged page found late, an I/O error)
     /// become Core Data's `NSSQLiteError` (134180), naming the file.
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try reader.read(body)
         } catch let error as DatabaseError {
@@ -424,13 +424,14 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// The row of `selectClause(table)` that `statement` (stepped by a cursor) is on, as a
     /// stored object; `nil` for an entity number the model does not know. Columns are read
     /// from the statement itself: a GRDB row decodes a `DatabaseValue` through generic code.
-    private func storedObject(_ statement: Statement, db: Database) throws -> StoredObject? {
+    func storedObject(_ statement: Statement, db: Database, keepingUndecodableTransformables: Bool = false) throws -> StoredObject? {
         let sqliteStatement = statement.sqliteStatement
         return try rowReader.storedObject(
             column: { DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0)) },
             entityNumber: { table, key in
                 try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"), arguments: [key])
-            })
+            },
+            keepingUndecodableTransformables: keepingUndecodableTransformables)
     }
 
     // MARK: Writing

@@ -34,7 +34,7 @@ public struct MappingModel: Sendable {
 
     /// Whether this mapping takes a store of `source` to `destination`: by entity hashes where
     /// it has them (a mapping file's version names may be stale), else by version names.
-    func maps(from source: ManagedObjectModelVersions.Version, to destination: ManagedObjectModelVersions.Version) -> Bool {
+    package func maps(from source: ManagedObjectModelVersions.Version, to destination: ManagedObjectModelVersions.Version) -> Bool {
         (sourceEntityVersionHashes.map { $0 == source.entityVersionHashes } ?? (sourceVersionName == source.name))
             && (destinationEntityVersionHashes.map { $0 == destination.entityVersionHashes } ?? (destinationVersionName == destination.name))
     }

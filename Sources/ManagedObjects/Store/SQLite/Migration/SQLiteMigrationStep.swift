@@ -15,22 +15,7 @@ struct SQLiteMigrationStep {
     /// getting a new file; a file no longer named is removed once the migration is in place).
     func run(from sourcePath: String, to destinationPath: String, externalData: ExternalBinaryData) throws {
         let layout = try SQLiteStoreMetadata.readStore(at: sourcePath, StoreVersionIdentification.StoreLayout.read)
-        let (numbers, missing) = SQLiteSchema.storedNumbers(layout.primaryKeys.mapValues(\.number), of: source)
-        guard missing.isEmpty else {
-            throw ManagedObjectError(.migration, "\(sourcePath) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
-        }
-        let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
-        // The highest key each source table handed out (its root entity's Z_MAX, or a higher key
-        // a row holds).
-        var highestKeys: [String: Int64] = [:]
-        for table in sourceSchema.tables {
-            let number = numbers[table.root.name]
-            highestKeys[table.name] = max(
-                layout.primaryKeys.values.first { $0.number == number }?.max ?? 0, layout.highestRowKeys[table.name.uppercased()] ?? 0)
-        }
-        let plan = try InferredMigrationPlan(
-            source: source, destination: destination, sourceSchema: sourceSchema,
-            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys)
+        let plan = try InferredMigrationPlan.sqlite(from: source, to: destination, storeLayout: layout, store: sourcePath)
         let statements = try plan.copyStatements()
         let identifier = layout.metadata["NSStoreUUID"] as? String ?? UUID().uuidString
         var writtenFiles: [String] = []
@@ -101,5 +86,37 @@ struct SQLiteMigrationStep {
                 : try externalData.value(ofCell: cell, attribute: "\(toggled.table).\(toggled.column) of row \(key)", objectID: nil)
             try update.execute(arguments: [converted, key])
         }
+    }
+}
+
+extension InferredMigrationPlan {
+    /// The plan of an SQLite store's step from `source` to `destination`. `storeLayout`: the
+    /// store's, read from the file migrated (its entity numbers and highest keys); `nil`: a store
+    /// laid out as `source` lays out a new one, for a plan made without a store (`managedgen diff`).
+    package static func sqlite(
+        from source: ManagedObjectModel, to destination: ManagedObjectModel,
+        storeLayout layout: StoreVersionIdentification.StoreLayout?, store: String
+    ) throws -> InferredMigrationPlan {
+        guard let layout else {
+            return try InferredMigrationPlan(
+                source: source, destination: destination, sourceSchema: SQLiteSchema(model: source),
+                destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: [:])
+        }
+        let (numbers, missing) = SQLiteSchema.storedNumbers(layout.primaryKeys.mapValues(\.number), of: source)
+        guard missing.isEmpty else {
+            throw ManagedObjectError(.migration, "\(store) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
+        }
+        let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
+        // The highest key each source table handed out (its root entity's Z_MAX, or a higher key
+        // a row holds).
+        var highestKeys: [String: Int64] = [:]
+        for table in sourceSchema.tables {
+            let number = numbers[table.root.name]
+            highestKeys[table.name] = max(
+                layout.primaryKeys.values.first { $0.number == number }?.max ?? 0, layout.highestRowKeys[table.name.uppercased()] ?? 0)
+        }
+        return try InferredMigrationPlan(
+            source: source, destination: destination, sourceSchema: sourceSchema,
+            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys)
     }
 }

@@ -63,7 +63,7 @@ package enum SQLiteStoreMetadata {
     }
 
     /// The metadata dictionary of `Z_METADATA.Z_PLIST`, with `NSStoreUUID` from `Z_UUID`.
-    static func read(_ db: Database) throws -> [String: Any] {
+    package static func read(_ db: Database) throws -> [String: Any] {
         guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         else { return [:] }
         var dictionary = (row.convertible("Z_PLIST") as Data?).flatMap {
@@ -77,7 +77,7 @@ package enum SQLiteStoreMetadata {
     /// it is an SQLite file with Core Data's tables, so that nothing is changed: errors name the
     /// file (134080 not SQLite or corrupt, 134020 not a Core Data store). `writing`: `body` runs
     /// in a write transaction instead (the checks still come first).
-    static func readStore<T>(at path: String, writing: Bool = false, _ body: (Database) throws -> T) throws -> T {
+    package static func readStore<T>(at path: String, writing: Bool = false, _ body: (Database) throws -> T) throws -> T {
         let file = FileHandle(forReadingAtPath: path)
         let header = (try? file?.read(upToCount: 16)) ?? nil
         try? file?.close()
@@ -124,7 +124,7 @@ package enum SQLiteStoreMetadata {
     }
 
     /// `Z_PRIMARYKEY`'s entity numbers and `Z_MAX` by stored entity name.
-    static func primaryKeys(_ db: Database) throws -> [String: (number: Int64, max: Int64)] {
+    package static func primaryKeys(_ db: Database) throws -> [String: (number: Int64, max: Int64)] {
         var result: [String: (number: Int64, max: Int64)] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
             if let name = (row.convertible("Z_NAME") as String?), let number = (row.convertible("Z_ENT") as Int64?) {

@@ -20,6 +20,15 @@ public enum SQLiteStoreMigration {
     /// 134140 when a mapping cannot be inferred (naming entity and property), 134110 when the
     /// data does not fit the new version (a required value missing, a uniqueness constraint).
     public static func migrateIfNeeded(storeAt url: URL, to model: ManagedObjectModel, options: Options) throws {
+        try migrateIfNeeded(storeAt: url, to: model, options: options, progress: { _, _ in })
+    }
+
+    /// ``migrateIfNeeded(storeAt:to:options:)``, telling `progress` as each step starts (its
+    /// index, and the step) and once more when the migrated store is in place (index = count):
+    /// `managedgen migrate` shows it.
+    package static func migrateIfNeeded(
+        storeAt url: URL, to model: ManagedObjectModel, options: Options, progress: (_ index: Int, _ steps: [StoreMigration.Step]) -> Void
+    ) throws {
         let path = url.path
         let targetIndex = options.modelVersions.index(of: model)
         guard let sourceIndex = try StoreVersionIdentification.sourceVersionIndex(ofStoreAt: path, among: options.modelVersions, preferring: targetIndex),
@@ -33,11 +42,12 @@ public enum SQLiteStoreMigration {
                 SQLiteMigrationStep(source: step.source.model, destination: step.destination.model)
             }
         }
-        try migrate(storeAt: url, through: plan)
+        try migrate(storeAt: url, through: plan, willRunStep: { progress($0, steps) })
+        progress(steps.count, steps)
     }
 
     /// Migrates the store at `url` through each step, and swaps the result in.
-    static func migrate(storeAt url: URL, through steps: [any MigrationStep]) throws {
+    static func migrate(storeAt url: URL, through steps: [any MigrationStep], willRunStep: (Int) -> Void = { _ in }) throws {
         let path = url.path
         removeLeftovers(of: path)
         // The old store's committed WAL goes into its main file first, so that file alone is the
@@ -56,6 +66,7 @@ public enum SQLiteStoreMigration {
             for (number, step) in steps.enumerated() {
                 let destination = "\(path).migrating.\(number)"
                 written.append(destination)
+                willRunStep(number)
                 do {
                     try step.run(from: current, to: destination, externalData: externalData)
                 } catch {

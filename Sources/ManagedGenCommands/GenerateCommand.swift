@@ -4,8 +4,10 @@ import Foundation
 import ManagedGenCore
 
 /// `managedgen generate <model> --output <dir>`: reads a model and writes its Swift sources.
-struct GenerateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct GenerateCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generates typed managed-object classes for a Core Data model.",
         discussion: """
@@ -67,7 +69,7 @@ struct GenerateCommand: ParsableCommand {
 
     @OptionGroup var diagnosticOptions: DiagnosticOptions
 
-    func validate() throws {
+    package func validate() throws {
         if output == nil && outputFile == nil && !listOutputs {
             throw ValidationError("give --output <dir> or --output-file <file>")
         }
@@ -76,7 +78,7 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let options: GeneratorOptions
         do {
             options = try resolvedOptions()

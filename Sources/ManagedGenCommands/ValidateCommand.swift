@@ -3,8 +3,10 @@ import DataModelReader
 
 /// `managedgen validate <paths…>`: reads and checks models, printing compiler-style
 /// diagnostics; exits with status 1 if any model has an error.
-struct ValidateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ValidateCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Read and check Core Data models, printing errors and warnings.",
         discussion: """
@@ -19,7 +21,7 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var diagnosticOptions: DiagnosticOptions
 
-    func run() throws {
+    package func run() throws {
         var anyFailed = false
         for path in paths {
             let (bundle, failed, diagnostics) = ModelLoading.loadReporting(path, options: diagnosticOptions)

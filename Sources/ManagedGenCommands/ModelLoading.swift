@@ -3,18 +3,20 @@ import DataModelReader
 import Foundation
 
 /// How a command reports the diagnostics of the models it reads.
-struct DiagnosticOptions: ParsableArguments {
+package struct DiagnosticOptions: ParsableArguments {
+    package init() {}
+
     @Flag(name: .shortAndLong, help: "Print errors only, not warnings.")
-    var quiet = false
+    package var quiet = false
 
     @Flag(help: "Treat warnings as errors.")
-    var warningsAsErrors = false
+    package var warningsAsErrors = false
 }
 
 /// Reading a model path for a command: load and validate it (`DataModel.ModelLoader`), print
 /// its diagnostics on standard error as `path:line:col: severity: message`, and say whether
 /// the command may go on. Every command that reads a model goes through here.
-enum ModelLoading {
+package enum ModelLoading {
     /// Loads the model at `path` and prints its diagnostics.
     /// - Returns: the bundle, and whether there were errors (after `--warnings-as-errors`).
     static func loadReporting(
@@ -46,7 +48,7 @@ enum ModelLoading {
         return bundle
     }
 
-    static func printToStandardError(_ line: String) {
+    package static func printToStandardError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

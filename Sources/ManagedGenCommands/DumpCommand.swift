@@ -4,8 +4,10 @@ import Foundation
 
 /// `managedgen dump <path>`: prints the model as read, as stable JSON (sorted keys), for
 /// inspecting what the reader saw and for diffing models.
-struct DumpCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct DumpCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "dump",
         abstract: "Print a Core Data model as the reader sees it, as JSON.",
         discussion: """
@@ -31,7 +33,7 @@ struct DumpCommand: ParsableCommand {
 
     @OptionGroup var diagnosticOptions: DiagnosticOptions
 
-    func run() throws {
+    package func run() throws {
         let (bundle, failed, _) = ModelLoading.loadReporting(path, versionName: versionName, options: diagnosticOptions)
         if let bundle {
             let json = allVersions
