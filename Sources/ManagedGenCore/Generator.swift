@@ -112,7 +112,7 @@ public struct Generator: Sendable {
     /// The version of the runtime contract (`ManagedObjects.GeneratedCodeContract`) generated code
     /// is written for. Every generated file names it, so compiling the file against a runtime of
     /// another contract fails at that line, with a message that says to regenerate.
-    public static let runtimeContractVersion = 1
+    public static let runtimeContractVersion = 2
 
     static let runtimeContractCheck = Declaration(
         .typeAlias(
