@@ -37,6 +37,7 @@ run ContextBenchmark 500
 run HistoryBenchmark 500 1
 run TransformableBenchmark 500 1
 run RuntimeBenchmark 500 1
+run SnapshotBenchmark 500 1
 run BatchBenchmark 2000 500 1
 if [ -n "${MANAGEDGEN_POSTGRES_URL:-}" ]; then
     run PostgreSQLBenchmark 500

@@ -174,6 +174,11 @@ public struct Generator: Sendable {
         var result: [Diagnostic] = []
         for entity in model.entities {
             for attribute in entity.attributes {
+                if let swiftType = TypeMapper.declaredSwiftType(of: attribute),
+                   let problem = TypeMapper.swiftTypeProblem(of: attribute, swiftType) {
+                    result.append(.warning(
+                        "the Swift type '\(swiftType)' of '\(entity.name).\(attribute.name)' is ignored: \(problem)", at: attribute.location))
+                }
                 if let value = attribute.userInfo[UserInfoKeys.wrapperDefault], AttributeDefault(parsing: value, as: attribute.type) == nil {
                     result.append(.warning(
                         "'\(UserInfoKeys.wrapperDefault)' value '\(value)' of '\(entity.name).\(attribute.name)' does not fit its type \(attribute.type.rawValue); ignored",

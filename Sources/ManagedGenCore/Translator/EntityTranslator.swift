@@ -21,6 +21,7 @@ struct EntityTranslator {
             members: propertyMembers() + toManyAccessors() + fetchMembers() + keyPaths.members)))
         if isFetchableRoot && !isFinal { result.append(fetchingProtocol()) }
         result += keyPaths.declarations
+        result += SnapshotTranslator(index: index, plan: plan).declarations()
         return result
     }
 

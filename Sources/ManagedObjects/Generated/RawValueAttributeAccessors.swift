@@ -6,8 +6,14 @@ extension ManagedObject {
         RawValueStorage.value(attributeStorageValue(at: index), as: Value.self, what: self.propertyPath(at: index))
     }
 
+    /// An optional attribute with a default for raw values the type does not have.
+    @_spi(Generated) public func rawValueAttribute<Value: RawRepresentable>(at index: Int, ifUnknown value: Value) -> Value? {
+        RawValueStorage.value(attributeStorageValue(at: index), as: Value.self, unknown: value, what: self.propertyPath(at: index))
+    }
+
+    /// A non-optional attribute: `value` when nothing is stored too.
     @_spi(Generated) public func rawValueAttribute<Value: RawRepresentable>(at index: Int, default value: Value) -> Value {
-        rawValueAttribute(at: index) ?? value
+        rawValueAttribute(at: index, ifUnknown: value) ?? value
     }
 
     @_spi(Generated) public func setRawValueAttribute<Value: RawRepresentable>(_ value: Value?, at index: Int) {

@@ -44,8 +44,12 @@
         RawValueStorage.value(storedAttribute(at: index), as: Value.self, what: "\(id.entity.name).\(id.entity[index].name)")
     }
 
+    public func rawValueAttribute<Value: RawRepresentable>(at index: Int, ifUnknown value: Value) -> Value? {
+        RawValueStorage.value(storedAttribute(at: index), as: Value.self, unknown: value, what: "\(id.entity.name).\(id.entity[index].name)")
+    }
+
     public func rawValueAttribute<Value: RawRepresentable>(at index: Int, default value: Value) -> Value {
-        rawValueAttribute(at: index) ?? value
+        rawValueAttribute(at: index, ifUnknown: value) ?? value
     }
 
     public func toOne<Destination>(at index: Int) -> ObjectID<Destination>? {

@@ -6,13 +6,16 @@ import DataModel
 /// attribute (`enum Priority: Int` over an Integer 16 attribute). One place for the
 /// conversions that generated accessors, snapshots and typed predicates make.
 enum RawValueStorage {
-    /// The value `stored` stands for; `nil` for no value, and for a raw value no value of
+    /// The value `stored` stands for; `nil` for no value; `unknown` for a raw value no value of
     /// `Value` has, which is logged (``ManagedObjectsLog``) naming `what` (`Entity.key`).
-    static func value<Value: RawRepresentable>(_ stored: Any?, as _: Value.Type, what: @autoclosure () -> String) -> Value? {
+    static func value<Value: RawRepresentable>(
+        _ stored: Any?, as _: Value.Type, unknown: Value? = nil, what: @autoclosure () -> String
+    ) -> Value? {
         guard let stored else { return nil }
         if let raw = rawValue(stored, as: Value.RawValue.self), let value = Value(rawValue: raw) { return value }
-        ManagedObjectsLog.logger.warning("\(what()): stored value \(stored) is not a raw value of \(Value.self); read as nil or the default")
-        return nil
+        ManagedObjectsLog.logger.warning(
+            "\(what()): stored value \(stored) is not a raw value of \(Value.self); read as \(unknown.map { "\($0)" } ?? "nil")")
+        return unknown
     }
 
     /// `stored` as `Raw`: the same value, or an integer converted exactly.
