@@ -6,7 +6,7 @@
 /// When the contract changes incompatibly, add the next version and mark the one before
 /// `@available(*, unavailable, message:)` with the instruction to regenerate: files from an
 /// older generator then fail with that message; files from a newer generator name a version this
-/// runtime does not have ("type 'GeneratedCodeContract' has no member 'Version3'"). A change that
+/// runtime does not have ("'Version3' is not a member type of enum 'ManagedObjects.GeneratedCodeContract'"). A change that
 /// only adds to the contract adds the next version and leaves the one before available: files
 /// generated for it still compile.
 @_spi(Generated) public enum GeneratedCodeContract {
