@@ -1,22 +1,15 @@
 import DataModelReader
 import Foundation
 
-/// Translates an entity's snapshot (option `snapshots`, user info `managedgen.snapshots`): a
-/// `Sendable`, `Codable`, `Hashable` struct nested in the class with the object's ID and its
-/// stored properties (attributes typed as the class types them, to-ones as a typed ID, to-manys
-/// as an array of them), `apply(to:)` to write it back, the class's `snapshot()` and
-/// `fetchSnapshots(where:sortedBy:in:)`. The reading and writing are the runtime's
-/// (`SnapshotValues`, `setToOneObjectID`, …), called by property index.
-struct SnapshotTranslator {
-    let index: ModelIndex
-    let plan: ModelIndex.EntityPlan
-    var types: TypeNames { index.types }
-    var mapper: TypeMapper { TypeMapper(index: index) }
-    var access: AccessModifier { index.options.accessLevel.modifier }
-    var className: String { SwiftNames.escaped(plan.className) }
-
+// An entity's snapshot (option `snapshots`, user info `managedgen.snapshots`): a `Sendable`,
+// `Codable`, `Hashable` struct nested in the class with the object's ID and its stored
+// properties (attributes typed as the class types them, to-ones as a typed ID, to-manys as an
+// array of them), `apply(to:)` to write it back, the class's `snapshot()` and
+// `fetchSnapshots(where:sortedBy:in:)`. The reading and writing are the runtime's
+// (`SnapshotValues`, `setToOneObjectID`, …), called by property index.
+extension EntityTranslator {
     /// One stored property of the snapshot.
-    private struct Field {
+    fileprivate struct Field {
         var name: String
         var type: String
         /// Reads it from `values` (`SnapshotValues`).
@@ -26,7 +19,7 @@ struct SnapshotTranslator {
     }
 
     /// The extension with the snapshot, or nothing when the entity has none.
-    func declarations() -> [Declaration] {
+    func snapshotDeclarations() -> [Declaration] {
         guard let snapshotName = plan.snapshotTypeName else { return [] }
         let chain = index.model.inheritanceChain(of: plan.entity)
         var fields: [Field] = []
@@ -86,8 +79,6 @@ struct SnapshotTranslator {
             ])
         return [.extension(ExtensionDeclaration(extendedType: className, members: [snapshot, snapshotFunction, fetch]))]
     }
-
-    private func swiftName(_ modelName: String) -> String { SwiftNames.escaped(plan.swiftNames[modelName] ?? modelName) }
 
     /// The attribute as a field: typed as the class types it, except `NSNumber?` (Xcode's
     /// non-scalar numbers), which is the Swift number, optional; a non-optional type with no
