@@ -41,11 +41,13 @@ let firstTicket: ObjectID<Ticket> = try seeding.performAndWait {
 }
 
 let encoder = JSONEncoder()
-encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
 encoder.dateEncodingStrategy = .iso8601
+let decoder = JSONDecoder()
+decoder.dateDecodingStrategy = .iso8601
 
 /// One "route": runs on a context of its own, returns the response body.
-func respond(_ route: String, _ body: @Sendable (ManagedObjectContext) throws -> Data) async throws {
+func respond(_ route: String, _ body: @escaping @Sendable (ManagedObjectContext) throws -> Data) async throws {
     let data = try await Task.detached {
         let context = container.newBackgroundContext()
         return try context.performAndWait { try body(context) }
@@ -86,7 +88,7 @@ let changed = try await Task.detached {
 }.value
 let editing = container.newBackgroundContext()
 try editing.performAndWait {
-    let snapshot = try JSONDecoder().decode(Ticket.Snapshot.self, from: changed)
+    let snapshot = try decoder.decode(Ticket.Snapshot.self, from: changed)
     try snapshot.apply(to: editing.object(with: snapshot.objectID))
     try editing.save()
 }
