@@ -143,7 +143,8 @@ let package = Package(
         // time, and the tests run the seeds' scenarios on the generated classes.
         .testTarget(
             name: "GeneratedSeedsTests",
-            dependencies: ["ManagedObjects", "ModelFileLoading"],
+            // Logging: the tests read what the runtime logs (`ManagedObjectsLog`).
+            dependencies: ["ManagedObjects", "ModelFileLoading", .product(name: "Logging", package: "swift-log")],
             plugins: ["ManagedGenPlugin"]
         ),
         // Benchmarks (Benchmarks/README.md): executables of this package, not products, so every
@@ -163,6 +164,12 @@ let package = Package(
         benchmark("ExportBenchmark", ["StoreTools", "ManagedObjects", "ModelFileLoading"]),
         // The raw-SQLite side they measure the runtime against: GRDB, and SQLite's C API.
         benchmark("RuntimeBenchmark", ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]),
+        // fetchSnapshots against raw SQLite: its Tweet classes come from the build plugin (and
+        // its managedgen.json, which turns snapshots on).
+        .executableTarget(
+            name: "SnapshotBenchmark",
+            dependencies: ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/Sources/SnapshotBenchmark", plugins: ["ManagedGenPlugin"]),
         benchmark("BatchBenchmark", [
             "ManagedObjects", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -4,7 +4,7 @@ import PackageDescription
 // Every example in one package, set up as an app's package uses ManagedGen: the runtime
 // product and the build plugin, here by path. One package graph, so GRDB, the runtime and the
 // generator are built once for all of them. Run one from this folder: `swift run DogWalk`
-// (or Flights, HistorySync, Importer, Tweets; JSONStore on Linux).
+// (or Flights, HistorySync, Importer, Tweets, TicketDesk; JSONStore on Linux).
 let package = Package(
     name: "Examples",
     platforms: [.macOS(.v14)],  // #Predicate (Tweets)
@@ -36,6 +36,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "Tweets",
+            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
+            plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
+        ),
+        // Enum attributes, snapshots (its managedgen.json turns them on) and typed object IDs,
+        // served as JSON.
+        .executableTarget(
+            name: "TicketDesk",
             dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")],
             plugins: [.plugin(name: "ManagedGenPlugin", package: "ManagedGen")]
         ),

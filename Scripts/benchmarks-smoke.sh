@@ -38,6 +38,7 @@ run HistoryBenchmark 500 1
 run TransformableBenchmark 500 1
 run ExportBenchmark 2000 jsonl
 run RuntimeBenchmark 500 1
+run SnapshotBenchmark 500 1
 run BatchBenchmark 2000 500 1
 if [ -n "${MANAGEDGEN_POSTGRES_URL:-}" ]; then
     run PostgreSQLBenchmark 500

@@ -13,7 +13,7 @@ package struct GenerateCommand: ParsableCommand {
         discussion: """
             Options can also come from a JSON file: --config <path>, or managedgen.json next to the \
             model. Its keys are the options' names in camel case (accessLevel, optionality, \
-            wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions, toManyCollections); \
+            wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions, toManyCollections, snapshots); \
             flags override it, except --default-to-many-collections, which applies only when the file \
             does not set toManyCollections.
             Exit status: 0 on success, 1 when the model has errors (printed as path:line:col: error: …) \
@@ -58,6 +58,9 @@ package struct GenerateCommand: ParsableCommand {
 
     @Option(help: "To-manys as swift (Set<T>, OrderedSet<T>) or foundation (Xcode's NSSet?, NSOrderedSet?).")
     var toManyCollections: GeneratorOptions.ToManyCollections?
+
+    @Flag(help: "Give each class without subclasses a Sendable, Codable Snapshot struct, snapshot() and fetchSnapshots(where:sortedBy:in:).")
+    var snapshots = false
 
     // The build plugin's choice for targets on the CoreData product: a configuration file's
     // `toManyCollections` still wins over it.
@@ -168,6 +171,7 @@ package struct GenerateCommand: ParsableCommand {
         if let manualCodegen { options.manualCodegen = manualCodegen }
         if let modelVersions { options.modelVersions = modelVersions }
         if let toManyCollections { options.toManyCollections = toManyCollections }
+        if snapshots { options.snapshots = true }
         return options
     }
 

@@ -112,7 +112,7 @@ public struct Generator: Sendable {
     /// The version of the runtime contract (`ManagedObjects.GeneratedCodeContract`) generated code
     /// is written for. Every generated file names it, so compiling the file against a runtime of
     /// another contract fails at that line, with a message that says to regenerate.
-    public static let runtimeContractVersion = 1
+    public static let runtimeContractVersion = 2
 
     static let runtimeContractCheck = Declaration(
         .typeAlias(
@@ -174,6 +174,11 @@ public struct Generator: Sendable {
         var result: [Diagnostic] = []
         for entity in model.entities {
             for attribute in entity.attributes {
+                if let swiftType = TypeMapper.declaredSwiftType(of: attribute),
+                   let problem = TypeMapper.swiftTypeProblem(of: attribute, swiftType) {
+                    result.append(.warning(
+                        "the Swift type '\(swiftType)' of '\(entity.name).\(attribute.name)' is ignored: \(problem)", at: attribute.location))
+                }
                 if let value = attribute.userInfo[UserInfoKeys.wrapperDefault], AttributeDefault(parsing: value, as: attribute.type) == nil {
                     result.append(.warning(
                         "'\(UserInfoKeys.wrapperDefault)' value '\(value)' of '\(entity.name).\(attribute.name)' does not fit its type \(attribute.type.rawValue); ignored",

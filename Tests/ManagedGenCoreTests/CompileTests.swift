@@ -50,14 +50,15 @@ import Testing
                     continue
                 }
                 let fileName = URL(fileURLWithPath: root).lastPathComponent
-                let generator = Generator(options: GeneratorOptions(optionality: Self.corpusOptionality, manualCodegen: .class))
+                let generator = Generator(options: GeneratorOptions(
+                    optionality: Self.corpusOptionality, manualCodegen: .class, snapshots: Self.corpusSnapshots))
                 let model = bundle.current.model
                 let output = generator.generate(bundle, modelFileName: fileName)
                 if output.diagnostics.hasErrors {
                     failures.withLock { $0.append("\(root): \(output.diagnostics.filter { $0.severity == .error })") }
                     continue
                 }
-                let files = output.files + generator.humanFiles(for: model, modelFileName: fileName)
+                let files = output.files + generator.humanFiles(for: model, modelFileName: fileName) + Self.appTypes(namedBy: model)
                 do {
                     let result = try typechecker.typecheck(files, moduleName: "Corpus\(offset)")
                     if !result.succeeded {
@@ -69,9 +70,30 @@ import Testing
             }
         }
         let elapsed = Date().timeIntervalSince(started)
-        print("typechecked \(roots.count) corpus models (\(Self.corpusOptionality.rawValue) typing) in \(String(format: "%.1f", elapsed)) s")
+        print("typechecked \(roots.count) corpus models (\(Self.corpusOptionality.rawValue) typing\(Self.corpusSnapshots ? ", snapshots" : "")) in \(String(format: "%.1f", elapsed)) s")
         let all = failures.withLock { $0 }
         #expect(all.isEmpty, "\(all.count) corpus model(s) failed:\n\(all.joined(separator: "\n\n"))")
+    }
+
+    /// `MANAGEDGEN_CORPUS_SNAPSHOTS=1`: every class that can have one gets a snapshot.
+    static var corpusSnapshots: Bool { ProcessInfo.processInfo.environment["MANAGEDGEN_CORPUS_SNAPSHOTS"] == "1" }
+
+    /// The Swift types a model's user info gives its attributes (`swiftType`, `enumType`,
+    /// SwiftGen's `RawType`), declared as the app would: an enum of the attribute's raw type
+    /// with one case. Names the generator ignores (not type names) are not declared.
+    static func appTypes(namedBy model: Model) -> [GeneratedFile] {
+        var declarations: [String: String] = [:]
+        for attribute in model.entities.flatMap(\.attributes) {
+            guard let name = UserInfoKeys.swiftTypeKeys.lazy.compactMap({ attribute.userInfo[$0] }).first,
+                  SwiftNames.isIdentifier(name), !SwiftNames.reservedWords.contains(name), declarations[name] == nil else { continue }
+            switch attribute.type {
+            case .string: declarations[name] = "public enum \(name): String, Sendable, Codable, Hashable { case placeholder }"
+            case .integer16, .integer32, .integer64: declarations[name] = "public enum \(name): Int, Sendable, Codable, Hashable { case placeholder }"
+            default: continue
+            }
+        }
+        guard !declarations.isEmpty else { return [] }
+        return [GeneratedFile(name: "AppTypes.swift", contents: declarations.keys.sorted().map { declarations[$0]! }.joined(separator: "\n") + "\n")]
     }
 
     static var corpusOptionality: GeneratorOptions.Optionality {

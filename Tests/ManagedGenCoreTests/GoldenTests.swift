@@ -44,10 +44,32 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
         GoldenCase(
             fixture: "Transformables.xcdatamodel", expected: "Transformables", isPluginTargetModel: true,
             supportingSource: "public struct BookcaseDimensions: Codable { public var width: Double; public var height: Double; public var shelves: Int }"),
+        // Attributes typed with the app's enums (user info `swiftType`, `enumType`, SwiftGen's
+        // `RawType`) and snapshots by entity user info; the enums are declared in
+        // GeneratedSeedsTests, and here for the compile checks.
+        GoldenCase(
+            fixture: "Tracker.xcdatamodel", expected: "Tracker", isPluginTargetModel: true,
+            supportingSource: trackerEnums),
+        // Snapshots by option: a plain model, every attribute type (those that cannot be in a
+        // snapshot left out), strict typing, a class tree (leaf classes only), and names that
+        // clash with the snapshot's members and type.
+        GoldenCase(fixture: "Tweets.xcdatamodeld", expected: "Tweets-snapshots", isPluginTargetModel: true, options: GeneratorOptions(snapshots: true)),
+        GoldenCase(fixture: "AllTypes.xcdatamodel", expected: "AllTypes-snapshots", options: GeneratorOptions(snapshots: true)),
+        GoldenCase(
+            fixture: "AllTypes.xcdatamodel", expected: "AllTypes-strict-snapshots", options: GeneratorOptions(optionality: .strict, snapshots: true)),
+        GoldenCase(fixture: "Inheritance.xcdatamodel", expected: "Inheritance-snapshots", options: GeneratorOptions(snapshots: true)),
+        GoldenCase(fixture: "SnapshotNames.xcdatamodel", expected: "SnapshotNames", options: GeneratorOptions(snapshots: true)),
         GoldenCase(
             fixture: "DogWalk.xcdatamodeld", expected: "DogWalk-single-internal", isPluginTargetModel: true,
             options: GeneratorOptions(accessLevel: .internal, wrapperSuffix: "", singleFile: true, modelTypeName: "Walks")),
     ]
+
+    /// The app's types the Tracker model names (as `Tests/GeneratedSeedsTests/TrackerScenarios.swift` declares them).
+    static let trackerEnums = """
+        public enum TicketState: String, Sendable, Codable, Hashable { case open, inProgress, closed }
+        public enum TicketPriority: Int, Sendable, Codable, Hashable { case low, normal, high }
+        public enum TicketSeverity: UInt8, Sendable, Codable, Hashable { case unknown, minor, major, critical }
+        """
 
     var fixtureURL: URL {
         (isPluginTargetModel ? GoldenFiles.pluginTargetModelsDirectory : GoldenFiles.fixturesDirectory).appendingPathComponent(fixture)

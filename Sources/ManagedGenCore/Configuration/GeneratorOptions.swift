@@ -2,7 +2,7 @@
 /// the model, or `--config path`) use the same names: the JSON keys are these property names.
 ///
 /// ```json
-/// { "accessLevel": "internal", "optionality": "strict", "wrapperSuffix": "_", "singleFile": true }
+/// { "accessLevel": "internal", "optionality": "strict", "wrapperSuffix": "_", "singleFile": true, "snapshots": true }
 /// ```
 public struct GeneratorOptions: Hashable, Sendable, Codable {
     /// How attribute optionality and scalar-ness map to Swift types.
@@ -31,6 +31,10 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
     public var modelVersions: ModelVersions
     /// How to-many relationships are typed.
     public var toManyCollections: ToManyCollections
+    /// Whether each generated class that has no subclass gets a `Snapshot` struct (`Sendable`,
+    /// `Codable`, `Hashable`), `snapshot()` and `fetchSnapshots(where:sortedBy:in:)`. An
+    /// entity's user info `managedgen.snapshots` (`YES`/`NO`) decides for that entity.
+    public var snapshots: Bool
 
     public enum ToManyCollections: String, Hashable, Sendable, Codable, CaseIterable {
         /// Typed Swift collections: `Set<Walk>`, ordered `OrderedSet<Walk>`, with accessors taking them.
@@ -71,7 +75,8 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         modelTypeName: String? = nil,
         manualCodegen: ManualCodegen = .skip,
         modelVersions: ModelVersions = .all,
-        toManyCollections: ToManyCollections = .swift
+        toManyCollections: ToManyCollections = .swift,
+        snapshots: Bool = false
     ) {
         self.accessLevel = accessLevel
         self.optionality = optionality
@@ -81,10 +86,11 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         self.manualCodegen = manualCodegen
         self.modelVersions = modelVersions
         self.toManyCollections = toManyCollections
+        self.snapshots = snapshots
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case accessLevel, optionality, wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions, toManyCollections
+        case accessLevel, optionality, wrapperSuffix, singleFile, modelTypeName, manualCodegen, modelVersions, toManyCollections, snapshots
     }
 
     /// Decodes a config file; every key is optional and unknown keys are an error, so a typo does
@@ -108,6 +114,7 @@ public struct GeneratorOptions: Hashable, Sendable, Codable {
         modelVersions = try container.decodeIfPresent(ModelVersions.self, forKey: .modelVersions) ?? defaults.modelVersions
         toManyCollections = try container.decodeIfPresent(ToManyCollections.self, forKey: .toManyCollections)
             ?? defaults.toManyCollections
+        snapshots = try container.decodeIfPresent(Bool.self, forKey: .snapshots) ?? defaults.snapshots
     }
 
     private struct AnyKey: CodingKey {
@@ -134,4 +141,14 @@ public enum UserInfoKeys {
     /// app's; the property has that type and the runtime stores it as JSON
     /// (`CodableValueTransformer`, registered by the generated model).
     public static let codable = "managedgen.codable"
+    /// On a String or integer attribute: a Swift `RawRepresentable` type (an enum, an option set)
+    /// of the app's, whose raw value the attribute stores; the property has that type. Read under
+    /// any of these keys, first found first: ManagedGen's, the plain ones, and SwiftGen's.
+    public static let swiftTypeKeys = ["managedgen.swiftType", "swiftType", "enumType", "RawType"]
+    /// With a Swift type: the value (a Swift expression of the type, e.g. `.unknown`) the
+    /// property reads when nothing is stored or the stored raw value is not one of the type's.
+    /// A non-optional attribute needs one to be typed non-optional.
+    public static let swiftTypeDefaultKeys = ["managedgen.swiftTypeDefault", "swiftTypeDefault"]
+    /// On an entity: `YES`/`NO`, whether its class gets a `Snapshot` (overrides the `snapshots` option).
+    public static let snapshots = "managedgen.snapshots"
 }

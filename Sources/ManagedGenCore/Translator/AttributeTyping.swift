@@ -168,13 +168,67 @@ struct TypeMapper {
         accessorStem(attribute).map { "self.\($0)Attribute(at: \(propertyIndex))" } ?? "self.attributeValue(at: \(propertyIndex))"
     }
 
-    /// Writes `value` (an optional of the storage type) to the attribute at `propertyIndex`.
-    func attributeWrite(_ attribute: Attribute, _ value: String, at propertyIndex: Int) -> String {
-        accessorStem(attribute).map { "self.set\(SwiftNames.uppercasingFirst($0))Attribute(\(value), at: \(propertyIndex))" }
-            ?? "self.setAttributeValue(\(value), at: \(propertyIndex))"
+    /// Writes `value` (an optional of the storage type) to the attribute at `propertyIndex` of
+    /// `receiver` (the object itself, or the one a snapshot is applied to).
+    func attributeWrite(_ attribute: Attribute, _ value: String, at propertyIndex: Int, of receiver: String = "self") -> String {
+        if swiftType(of: attribute) != nil { return "\(receiver).setRawValueAttribute(\(value), at: \(propertyIndex))" }
+        return accessorStem(attribute).map { "\(receiver).set\(SwiftNames.uppercasingFirst($0))Attribute(\(value), at: \(propertyIndex))" }
+            ?? "\(receiver).setAttributeValue(\(value), at: \(propertyIndex))"
+    }
+
+    // MARK: Attributes typed with a Swift type of the app's
+
+    /// The attribute types whose value can be the raw value of a `RawRepresentable` type.
+    static let rawValueAttributeTypes: Set<AttributeType> = [.string, .integer16, .integer32, .integer64]
+
+    /// The `RawRepresentable` Swift type the user info gives the attribute (`swiftType`, …), as
+    /// written; `nil` when none is given, or it cannot be used (`swiftTypeProblem`).
+    func swiftType(of attribute: Attribute) -> String? {
+        guard let name = Self.declaredSwiftType(of: attribute), Self.swiftTypeProblem(of: attribute, name) == nil else { return nil }
+        return name
+    }
+
+    static func declaredSwiftType(of attribute: Attribute) -> String? {
+        UserInfoKeys.swiftTypeKeys.lazy.compactMap { attribute.userInfo[$0] }.first
+    }
+
+    /// Why a declared Swift type is ignored, or `nil` when it is used.
+    static func swiftTypeProblem(of attribute: Attribute, _ name: String) -> String? {
+        guard rawValueAttributeTypes.contains(attribute.type) else {
+            return "a \(attribute.type.rawValue) attribute cannot store a raw value (String and integer attributes can)"
+        }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.allSatisfy({ SwiftNames.isIdentifier($0) && !SwiftNames.reservedWords.contains($0) }) else {
+            return "'\(name)' is not a Swift type name"
+        }
+        return nil
+    }
+
+    /// The user info's value for a Swift-typed attribute that has none or an unknown raw value.
+    static func swiftTypeDefault(of attribute: Attribute) -> String? {
+        UserInfoKeys.swiftTypeDefaultKeys.lazy.compactMap { attribute.userInfo[$0] }.first
+    }
+
+    /// A Swift-typed attribute: its type (optional when the attribute is, or when nothing says
+    /// what to read for no value) and the runtime's raw-value accessors.
+    private func rawValueTyping(_ attribute: Attribute, type: String, at propertyIndex: Int, receiver: String = "self") -> AttributeTyping {
+        let read = rawValueRead(attribute, type: type, at: propertyIndex, receiver: receiver)
+        return AttributeTyping(
+            propertyType: read.type, storageType: storageType(of: attribute).type, getter: [read.expression],
+            setter: [attributeWrite(attribute, "newValue", at: propertyIndex)])
+    }
+
+    /// How a Swift-typed attribute reads from `receiver` (an object, or a snapshot's values).
+    func rawValueRead(_ attribute: Attribute, type: String, at propertyIndex: Int, receiver: String) -> (type: String, expression: String) {
+        switch (attribute.isOptional, Self.swiftTypeDefault(of: attribute)) {
+        case (false, let fallback?): (type, "\(receiver).rawValueAttribute(at: \(propertyIndex), default: \(fallback))")
+        case (true, let fallback?): ("\(type)?", "\(receiver).rawValueAttribute(at: \(propertyIndex), ifUnknown: \(fallback))")
+        case (_, nil): ("\(type)?", "\(receiver).rawValueAttribute(at: \(propertyIndex))")
+        }
     }
 
     func typing(of attribute: Attribute, at propertyIndex: Int, entityName: String) -> AttributeTyping {
+        if let swiftType = swiftType(of: attribute) { return rawValueTyping(attribute, type: swiftType, at: propertyIndex) }
         let (storage, comment) = storageType(of: attribute)
         let comments = comment.map { [$0] } ?? []
         if options.optionality == .xcode, !usesScalar(attribute), attribute.type.isNumeric, attribute.type != .decimal,

@@ -21,6 +21,7 @@ struct EntityTranslator {
             members: propertyMembers() + toManyAccessors() + fetchMembers() + keyPaths.members)))
         if isFetchableRoot && !isFinal { result.append(fetchingProtocol()) }
         result += keyPaths.declarations
+        result += snapshotDeclarations()
         return result
     }
 
@@ -73,7 +74,7 @@ struct EntityTranslator {
 
     // MARK: Properties
 
-    private func swiftName(_ modelName: String) -> String { SwiftNames.escaped(plan.swiftNames[modelName] ?? modelName) }
+    func swiftName(_ modelName: String) -> String { SwiftNames.escaped(plan.swiftNames[modelName] ?? modelName) }
 
     private func propertyMembers() -> [Declaration] {
         var members: [Declaration] = [keysEnum()]

@@ -18,6 +18,10 @@ struct ModelIndex {
         var swiftNames: [String: String]
         /// Own property model name → wrapper Swift name.
         var wrapperNames: [String: String]
+        /// The name of the class's nested snapshot struct (`Snapshot`), when it has one: a
+        /// generated class without subclasses whose entity is not abstract, with the option
+        /// `snapshots` or user info `managedgen.snapshots` on.
+        var snapshotTypeName: String?
 
         var generatesCode: Bool { codeGeneration != .manual }
         /// Whether a Swift class stands for the entity: a generated one, or one the user
@@ -43,6 +47,10 @@ struct ModelIndex {
     let modelName: String
     let modelTypeName: String
     private(set) var types = TypeNames(declaredNames: [])
+    /// Whether some class has a snapshot: its members' names are then reserved in every class
+    /// (`SwiftNames.snapshotMembers`), whatever the entity, so a model's names do not change
+    /// from class to class.
+    private(set) var hasSnapshots = false
 
     init(model: Model, modelName: String, options: GeneratorOptions) {
         self.model = model
@@ -78,6 +86,11 @@ struct ModelIndex {
                 hasSubentities: subentitiesByParent[entity.name] != nil,
                 storedProperties: model.storedProperties(of: entity), swiftNames: [:], wrapperNames: [:])
         }
+        let snapshotEntities = model.entities.filter { entity in
+            guard let plan = plans[entity.name], plan.generatesCode, !plan.hasSubentities, !entity.isAbstract else { return false }
+            return entity.userInfo[UserInfoKeys.snapshots].map(Self.isYes) ?? options.snapshots
+        }
+        hasSnapshots = !snapshotEntities.isEmpty
         for entity in model.entities {
             let names = swiftNames(of: entity)
             plans[entity.name]?.swiftNames = names
@@ -113,6 +126,11 @@ struct ModelIndex {
             declared.formUnion(plan.swiftNames.values)
             declared.formUnion(plan.wrapperNames.values)
         }
+        // A class (or the model type, a composite, a property) named `Snapshot` would be hidden
+        // inside every class by the nested struct, or clash with it: the struct takes `_` then.
+        var snapshotTypeName = "Snapshot"
+        while declared.contains(snapshotTypeName) { snapshotTypeName += "_" }
+        for entity in snapshotEntities { plans[entity.name]?.snapshotTypeName = snapshotTypeName }
         types = TypeNames(declaredNames: declared)
     }
 
@@ -174,8 +192,7 @@ struct ModelIndex {
             let className = plans[ancestor.name]?.className
             for property in ancestor.propertyNames where names[property] == nil {
                 var name = SwiftNames.sanitized(property)
-                while SwiftNames.managedObjectMembers.contains(name) || name == "Type" || name == "Protocol"
-                    || used.contains(name) || name == className {
+                while isReserved(name) || name == "Type" || name == "Protocol" || used.contains(name) || name == className {
                     name += "_"
                 }
                 names[property] = name
@@ -208,7 +225,8 @@ struct ModelIndex {
             taken.formUnion(plans[ancestor.name]?.wrapperNames.values.map { $0 } ?? [])
         }
         var result: [String: String] = [:]
-        let properties = entity.attributes.map { ($0.name, $0.userInfo, $0.location) }
+        // A Swift-typed attribute (`swiftType`) reads its type's default itself: no wrapper.
+        let properties = entity.attributes.filter { TypeMapper.declaredSwiftType(of: $0) == nil }.map { ($0.name, $0.userInfo, $0.location) }
             + entity.relationships.map { ($0.name, $0.userInfo, $0.location) }
         for (name, userInfo, location) in properties {
             let optIn = userInfo[UserInfoKeys.wrapper].map(Self.isYes)
@@ -226,8 +244,7 @@ struct ModelIndex {
                 continue
             }
             let swiftName = SwiftNames.sanitized(wrapper)
-            if taken.contains(swiftName) || SwiftNames.managedObjectMembers.contains(swiftName)
-                || swiftName == "Type" || swiftName == "Protocol" {
+            if taken.contains(swiftName) || isReserved(swiftName) || swiftName == "Type" || swiftName == "Protocol" {
                 diagnostics.append(.note(
                     "no wrapper '\(swiftName)' for '\(entity.name).\(name)': the name is already taken",
                     at: location))
@@ -237,6 +254,11 @@ struct ModelIndex {
             result[name] = swiftName
         }
         return result
+    }
+
+    /// Whether a property may not have this Swift name: the runtime's and generated members'.
+    private func isReserved(_ name: String) -> Bool {
+        SwiftNames.managedObjectMembers.contains(name) || (hasSnapshots && SwiftNames.snapshotMembers.contains(name))
     }
 
     static func isYes(_ value: String) -> Bool {

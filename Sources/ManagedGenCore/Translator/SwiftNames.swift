@@ -39,12 +39,18 @@ public enum SwiftNames {
         "addRelatedObject", "removeRelatedObject", "insertRelatedObject", "replaceRelatedObject", "requiredValue",
         "objectIDValue", "storedValue", "hasFaultForRelationship", "propertyNames", "propertyNamesByKeyPath",
         "findOrInsert", "storedPropertyLayoutHash",
+        "rawValueAttribute", "setRawValueAttribute", "typedObjectID", "snapshotValues", "fetchSnapshotValues",
+        "setToOneObjectID", "setToManyObjectIDs",
         "toManySet", "toManyOrderedSet", "setToManyCollection", "addToManyCollection", "removeToManyCollection",
         // FetchableManagedObject's static methods: `Reserved.fetch(in:)` would be ambiguous beside a property.
         "fetch", "count", "first",
     ]).union(TypeMapper.accessorStems.flatMap { stem in
         ["\(stem)Attribute", "set\(uppercasingFirst(stem))Attribute", "\(stem)NumberAttribute", "set\(uppercasingFirst(stem))NumberAttribute"]
     })
+
+    /// What a class with a snapshot declares (`SnapshotTranslator`): reserved as property names
+    /// in every class of a model where some class has one.
+    public static let snapshotMembers: Set<String> = ["snapshot", "Snapshot", "fetchSnapshots"]
 
     /// `name` as it must be written to be an identifier.
     public static func escaped(_ name: String) -> String {

@@ -69,6 +69,26 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { uriRepresentation.absoluteString }
 
+    /// The ID a URI from `uriRepresentation` names, when it names an entity of `model`: a
+    /// permanent one (`x-coredata://<store>/<Entity>/p<N>`, the store taken as written), or a
+    /// temporary one this process handed out (`x-coredata:///<Entity>/t<UUID><N>`). The
+    /// coordinator's `managedObjectID(forURIRepresentation:)` and `ObjectID`'s decoding read
+    /// URIs through this.
+    init?(uri: URL, in model: ManagedObjectModel) {
+        guard uri.scheme == "x-coredata" else { return nil }
+        let parts = uri.path.split(separator: "/")
+        guard parts.count == 2, let entity = model[String(parts[0])] else { return nil }
+        let reference = parts[1]
+        if let host = uri.host, !host.isEmpty {
+            guard reference.first == "p", let number = Int64(reference.dropFirst()) else { return nil }
+            self.init(entity: entity, key: .permanent(storeIdentifier: host, number: number))
+        } else {
+            let prefix = "t" + Self.temporaryPrefix
+            guard reference.hasPrefix(prefix), let number = UInt64(reference.dropFirst(prefix.count)) else { return nil }
+            self.init(entity: entity, key: .temporary(number))
+        }
+    }
+
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         lhs.key == rhs.key && lhs.entity === rhs.entity
     }

@@ -188,14 +188,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The ID a URI from `ManagedObjectID.uriRepresentation` stands for, if it names a store of
     /// this coordinator and an entity of its model (permanent IDs only).
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
-        guard uri.scheme == "x-coredata", let host = uri.host else { return nil }
-        let parts = uri.path.split(separator: "/")
-        guard parts.count == 2, let entity = managedObjectModel[String(parts[0])],
-              parts[1].first == "p", let number = Int64(parts[1].dropFirst()),
-              persistentStores.contains(where: { $0.identifier.caseInsensitiveCompare(host) == .orderedSame })
+        guard let parsed = ManagedObjectID(uri: uri, in: managedObjectModel), let host = parsed.storeIdentifier,
+              let store = persistentStores.first(where: { $0.identifier.caseInsensitiveCompare(host) == .orderedSame })
         else { return nil }
-        let identifier = persistentStores.first { $0.identifier.caseInsensitiveCompare(host) == .orderedSame }!.identifier
-        return ManagedObjectID(entity: entity, key: .permanent(storeIdentifier: identifier, number: number))
+        return ManagedObjectID(entity: parsed.entity, key: .permanent(storeIdentifier: store.identifier, number: parsed.key.number))
     }
 
     // MARK: What contexts use

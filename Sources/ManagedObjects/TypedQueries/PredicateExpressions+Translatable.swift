@@ -14,7 +14,7 @@ extension PredicateExpressions.Variable: ObjectPredicateTranslatable {
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension PredicateExpressions.Value: ObjectPredicateTranslatable {
     func translated(by translator: inout PredicateTranslator) throws -> PredicateTerm {
-        .value(PredicateValues.normalized(value))
+        .value(RawValueStorage.comparable(value))
     }
 }
 
@@ -32,7 +32,7 @@ extension PredicateExpressions.KeyPath: ObjectPredicateTranslatable {
             guard let value = value as? Root.Output else {
                 throw PredicateTranslator.untranslatable(self, "reads \(keyPath) of nil")
             }
-            return .value(PredicateValues.normalized(value[keyPath: keyPath]))
+            return .value(RawValueStorage.comparable(value[keyPath: keyPath]))
         }
         let baseSyntax = try translator.expression(from: base, of: root)
         switch KeyPathNames.name(of: keyPath, from: Root.Output.self) {

@@ -4,12 +4,12 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Reserved` entity.
 public final class Reserved: ManagedObject {
     public override class var entityName: String { "Reserved" }
-    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf0d60fa733be7b4a }
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x8b0b1caeb076559c }
 }
 
 extension Reserved: FetchableManagedObject {
@@ -108,6 +108,13 @@ extension Reserved: FetchableManagedObject {
         public static let setUuidAttribute_ = "setUuidAttribute"
         public static let setValue_ = "setValue"
         public static let storedPropertyLayoutHash_ = "storedPropertyLayoutHash"
+        public static let rawValueAttribute_ = "rawValueAttribute"
+        public static let setRawValueAttribute_ = "setRawValueAttribute"
+        public static let typedObjectID_ = "typedObjectID"
+        public static let snapshotValues_ = "snapshotValues"
+        public static let fetchSnapshotValues_ = "fetchSnapshotValues"
+        public static let setToOneObjectID_ = "setToOneObjectID"
+        public static let setToManyObjectIDs_ = "setToManyObjectIDs"
         public static let storedValue_ = "storedValue"
         public static let stringAttribute_ = "stringAttribute"
         public static let toManyOrderedSet_ = "toManyOrderedSet"
@@ -215,31 +222,38 @@ extension Reserved: FetchableManagedObject {
     public var setUuidAttribute_: String? { get { self.stringAttribute(at: 90) } set { self.setStringAttribute(newValue, at: 90) } }
     public var setValue_: String? { get { self.stringAttribute(at: 91) } set { self.setStringAttribute(newValue, at: 91) } }
     public var storedPropertyLayoutHash_: String? { get { self.stringAttribute(at: 92) } set { self.setStringAttribute(newValue, at: 92) } }
-    public var storedValue_: String? { get { self.stringAttribute(at: 93) } set { self.setStringAttribute(newValue, at: 93) } }
-    public var stringAttribute_: String? { get { self.stringAttribute(at: 94) } set { self.setStringAttribute(newValue, at: 94) } }
-    public var toManyOrderedSet_: String? { get { self.stringAttribute(at: 95) } set { self.setStringAttribute(newValue, at: 95) } }
-    public var toManySet_: String? { get { self.stringAttribute(at: 96) } set { self.setStringAttribute(newValue, at: 96) } }
-    public var toOneRelationship_: String? { get { self.stringAttribute(at: 97) } set { self.setStringAttribute(newValue, at: 97) } }
-    public var urlAttribute_: String? { get { self.stringAttribute(at: 98) } set { self.setStringAttribute(newValue, at: 98) } }
-    public var uuidAttribute_: String? { get { self.stringAttribute(at: 99) } set { self.setStringAttribute(newValue, at: 99) } }
-    public var value_: String? { get { self.stringAttribute(at: 100) } set { self.setStringAttribute(newValue, at: 100) } }
-    public var willSave_: String? { get { self.stringAttribute(at: 101) } set { self.setStringAttribute(newValue, at: 101) } }
-    public var willTurnIntoFault_: String? { get { self.stringAttribute(at: 102) } set { self.setStringAttribute(newValue, at: 102) } }
-    public var withName: String? { get { self.stringAttribute(at: 103) } set { self.setStringAttribute(newValue, at: 103) } }
-    public var items: OrderedSet<Item> { get { self.orderedRelationship(at: 104) } set { self.setOrderedRelationship(newValue, at: 104) } }
-    public func addToItems(_ value: Item) { self.addRelatedObject(value, at: 104) }
-    public func removeFromItems(_ value: Item) { self.removeRelatedObject(value, at: 104) }
-    public func addToItems(_ values: OrderedSet<Item>) { self.addToRelationship(values, at: 104) }
-    public func removeFromItems(_ values: OrderedSet<Item>) { self.removeFromRelationship(values, at: 104) }
-    public func insertIntoItems(_ value: Item, at index: Int) { self.insertRelatedObject(value, at: index, propertyIndex: 104) }
-    public func insertIntoItems(_ values: [Item], at indexes: IndexSet) { self.insertIntoRelationship(values, at: indexes, propertyIndex: 104) }
-    public func removeFromItems(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 104) }
-    public func removeFromItems(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 104) }
-    public func replaceItems(at index: Int, with value: Item) { self.replaceRelatedObject(at: index, with: value, propertyIndex: 104) }
-    public func replaceItems(at indexes: IndexSet, with values: [Item]) { self.replaceInRelationship(at: indexes, with: values, propertyIndex: 104) }
+    public var rawValueAttribute_: String? { get { self.stringAttribute(at: 93) } set { self.setStringAttribute(newValue, at: 93) } }
+    public var setRawValueAttribute_: String? { get { self.stringAttribute(at: 94) } set { self.setStringAttribute(newValue, at: 94) } }
+    public var typedObjectID_: String? { get { self.stringAttribute(at: 95) } set { self.setStringAttribute(newValue, at: 95) } }
+    public var snapshotValues_: String? { get { self.stringAttribute(at: 96) } set { self.setStringAttribute(newValue, at: 96) } }
+    public var fetchSnapshotValues_: String? { get { self.stringAttribute(at: 97) } set { self.setStringAttribute(newValue, at: 97) } }
+    public var setToOneObjectID_: String? { get { self.stringAttribute(at: 98) } set { self.setStringAttribute(newValue, at: 98) } }
+    public var setToManyObjectIDs_: String? { get { self.stringAttribute(at: 99) } set { self.setStringAttribute(newValue, at: 99) } }
+    public var storedValue_: String? { get { self.stringAttribute(at: 100) } set { self.setStringAttribute(newValue, at: 100) } }
+    public var stringAttribute_: String? { get { self.stringAttribute(at: 101) } set { self.setStringAttribute(newValue, at: 101) } }
+    public var toManyOrderedSet_: String? { get { self.stringAttribute(at: 102) } set { self.setStringAttribute(newValue, at: 102) } }
+    public var toManySet_: String? { get { self.stringAttribute(at: 103) } set { self.setStringAttribute(newValue, at: 103) } }
+    public var toOneRelationship_: String? { get { self.stringAttribute(at: 104) } set { self.setStringAttribute(newValue, at: 104) } }
+    public var urlAttribute_: String? { get { self.stringAttribute(at: 105) } set { self.setStringAttribute(newValue, at: 105) } }
+    public var uuidAttribute_: String? { get { self.stringAttribute(at: 106) } set { self.setStringAttribute(newValue, at: 106) } }
+    public var value_: String? { get { self.stringAttribute(at: 107) } set { self.setStringAttribute(newValue, at: 107) } }
+    public var willSave_: String? { get { self.stringAttribute(at: 108) } set { self.setStringAttribute(newValue, at: 108) } }
+    public var willTurnIntoFault_: String? { get { self.stringAttribute(at: 109) } set { self.setStringAttribute(newValue, at: 109) } }
+    public var withName: String? { get { self.stringAttribute(at: 110) } set { self.setStringAttribute(newValue, at: 110) } }
+    public var items: OrderedSet<Item> { get { self.orderedRelationship(at: 111) } set { self.setOrderedRelationship(newValue, at: 111) } }
+    public func addToItems(_ value: Item) { self.addRelatedObject(value, at: 111) }
+    public func removeFromItems(_ value: Item) { self.removeRelatedObject(value, at: 111) }
+    public func addToItems(_ values: OrderedSet<Item>) { self.addToRelationship(values, at: 111) }
+    public func removeFromItems(_ values: OrderedSet<Item>) { self.removeFromRelationship(values, at: 111) }
+    public func insertIntoItems(_ value: Item, at index: Int) { self.insertRelatedObject(value, at: index, propertyIndex: 111) }
+    public func insertIntoItems(_ values: [Item], at indexes: IndexSet) { self.insertIntoRelationship(values, at: indexes, propertyIndex: 111) }
+    public func removeFromItems(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 111) }
+    public func removeFromItems(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 111) }
+    public func replaceItems(at index: Int, with value: Item) { self.replaceRelatedObject(at: index, with: value, propertyIndex: 111) }
+    public func replaceItems(at indexes: IndexSet, with values: [Item]) { self.replaceInRelationship(at: indexes, with: values, propertyIndex: 111) }
     /// A fetch request for `Reserved` objects.
     public class func fetchRequest() -> FetchRequest<Reserved> { FetchRequest<Reserved>(entityName: "Reserved") }
     /// The `Reserved` whose `name` is `name` (unique in the model), inserted if there is none.
     public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Reserved { try Reserved.findOrInsert(Keys.name, name, at: 0, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.addRelatedObject_: "addRelatedObject", \.addToItems: "addToItems", \.addToManyCollection_: "addToManyCollection", \.addToRelationship_: "addToRelationship", \.attributeValue_: "attributeValue", \.awakeFromFetch_: "awakeFromFetch", \.awakeFromInsert_: "awakeFromInsert", \.boolAttribute_: "boolAttribute", \.boolNumberAttribute_: "boolNumberAttribute", \.changedValues_: "changedValues", \.committedValues_: "committedValues", \.count_: "count", \.dataAttribute_: "dataAttribute", \.dateAttribute_: "dateAttribute", \.decimalAttribute_: "decimalAttribute", \.description_: "description", \.didSave_: "didSave", \.didTurnIntoFault_: "didTurnIntoFault", \.doubleAttribute_: "doubleAttribute", \.doubleNumberAttribute_: "doubleNumberAttribute", \.entity_: "entity", \.entityName_: "entityName", \.fetch_: "fetch", \.fetchRequest_: "fetchRequest", \.findOrInsert_: "findOrInsert", \.first_: "first", \.floatAttribute_: "floatAttribute", \.floatNumberAttribute_: "floatNumberAttribute", \.hasChanges_: "hasChanges", \.hasFaultForRelationship_: "hasFaultForRelationship", \.hash_: "hash", \.id: "id", \.insertIntoItems: "insertIntoItems", \.insertIntoRelationship_: "insertIntoRelationship", \.insertRelatedObject_: "insertRelatedObject", \.int16Attribute_: "int16Attribute", \.int16NumberAttribute_: "int16NumberAttribute", \.int32Attribute_: "int32Attribute", \.int32NumberAttribute_: "int32NumberAttribute", \.int64Attribute_: "int64Attribute", \.int64NumberAttribute_: "int64NumberAttribute", \.isDeleted_: "isDeleted", \.isFault_: "isFault", \.isInserted_: "isInserted", \.isUpdated_: "isUpdated", \.Keys_: "Keys", \.managedObjectContext_: "managedObjectContext", \.objectID_: "objectID", \.objectIDAttribute_: "objectIDAttribute", \.objectIDValue_: "objectIDValue", \.orderedRelationship_: "orderedRelationship", \.prepareForDeletion_: "prepareForDeletion", \.primitiveValue_: "primitiveValue", \.propertyNames_: "propertyNames", \.propertyNamesByKeyPath_: "propertyNamesByKeyPath", \.relationship_: "relationship", \.removeFromItems: "removeFromItems", \.removeFromRelationship_: "removeFromRelationship", \.removeRelatedObject_: "removeRelatedObject", \.removeToManyCollection_: "removeToManyCollection", \.replaceInRelationship_: "replaceInRelationship", \.replaceItems: "replaceItems", \.replaceRelatedObject_: "replaceRelatedObject", \.requiredValue_: "requiredValue", \.Reserved_: "Reserved", \.setAttributeValue_: "setAttributeValue", \.setBoolAttribute_: "setBoolAttribute", \.setBoolNumberAttribute_: "setBoolNumberAttribute", \.setDataAttribute_: "setDataAttribute", \.setDateAttribute_: "setDateAttribute", \.setDecimalAttribute_: "setDecimalAttribute", \.setDoubleAttribute_: "setDoubleAttribute", \.setDoubleNumberAttribute_: "setDoubleNumberAttribute", \.setFloatAttribute_: "setFloatAttribute", \.setFloatNumberAttribute_: "setFloatNumberAttribute", \.setInt16Attribute_: "setInt16Attribute", \.setInt16NumberAttribute_: "setInt16NumberAttribute", \.setInt32Attribute_: "setInt32Attribute", \.setInt32NumberAttribute_: "setInt32NumberAttribute", \.setInt64Attribute_: "setInt64Attribute", \.setInt64NumberAttribute_: "setInt64NumberAttribute", \.setObjectIDAttribute_: "setObjectIDAttribute", \.setOrderedRelationship_: "setOrderedRelationship", \.setPrimitiveValue_: "setPrimitiveValue", \.setRelationship_: "setRelationship", \.setStringAttribute_: "setStringAttribute", \.setToManyCollection_: "setToManyCollection", \.setToOneRelationship_: "setToOneRelationship", \.setUrlAttribute_: "setUrlAttribute", \.setUuidAttribute_: "setUuidAttribute", \.setValue_: "setValue", \.storedPropertyLayoutHash_: "storedPropertyLayoutHash", \.storedValue_: "storedValue", \.stringAttribute_: "stringAttribute", \.toManyOrderedSet_: "toManyOrderedSet", \.toManySet_: "toManySet", \.toOneRelationship_: "toOneRelationship", \.urlAttribute_: "urlAttribute", \.uuidAttribute_: "uuidAttribute", \.value_: "value", \.willSave_: "willSave", \.willTurnIntoFault_: "willTurnIntoFault", \.withName: "withName", \.items: "items"]) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.addRelatedObject_: "addRelatedObject", \.addToItems: "addToItems", \.addToManyCollection_: "addToManyCollection", \.addToRelationship_: "addToRelationship", \.attributeValue_: "attributeValue", \.awakeFromFetch_: "awakeFromFetch", \.awakeFromInsert_: "awakeFromInsert", \.boolAttribute_: "boolAttribute", \.boolNumberAttribute_: "boolNumberAttribute", \.changedValues_: "changedValues", \.committedValues_: "committedValues", \.count_: "count", \.dataAttribute_: "dataAttribute", \.dateAttribute_: "dateAttribute", \.decimalAttribute_: "decimalAttribute", \.description_: "description", \.didSave_: "didSave", \.didTurnIntoFault_: "didTurnIntoFault", \.doubleAttribute_: "doubleAttribute", \.doubleNumberAttribute_: "doubleNumberAttribute", \.entity_: "entity", \.entityName_: "entityName", \.fetch_: "fetch", \.fetchRequest_: "fetchRequest", \.findOrInsert_: "findOrInsert", \.first_: "first", \.floatAttribute_: "floatAttribute", \.floatNumberAttribute_: "floatNumberAttribute", \.hasChanges_: "hasChanges", \.hasFaultForRelationship_: "hasFaultForRelationship", \.hash_: "hash", \.id: "id", \.insertIntoItems: "insertIntoItems", \.insertIntoRelationship_: "insertIntoRelationship", \.insertRelatedObject_: "insertRelatedObject", \.int16Attribute_: "int16Attribute", \.int16NumberAttribute_: "int16NumberAttribute", \.int32Attribute_: "int32Attribute", \.int32NumberAttribute_: "int32NumberAttribute", \.int64Attribute_: "int64Attribute", \.int64NumberAttribute_: "int64NumberAttribute", \.isDeleted_: "isDeleted", \.isFault_: "isFault", \.isInserted_: "isInserted", \.isUpdated_: "isUpdated", \.Keys_: "Keys", \.managedObjectContext_: "managedObjectContext", \.objectID_: "objectID", \.objectIDAttribute_: "objectIDAttribute", \.objectIDValue_: "objectIDValue", \.orderedRelationship_: "orderedRelationship", \.prepareForDeletion_: "prepareForDeletion", \.primitiveValue_: "primitiveValue", \.propertyNames_: "propertyNames", \.propertyNamesByKeyPath_: "propertyNamesByKeyPath", \.relationship_: "relationship", \.removeFromItems: "removeFromItems", \.removeFromRelationship_: "removeFromRelationship", \.removeRelatedObject_: "removeRelatedObject", \.removeToManyCollection_: "removeToManyCollection", \.replaceInRelationship_: "replaceInRelationship", \.replaceItems: "replaceItems", \.replaceRelatedObject_: "replaceRelatedObject", \.requiredValue_: "requiredValue", \.Reserved_: "Reserved", \.setAttributeValue_: "setAttributeValue", \.setBoolAttribute_: "setBoolAttribute", \.setBoolNumberAttribute_: "setBoolNumberAttribute", \.setDataAttribute_: "setDataAttribute", \.setDateAttribute_: "setDateAttribute", \.setDecimalAttribute_: "setDecimalAttribute", \.setDoubleAttribute_: "setDoubleAttribute", \.setDoubleNumberAttribute_: "setDoubleNumberAttribute", \.setFloatAttribute_: "setFloatAttribute", \.setFloatNumberAttribute_: "setFloatNumberAttribute", \.setInt16Attribute_: "setInt16Attribute", \.setInt16NumberAttribute_: "setInt16NumberAttribute", \.setInt32Attribute_: "setInt32Attribute", \.setInt32NumberAttribute_: "setInt32NumberAttribute", \.setInt64Attribute_: "setInt64Attribute", \.setInt64NumberAttribute_: "setInt64NumberAttribute", \.setObjectIDAttribute_: "setObjectIDAttribute", \.setOrderedRelationship_: "setOrderedRelationship", \.setPrimitiveValue_: "setPrimitiveValue", \.setRelationship_: "setRelationship", \.setStringAttribute_: "setStringAttribute", \.setToManyCollection_: "setToManyCollection", \.setToOneRelationship_: "setToOneRelationship", \.setUrlAttribute_: "setUrlAttribute", \.setUuidAttribute_: "setUuidAttribute", \.setValue_: "setValue", \.storedPropertyLayoutHash_: "storedPropertyLayoutHash", \.rawValueAttribute_: "rawValueAttribute", \.setRawValueAttribute_: "setRawValueAttribute", \.typedObjectID_: "typedObjectID", \.snapshotValues_: "snapshotValues", \.fetchSnapshotValues_: "fetchSnapshotValues", \.setToOneObjectID_: "setToOneObjectID", \.setToManyObjectIDs_: "setToManyObjectIDs", \.storedValue_: "storedValue", \.stringAttribute_: "stringAttribute", \.toManyOrderedSet_: "toManyOrderedSet", \.toManySet_: "toManySet", \.toOneRelationship_: "toOneRelationship", \.urlAttribute_: "urlAttribute", \.uuidAttribute_: "uuidAttribute", \.value_: "value", \.willSave_: "willSave", \.willTurnIntoFault_: "willTurnIntoFault", \.withName: "withName", \.items: "items"]) }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version1
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `ReservedNamesModel` under the name `ReservedNames` as the program loads.
@@ -124,6 +124,13 @@ public enum ReservedNamesModel {
                 ManagedObjects.Attribute.compact(name: "setUuidAttribute", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "setValue", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "storedPropertyLayoutHash", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "rawValueAttribute", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "setRawValueAttribute", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "typedObjectID", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "snapshotValues", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "fetchSnapshotValues", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "setToOneObjectID", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "setToManyObjectIDs", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "storedValue", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "stringAttribute", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "toManyOrderedSet", type: .string, isOptional: true),

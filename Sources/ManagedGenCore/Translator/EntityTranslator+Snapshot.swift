@@ -1,0 +1,139 @@
+import DataModelReader
+import Foundation
+
+// An entity's snapshot (option `snapshots`, user info `managedgen.snapshots`): a `Sendable`,
+// `Codable`, `Hashable` struct nested in the class with the object's ID and its stored
+// properties (attributes typed as the class types them, to-ones as a typed ID, to-manys as an
+// array of them), `apply(to:)` to write it back, the class's `snapshot()` and
+// `fetchSnapshots(where:sortedBy:in:)`. The reading and writing are the runtime's
+// (`SnapshotValues`, `setToOneObjectID`, …), called by property index.
+extension EntityTranslator {
+    /// One stored property of the snapshot.
+    fileprivate struct Field {
+        var name: String
+        var type: String
+        /// Reads it from `values` (`SnapshotValues`).
+        var read: String
+        /// Writes it to `object`; `nil` for a derived attribute (the store computes it).
+        var write: String?
+    }
+
+    /// The extension with the snapshot, or nothing when the entity has none.
+    func snapshotDeclarations() -> [Declaration] {
+        guard let snapshotName = plan.snapshotTypeName else { return [] }
+        let chain = index.model.inheritanceChain(of: plan.entity)
+        var fields: [Field] = []
+        var leftOut: [String] = []
+        for entity in chain {
+            for attribute in entity.attributes where !attribute.isTransient {
+                if let field = attributeField(attribute) { fields.append(field) } else { leftOut.append(attribute.name) }
+            }
+            for relationship in entity.relationships where !relationship.isTransient {
+                fields.append(relationshipField(relationship))
+            }
+        }
+        let snapshotType = SwiftNames.escaped(snapshotName)
+        var documentation = [
+            "The stored values of a `\(plan.entity.name)`, as a value that may cross tasks, be encoded (related objects as",
+            "their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.",
+        ]
+        if !leftOut.isEmpty {
+            documentation.append("Left out (their types are not Sendable, Codable and Hashable): \(leftOut.map { "`\($0)`" }.joined(separator: ", ")).")
+        }
+        let objectIDType = "ManagedObjects.ObjectID<\(className)>"
+        var members: [Declaration] = [
+            .variable(VariableDeclaration(access: access, isLet: true, name: "objectID", type: objectIDType)),
+        ]
+        members += fields.map { .variable(VariableDeclaration(access: access, name: $0.name, type: $0.type)) }
+        members.append(.initializer(InitializerDeclaration(
+            access: nil, parameters: [Parameter(label: "_", name: "values", type: "ManagedObjects.SnapshotValues")],
+            body: ["self.objectID = values.objectID()"] + fields.map { "self.\($0.name) = \($0.read)" })))
+        members.append(.function(
+            FunctionDeclaration(
+                access: access, name: "apply", parameters: [Parameter(label: "to", name: "object", type: className)],
+                isThrowing: true, body: fields.compactMap(\.write)),
+            documentation: [
+                "Writes these values into `object` (its ID aside); related objects are found by ID in its context.",
+                "- Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.",
+            ]))
+        let conformances = ["Sendable", "Codable", "Hashable"].map(types.swift)
+        let snapshot = Declaration.type(
+            TypeDeclaration(.struct, access: access, name: snapshotType, inheritance: conformances, members: members),
+            documentation: documentation)
+        let snapshotFunction = Declaration.function(
+            FunctionDeclaration(access: access, name: "snapshot", returnType: snapshotType, body: ["\(snapshotType)(self.snapshotValues())"]),
+            documentation: ["The object's values now, unsaved changes included."])
+        let fetch = Declaration.function(
+            FunctionDeclaration(
+                access: access, modifiers: [.static], name: "fetchSnapshots",
+                parameters: [
+                    Parameter(label: "where", name: "predicate", type: "\(types.predicate)?", defaultValue: "nil"),
+                    Parameter(label: "sortedBy", name: "sortDescriptors", type: "[\(types.sortDescriptor)]", defaultValue: "[]"),
+                    Parameter(label: "in", name: "context", type: types.context),
+                ],
+                isThrowing: true, returnType: "[\(snapshotType)]",
+                body: ["try self.fetchSnapshotValues(predicate, sortedBy: sortDescriptors, in: context).map { \(snapshotType)($0) }"]),
+            documentation: [
+                "The saved `\(plan.entity.name)` objects matching `predicate`, sorted, read from the store's rows into snapshots",
+                "without making objects. Unsaved changes of `context` are not seen (those of a parent context are).",
+            ])
+        return [.extension(ExtensionDeclaration(extendedType: className, members: [snapshot, snapshotFunction, fetch]))]
+    }
+
+    /// The attribute as a field: typed as the class types it, except `NSNumber?` (Xcode's
+    /// non-scalar numbers), which is the Swift number, optional; a non-optional type with no
+    /// value to read for nothing stored is optional (a snapshot never traps). `nil` for a type
+    /// that cannot be in a snapshot.
+    private func attributeField(_ attribute: Attribute) -> Field? {
+        let propertyIndex = plan.propertyIndex(of: attribute.name)!
+        let name = swiftName(attribute.name)
+        let write = attribute.isDerived ? nil : mapper.attributeWrite(attribute, "self.\(name)", at: propertyIndex, of: "object")
+        if let swiftType = mapper.swiftType(of: attribute) {
+            let read = mapper.rawValueRead(attribute, type: swiftType, at: propertyIndex, receiver: "values")
+            return Field(name: name, type: read.type, read: read.expression, write: write)
+        }
+        guard isSnapshotSafe(attribute) else { return nil }
+        let storage = mapper.storageType(of: attribute).type
+        let optional = Field(name: name, type: "\(storage)?", read: "values.attribute(at: \(propertyIndex))", write: write)
+        let numberAsObject = index.options.optionality == .xcode && !mapper.usesScalar(attribute) && attribute.type.isNumeric && attribute.type != .decimal
+        guard !numberAsObject, !mapper.isOptionalProperty(attribute),
+              let fallback = mapper.fallbackValue(for: attribute, override: nil) else { return optional }
+        return Field(name: name, type: storage, read: "values.attribute(at: \(propertyIndex), default: \(fallback))", write: write)
+    }
+
+    /// Value types from the standard library and Foundation, which are Sendable, Codable and Hashable.
+    private static let safeTypeNames: Set<String> = [
+        "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+        "Double", "Float", "Bool", "Date", "Data", "URL", "UUID", "Decimal",
+    ]
+
+    /// Whether the attribute's storage type can be a snapshot's: plain attribute types, and
+    /// Transformables typed as arrays, sets and dictionaries of the safe types.
+    private func isSnapshotSafe(_ attribute: Attribute) -> Bool {
+        switch attribute.type {
+        case .objectID, .undefined, .composite: return false
+        case .transformable:
+            guard mapper.codableType(of: attribute) == nil else { return false }
+            let type = mapper.transformableType(attribute.customClassName).type
+            var text = type
+            for prefix in ["Swift.", "Foundation."] { text = text.replacingOccurrences(of: prefix, with: "") }
+            let tokens = text.split(whereSeparator: { "[]:<> ,".contains($0) }).map(String.init).filter { $0 != "Set" }
+            return !tokens.isEmpty && tokens.allSatisfy(Self.safeTypeNames.contains)
+        default: return true
+        }
+    }
+
+    private func relationshipField(_ relationship: Relationship) -> Field {
+        let propertyIndex = plan.propertyIndex(of: relationship.name)!
+        let name = swiftName(relationship.name)
+        let id = "ManagedObjects.ObjectID<\(index.classReference(for: relationship.destinationEntity))>"
+        if relationship.isToMany {
+            return Field(
+                name: name, type: "[\(id)]", read: "values.toMany(at: \(propertyIndex))",
+                write: "try object.setToManyObjectIDs(self.\(name), at: \(propertyIndex))")
+        }
+        return Field(
+            name: name, type: "\(id)?", read: "values.toOne(at: \(propertyIndex))",
+            write: "try object.setToOneObjectID(self.\(name), at: \(propertyIndex))")
+    }
+}
