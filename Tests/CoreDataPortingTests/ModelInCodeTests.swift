@@ -101,4 +101,14 @@ import Testing
         try context.save()
         #expect(try context.count(for: NSFetchRequest<NSFetchRequestResult>(entityName: "Book")) == 0)
     }
+
+    /// CoreDataModelDescription names a relationship by a Swift key path
+    /// (`NSExpression(forKeyPath: keyPath).keyPath`).
+    @available(*, deprecated, message: "builds NSExpression")
+    @Test func expressionForASwiftKeyPathNamesTheProperty() {
+        #expect(NSExpression(forKeyPath: \Page.number).keyPath == "number")
+        #expect(NSExpression(forKeyPath: "shelf.label").keyPath == "shelf.label")
+    }
 }
+
+private struct Page { var number: Int }

@@ -39,7 +39,8 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// whose drafts are invalid).
     @exclusivity(unchecked) private var isResolved: Bool
 
-    private let lock = NSLock()
+    // Recursive: resolving reads `model` and `isEditable`, which take it too.
+    private let lock = NSRecursiveLock()
     /// Whether the model is in use (or was built from a `Model`): no change applies.
     private var isInUse: Bool
     /// What is wrong with the drafts, found when the model was first used.
