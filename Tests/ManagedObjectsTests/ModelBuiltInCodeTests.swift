@@ -110,8 +110,12 @@ struct ModelBuiltInCodeTests {
     func schema() throws {
         let (model, _, _, _) = publicationsModel()
         let directory = try TemporaryDirectory()
+        let url = directory.file("Publications.sqlite")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: directory.file("Publications.sqlite"))
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let indexes = try rawSQL(url.path, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ZAUTHOR' ORDER BY name")
+        #expect(indexes.contains("Z_Author_byName"), "\(indexes)")
+        #expect(indexes.contains("Z_Author_UNIQUE_name"), "\(indexes)")
         #expect(model.model.entity(named: "Author")?.uniquenessConstraints == [["name"]])
         #expect(model.model.entity(named: "Author")?.fetchIndexes.map(\.name) == ["byName"])
         #expect(model["Author"]?.indexes.first?.elements.first?.property === model["Author"]?.property(named: "name"))
