@@ -28,6 +28,11 @@ public typealias NSManagedObjectModel = ManagedObjectModel
 public typealias NSEntityDescription = EntityDescription
 public typealias NSAttributeDescription = AttributeDescription
 public typealias NSRelationshipDescription = RelationshipDescription
+public typealias NSPropertyDescription = PropertyDescription
+public typealias NSFetchedPropertyDescription = FetchedPropertyDescription
+public typealias NSFetchIndexDescription = FetchIndexDescription
+public typealias NSFetchIndexElementDescription = FetchIndexElementDescription
+public typealias NSFetchIndexElementType = FetchIndexElementType
 public typealias NSPersistentStoreCoordinator = PersistentStoreCoordinator
 public typealias NSManagedObjectContextConcurrencyType = ManagedObjectContext.ConcurrencyType
 public typealias NSFetchRequest<ResultType> = FetchRequest<ResultType>
@@ -204,9 +209,6 @@ public typealias NSPersistentHistoryTransaction = PersistentHistoryTransaction
 public typealias NSPersistentHistoryChange = PersistentHistoryChange
 public typealias NSPersistentHistoryChangeType = PersistentHistoryChangeType
 public typealias NSPersistentHistoryToken = PersistentHistoryToken
-/// What a history change's `updatedProperties` holds: Core Data's `NSPropertyDescription`
-/// (here an attribute or a relationship description).
-public typealias NSPropertyDescription = PropertyDescription
 
 /// The `userInfo` keys of the context notifications, and of a remote save's changes
 /// (`mergeChanges(fromRemoteContextSave:into:)`).

@@ -63,6 +63,18 @@ enum FoundationBridge {
         return ObjectSortDescriptor(key: name, ascending: descriptor.ascending)
     }
 
+    /// The Core Data key a Swift key path stands for: the name a generated class gives it, else
+    /// the key path's text after its root type (Swift writes `\Person.name`).
+    static func propertyName(of keyPath: AnyKeyPath) -> String {
+        if let root = type(of: keyPath).rootType as? any FetchableManagedObject.Type,
+           let name = root.propertyNamesByKeyPath[keyPath] {
+            return name
+        }
+        let text = String(describing: keyPath)
+        guard text.hasPrefix("\\"), let dot = text.firstIndex(of: ".") else { return text }
+        return String(text[text.index(after: dot)...])
+    }
+
     /// The key path of the Foundation sort descriptors made here: Foundation on Linux makes them
     /// from Swift key paths only; they are never used to compare, the runtime reads the key kept
     /// beside them.

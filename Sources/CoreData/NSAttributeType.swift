@@ -1,4 +1,4 @@
-import ManagedObjects
+@_spi(CoreData) import ManagedObjects
 
 /// Core Data's attribute types, with its raw values (`AttributeType.coreDataRawValue`).
 public enum NSAttributeType: UInt, Sendable {
@@ -21,9 +21,10 @@ public enum NSAttributeType: UInt, Sendable {
 }
 
 extension AttributeDescription {
-    /// Core Data's `attributeType`.
+    /// Core Data's `attributeType` (the runtime's `type`).
     public var attributeType: NSAttributeType {
         // Every AttributeType has a raw value among the cases above.
-        NSAttributeType(rawValue: type.coreDataRawValue) ?? .undefinedAttributeType
+        get { NSAttributeType(rawValue: type.coreDataRawValue) ?? .undefinedAttributeType }
+        set { type = AttributeType(coreDataRawValue: newValue.rawValue) ?? .undefined }
     }
 }

@@ -5,7 +5,7 @@ extension ManagedObject {
     /// as code written for Core Data casts it (`as? NSSet`); anything else as the runtime's
     /// `primitiveValue(forKey:)` gives it, which this shadows in code that imports CoreData.
     public func primitiveValue(forKey key: String) -> Any? {
-        guard case .relationship(let relationship)? = entity.propertiesByName[key], relationship.isToMany else {
+        guard case .relationship(let relationship)? = entity.propertiesByName[key]?.kind, relationship.isToMany else {
             return storedValue(forKey: key)
         }
         return relationship.isOrdered ? toManyOrderedSet(at: relationship.index) : toManySet(at: relationship.index)

@@ -2,12 +2,6 @@ import Foundation
 import ManagedObjects
 
 extension ManagedObjectModel {
-    /// An empty model, as Core Data's `NSManagedObjectModel()` (code that needs a coordinator
-    /// only to destroy or replace store files makes one over it).
-    public convenience init() {
-        self.init(Model())
-    }
-
     /// Core Data's `isConfiguration(withName:compatibleWithStoreMetadata:)`: whether a store with
     /// `metadata` (``PersistentStoreCoordinator/metadataForPersistentStore(ofType:at:options:)``)
     /// was written with this model: its `NSStoreModelVersionHashes` hold the entity version hash

@@ -18,6 +18,14 @@ extension _CoreDataExpression {
         self.init(.keyPath(keyPath))
     }
 
+    /// An expression giving the value at a Swift key path (Foundation's overlay on Apple
+    /// platforms): a generated class's property by the name its class gives the key path, else
+    /// the key path's own text after its root type (`\Person.name` → `name`), as
+    /// `_kvcKeyPathString` would give it for an `@objc` property.
+    public init<Root, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
+        self.init(.keyPath(FoundationBridge.propertyName(of: keyPath)))
+    }
+
     /// An expression giving `obj` (`nil` or `NSNull` for nil).
     public init(forConstantValue obj: Any?) {
         self.init(.constant(obj is NSNull ? nil : obj))
@@ -26,6 +34,14 @@ extension _CoreDataExpression {
     /// An expression giving the substitution variable `string` (`$string` in a format).
     public init(forVariable string: String) {
         self.init(.variable(string))
+    }
+
+    /// The key path of an expression made with `init(forKeyPath:)`; empty for another
+    /// expression (Core Data raises there).
+    public var keyPath: String {
+        guard let expression = self as? NSExpression,
+              case .keyPath(let keyPath)? = ExpressionForm.forms.value(for: expression) else { return "" }
+        return keyPath
     }
 
     private init(_ form: ExpressionForm) {

@@ -483,6 +483,6 @@ struct RealStoreFidelityTests {
 extension PropertyDescription {
     /// The model's `valueTransformerName` of a Transformable attribute.
     fileprivate var transformerName: String? {
-        if case .attribute(let attribute) = self { attribute.attribute.valueTransformerName } else { nil }
+        if case .attribute(let attribute) = kind { attribute.attribute.valueTransformerName } else { nil }
     }
 }

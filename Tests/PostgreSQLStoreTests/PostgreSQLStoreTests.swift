@@ -226,9 +226,10 @@ struct PostgreSQLStoreTests {
         changes.inserted = [StoredObject(
             objectID: id, version: 1,
             values: person.properties.map { property -> StoredValue in
-                switch property {
+                switch property.kind {
                 case .attribute(let attribute): .attribute(attribute.name == "name" ? "Ada" : nil)
                 case .relationship(let relationship): relationship.isToMany ? .toMany([]) : .toOne(nil)
+                case .fetchedProperty: .attribute(nil)
                 }
             })]
         let error = #expect(throws: ManagedObjectError.self) { try store.save(changes) }

@@ -203,7 +203,7 @@ extension ManagedObjectContext {
         for property in source.entity.properties where target.entity.propertiesByName[property.name] != nil {
             guard everyProperty || source.hasChangedValue(at: property.index) else { continue }
             let value = source.value(forKey: property.name)
-            if case .relationship(let relationship) = property, relationship.isToMany, !everyProperty {
+            if case .relationship(let relationship) = property.kind, relationship.isToMany, !everyProperty {
                 let members = ManagedObject.objects(in: value)
                 target.setValue(ManagedObject.objects(in: target.value(forKey: property.name)) + members, forKey: property.name)
             } else {

@@ -19,12 +19,12 @@ enum Validation {
                 case nil: if slot.isOptional { continue }
                 case let valueType?: if let plain = slot.plainStorageType, valueType == plain { continue }
                 }
-                guard case .attribute(let attribute) = entity.properties[index] else { continue }
+                guard case .attribute(let attribute) = entity.properties[index].kind else { continue }
                 // Appended only when there are any: most properties of most objects have none.
                 let found = self.errors(of: attribute, value: object.attributeStorageValue(at: index), in: object)
                 if !found.isEmpty { errors += found }
             } else {
-                guard case .relationship(let relationship) = entity.properties[index] else { continue }
+                guard case .relationship(let relationship) = entity.properties[index].kind else { continue }
                 let found = self.errors(of: relationship, in: object)
                 if !found.isEmpty { errors += found }
             }

@@ -16,10 +16,11 @@ public struct DictionaryProjection: Sendable, Hashable {
     /// The columns for `propertiesToFetch == nil`: every stored attribute and to-one.
     static func allProperties(of entity: EntityDescription) -> [PropertyToFetch] {
         entity.properties.compactMap { property in
-            switch property {
+            switch property.kind {
             case .attribute(let attribute): attribute.isTransient ? nil : .property(attribute.name)
             case .relationship(let relationship):
                 relationship.isToMany || relationship.isTransient ? nil : .property(relationship.name)
+            case .fetchedProperty: nil
             }
         }
     }

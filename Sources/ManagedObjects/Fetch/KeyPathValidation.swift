@@ -13,7 +13,7 @@ extension EntityDescription {
             guard let property = entities.lazy.compactMap({ $0.propertiesByName[step] }).first else {
                 return (step, entities.first?.name ?? name)
             }
-            guard case .relationship(let relationship) = property, let destination = relationship.destinationEntity
+            guard case .relationship(let relationship) = property.kind, let destination = relationship.destinationEntity
             else { return nil }
             entities = destination.selfAndDescendants
         }

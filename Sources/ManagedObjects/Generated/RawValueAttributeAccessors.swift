@@ -18,7 +18,7 @@ extension ManagedObject {
 
     @_spi(Generated) public func setRawValueAttribute<Value: RawRepresentable>(_ value: Value?, at index: Int) {
         guard let value else { return setAttributeValue(nil as Int64?, at: index) }
-        guard case .attribute(let attribute) = property(at: index) else {
+        guard case .attribute(let attribute) = property(at: index).kind else {
             preconditionFailure("\(propertyPath(at: index)) is not an attribute")
         }
         switch RawValueStorage.stored(value, for: attribute.type, what: propertyPath(at: index)) {

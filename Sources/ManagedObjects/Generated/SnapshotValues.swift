@@ -73,7 +73,7 @@
             switch row.values[index] {
             case .toMany(let related): ids = related
             case .toManyFault:
-                guard case .relationship(let relationship) = id.entity[index] else { return [] }
+                guard case .relationship(let relationship) = id.entity[index].kind else { return [] }
                 ids = (try? context.sourceRelatedObjectIDs(of: row.objectID, relationship: relationship)) ?? []
             default: ids = []
             }

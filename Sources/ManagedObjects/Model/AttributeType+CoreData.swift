@@ -23,4 +23,10 @@ extension AttributeType {
         case .composite: 2100
         }
     }
+
+    /// The type of a Core Data `NSAttributeType` raw value, or `nil` for one no type has.
+    public init?(coreDataRawValue: UInt) {
+        guard let type = Self.allCases.first(where: { $0.coreDataRawValue == coreDataRawValue }) else { return nil }
+        self = type
+    }
 }

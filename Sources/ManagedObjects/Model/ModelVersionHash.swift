@@ -75,11 +75,14 @@ public enum ModelVersionHash {
     }
 
     static func hash(of property: PropertyDescription, in entity: EntityDescription) -> Data {
-        switch property {
+        switch property.kind {
         case .attribute(let attribute):
             hash(of: attribute.attribute, in: entity.managedObjectModel.model)
         case .relationship(let relationship):
             hash(of: relationship.relationship, declaredIn: declaringEntity(of: relationship.name, from: entity).name)
+        case .fetchedProperty(let fetched):
+                // Not stored, so never among the properties hashed; Core Data hashes its name.
+                SHA256.digest(of: Data(fetched.name.utf8))
         }
     }
 
@@ -99,9 +102,10 @@ public enum ModelVersionHash {
     }
 
     private static func isTransient(_ property: PropertyDescription) -> Bool {
-        switch property {
+        switch property.kind {
         case .attribute(let attribute): attribute.isTransient
         case .relationship(let relationship): relationship.isTransient
+        case .fetchedProperty: true
         }
     }
 

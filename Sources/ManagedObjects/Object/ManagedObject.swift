@@ -320,7 +320,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     }
 
     func relationshipDescription(at index: Int) -> RelationshipDescription {
-        guard case .relationship(let relationship) = property(at: index) else {
+        guard case .relationship(let relationship) = property(at: index).kind else {
             preconditionFailure("\(entity.name).\(property(at: index).name) is not a relationship")
         }
         return relationship
@@ -477,13 +477,14 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// as predicates and sort descriptors read it.
     public func storedValue(forKey key: String) -> Any? {
         guard let property = entity.propertiesByName[key] else { return nil }
-        switch property {
+        switch property.kind {
         case .attribute(let attribute):
             return attributeStorageValue(at: attribute.index)
         case .relationship(let relationship):
             if !relationship.isToMany { return resolvedToOne(at: relationship.index) }
             let objects = resolvedToMany(at: relationship.index)
             return relationship.isOrdered ? objects : Set(objects)
+        case .fetchedProperty: return nil  // not stored: never in propertiesByName of an entity in use
         }
     }
 
@@ -495,7 +496,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
         guard let property = entity.propertiesByName[key] else {
             preconditionFailure("\(entity.name) has no property named '\(key)'")
         }
-        switch property {
+        switch property.kind {
         case .attribute(let attribute):
             setAttributeValue(value.flatMap { AttributeValues.coerce($0, to: attribute.type) ?? $0 },
                               at: attribute.index)
@@ -505,6 +506,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             } else {
                 setRelatedObjects(OrderedSet(Self.objects(in: value)), relationship)
             }
+        case .fetchedProperty: break  // not stored: never in propertiesByName of an entity in use
         }
     }
 
@@ -531,11 +533,12 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// `OrderedSet<ManagedObject>`.
     public func primitiveValue(forKey key: String) -> Any? {
         guard let property = entity.propertiesByName[key] else { return nil }
-        switch property {
+        switch property.kind {
         case .attribute(let attribute): return attributeStorageValue(at: attribute.index)
         case .relationship(let relationship):
             return relationship.isToMany
                 ? resolvedToMany(at: relationship.index) : resolvedToOne(at: relationship.index)
+        case .fetchedProperty: return nil  // not stored: never in propertiesByName of an entity in use
         }
     }
 
@@ -546,7 +549,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             preconditionFailure("\(entity.name) has no property named '\(key)'")
         }
         willChangeValue(at: property.index)
-        switch property {
+        switch property.kind {
         case .attribute:
             values[property.index] = value
         case .relationship(let relationship):
@@ -555,6 +558,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             } else {
                 values[property.index] = value as? ManagedObject
             }
+        case .fetchedProperty: break  // not stored: never in propertiesByName of an entity in use
         }
     }
 
@@ -597,7 +601,7 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
                 var ids: [ManagedObjectID] = []
                 if case .toMany(let stored) = snapshot.values[property.index] {
                     ids = stored
-                } else if case .relationship(let relationship) = property {
+                } else if case .relationship(let relationship) = property.kind {
                     ids = managedObjectContext?.relatedObjectIDs(of: self, relationship: relationship) ?? []
                 }
                 let objects = ids.compactMap { managedObjectContext?.registeredOrStoredObject(with: $0) }
@@ -756,17 +760,10 @@ struct PendingRelationship {
 }
 
 extension PropertyDescription {
-    public var isTransient: Bool {
-        switch self {
-        case .attribute(let attribute): attribute.isTransient
-        case .relationship(let relationship): relationship.isTransient
-        }
-    }
-
     /// An object's value for a property with no value.
     var emptyValue: Any? {
-        switch self {
-        case .attribute: nil
+        switch kind {
+        case .attribute, .fetchedProperty: nil
         case .relationship(let relationship): relationship.isToMany ? OrderedSet<ManagedObject>() : nil
         }
     }
@@ -774,15 +771,16 @@ extension PropertyDescription {
     /// What the store keeps for a property with no value.
     package var emptyStoredValue: StoredValue { slotShape.emptyStoredValue }
 
+    /// A fetched property is never stored, so never has a slot; it reads as an attribute's.
     var slotShape: PropertySlot.Shape {
-        switch self {
-        case .attribute: .attribute
+        switch kind {
+        case .attribute, .fetchedProperty: .attribute
         case .relationship(let relationship): relationship.isToMany ? .toMany : .toOne
         }
     }
 
     var relationshipIsOrdered: Bool {
-        if case .relationship(let relationship) = self { relationship.isOrdered } else { false }
+        if case .relationship(let relationship) = kind { relationship.isOrdered } else { false }
     }
 }
 

@@ -20,6 +20,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     let remoteChangeObservers = RemoteChangeObservers()
 
     public init(managedObjectModel: ManagedObjectModel) {
+        // A model built in code is resolved (or found invalid) now, and changes no more.
+        managedObjectModel.use()
         self.managedObjectModel = managedObjectModel
         configurationMembers = Dictionary(
             managedObjectModel.model.configurations.map { ($0.name, Set($0.memberEntities)) },
@@ -112,9 +114,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil, migration: StoreMigrationOptions? = nil,
         persistentHistoryTracking: Bool = false, options: [AnyHashable: Any]? = nil
     ) throws -> any PersistentStore {
-        if !managedObjectModel.classBindingErrors.isEmpty {
-            throw ManagedObjectError(.coreData, managedObjectModel.classBindingErrors.joined(separator: "; "))
-        }
+        try managedObjectModel.checkUsable()
         let configuration = try checkedConfiguration(configuration, for: url)
         switch type {
         case .inMemory:

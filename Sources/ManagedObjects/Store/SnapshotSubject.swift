@@ -52,7 +52,7 @@ package final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
         case .toMany(let ids):
             return ids.compactMap(subject(for:))
         case .toManyFault:
-            guard case .relationship(let relationship) = property else { return nil }
+            guard case .relationship(let relationship) = property.kind else { return nil }
             return graph.relatedObjectIDs(snapshot.objectID, relationship).compactMap(subject(for:))
         }
     }

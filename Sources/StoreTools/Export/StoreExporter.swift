@@ -120,12 +120,12 @@ package struct StoreExporter {
         var values: [(name: String, value: Any?)] = []
         values.reserveCapacity(entity.properties.count)
         for (property, stored) in zip(entity.properties, object.values) {
-            switch (property, stored) {
+            switch (property.kind, stored) {
             case (_, .attribute(let value)): values.append((property.name, value))
             case (_, .toOne(let id)): values.append((property.name, id))
             case (_, .toMany(let ids)): values.append((property.name, ids))
             case (.relationship(let relationship), .toManyFault): values.append((property.name, try relatedObjectIDs(relationship)))
-            case (.attribute, .toManyFault): values.append((property.name, nil))
+            case (.attribute, .toManyFault), (.fetchedProperty, .toManyFault): values.append((property.name, nil))
             }
         }
         if format == .csv {

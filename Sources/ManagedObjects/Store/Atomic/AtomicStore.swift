@@ -69,7 +69,7 @@ public final class AtomicStore: PersistentStore, @unchecked Sendable {
             return
         }
         let contents = try format.decode(data, path: path) { entityName, attributeName in
-            guard case .attribute(let attribute)? = model[entityName]?.propertiesByName[attributeName], !attribute.isTransient
+            guard case .attribute(let attribute)? = model[entityName]?.propertiesByName[attributeName]?.kind, !attribute.isTransient
             else { return nil }
             return attribute.type
         }

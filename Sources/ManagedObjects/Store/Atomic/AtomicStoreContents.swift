@@ -63,7 +63,7 @@ struct AtomicStoreContents {
         let entity = stored.objectID.entity
         var object = Object(entityName: entity.name, number: stored.objectID.storeNumber ?? 0)
         for property in entity.properties where !property.isTransient {
-            switch (property, stored.values[property.index]) {
+            switch (property.kind, stored.values[property.index]) {
             case (.attribute(let attribute), .attribute(let value?)):
                 guard AtomicStoreValue.kind(of: attribute.type) != nil else { continue }
                 object.attributes.append((attribute.name, attribute.type, try AtomicStoreValue(value, attribute: attribute, objectID: stored.objectID)))
@@ -121,7 +121,7 @@ struct AtomicStoreContents {
             let objectID = ids[ObjectIdentifier(entity.rootEntity)]![object.number]!
             var values = entity.properties.map(\.emptyStoredValue)
             for (name, type, value) in object.attributes {
-                guard case .attribute(let attribute)? = entity.propertiesByName[name], !attribute.isTransient else {
+                guard case .attribute(let attribute)? = entity.propertiesByName[name]?.kind, !attribute.isTransient else {
                     throw corrupt("\(objectID) has a value for \(name), which is not a stored attribute of \(entity.name)")
                 }
                 guard attribute.type == type else {
@@ -133,7 +133,7 @@ struct AtomicStoreContents {
                 values[attribute.index] = .attribute(read)
             }
             for (name, destinationRoot, numbers) in object.relationships {
-                guard case .relationship(let relationship)? = entity.propertiesByName[name], let destination = relationship.destinationEntity else {
+                guard case .relationship(let relationship)? = entity.propertiesByName[name]?.kind, let destination = relationship.destinationEntity else {
                     throw corrupt("\(objectID) has members for \(name), which is not a relationship of \(entity.name)")
                 }
                 guard destinationRoot.isEmpty || destinationRoot == relationship.destinationRootName else {

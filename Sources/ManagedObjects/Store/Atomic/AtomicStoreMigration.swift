@@ -64,8 +64,8 @@ enum AtomicStoreMigration {
                     }
                 }
             }
-            entityMapping.attributeMappings = mappings(entity.attributes.filter { !$0.isTransient && !$0.attribute.isDerived }.map(PropertyDescription.attribute))
-            entityMapping.relationshipMappings = mappings(entity.relationships.filter { !$0.isTransient }.map(PropertyDescription.relationship))
+            entityMapping.attributeMappings = mappings(entity.attributes.filter { !$0.isTransient && !$0.attribute.isDerived }.map { $0 as PropertyDescription })
+            entityMapping.relationshipMappings = mappings(entity.relationships.filter { !$0.isTransient }.map { $0 as PropertyDescription })
             return entityMapping
         }
         return mapping

@@ -42,7 +42,7 @@ package struct PersistentHistoryColumns: Sendable {
             let properties = entity.properties.filter { !$0.isTransient }.sorted { $0.name < $1.name }
             var attributes: [AttributeDescription] = []
             var columns: [String] = []
-            for case .attribute(let attribute) in properties
+            for case .attribute(let attribute) in properties.map(\.kind)
             where attribute.attribute.preserveAfterDeletion && !attribute.attribute.allowsExternalBinaryDataStorage {
                 guard case .attribute(let column, _)? = schema.storage[entity.name]?[attribute.index] else { continue }
                 attributes.append(attribute)

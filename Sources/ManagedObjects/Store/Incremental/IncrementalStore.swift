@@ -289,7 +289,7 @@ open class IncrementalStore: PersistentStore, @unchecked Sendable {
         var values: [StoredValue] = []
         values.reserveCapacity(entity.properties.count)
         for property in entity.properties {
-            switch property {
+            switch property.kind {
             case .attribute(let attribute):
                 guard !attribute.isTransient, let value = node.value(for: property) else {
                     values.append(.attribute(nil))
@@ -308,6 +308,7 @@ open class IncrementalStore: PersistentStore, @unchecked Sendable {
                     let value = try newValue(forRelationship: relationship, forObjectWith: objectID, with: callContext)
                     values.append(.toOne(try relatedIDs(in: value, of: relationship, for: objectID).first))
                 }
+            case .fetchedProperty: values.append(.attribute(nil))  // not stored: never among `properties`
             }
         }
         return StoredObject(objectID: objectID, version: Int(clamping: node.version), values: values)

@@ -110,9 +110,10 @@ package struct InferredMigrationPlan {
 
     static func sourceProperty(for property: PropertyDescription, of entity: EntityDescription, in source: ManagedObjectModel) -> PropertyDescription? {
         guard let sourceEntity = sourceEntity(for: entity, in: source) else { return nil }
-        let renamingIdentifier: String? = switch property {
+        let renamingIdentifier: String? = switch property.kind {
         case .attribute(let attribute): attribute.attribute.renamingIdentifier
         case .relationship(let relationship): relationship.relationship.renamingIdentifier
+        case .fetchedProperty: nil
         }
         return renamingIdentifier.flatMap { sourceEntity.property(named: $0) } ?? sourceEntity.property(named: property.name)
     }
@@ -124,7 +125,7 @@ package struct InferredMigrationPlan {
         var columns: [(table: String, column: String, toExternal: Bool)] = []
         for entity in destination.entities {
             for attribute in entity.attributes where attribute.type == .binary {
-                guard case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
+                guard case .attribute(let sourceAttribute)? = sourceProperty(for: attribute, of: entity)?.kind,
                       sourceAttribute.type == .binary,
                       sourceAttribute.attribute.allowsExternalBinaryDataStorage != attribute.attribute.allowsExternalBinaryDataStorage,
                       case .attribute(let column, _)? = destinationSchema.storage[entity.name]?[attribute.index] else { continue }
@@ -153,7 +154,7 @@ package struct InferredMigrationPlan {
             for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []) {
                 switch storage {
                 case .attribute(let column, _):
-                    guard case .attribute(let attribute) = property,
+                    guard case .attribute(let attribute) = property.kind,
                           let value = try attributeValue(attribute, of: entity) else { continue }
                     columns.append(column)
                     values.append(value.sql)
@@ -162,8 +163,8 @@ package struct InferredMigrationPlan {
                     // Each element the source composite has too (same path below the attribute)
                     // is copied, converted as an attribute would be; an added element starts
                     // NULL and a removed one is left behind, as Core Data infers.
-                    guard case .attribute(let attribute) = property,
-                          case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
+                    guard case .attribute(let attribute) = property.kind,
+                          case .attribute(let sourceAttribute)? = sourceProperty(for: attribute, of: entity)?.kind,
                           let sourceEntity = sourceEntity(for: entity),
                           case .composite(let sourceElements)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] else { continue }
                     for element in elements {
@@ -174,7 +175,7 @@ package struct InferredMigrationPlan {
                             attribute: ([attribute.name] + element.path).joined(separator: ".")))
                     }
                 case .toOne(let column, let entityColumn):
-                    guard case .relationship(let relationship) = property, let key = toOneKey(relationship, of: entity) else { continue }
+                    guard case .relationship(let relationship) = property.kind, let key = toOneKey(relationship, of: entity) else { continue }
                     columns.append(column)
                     values.append(key.shifted)
                     if let entityColumn, let target = relationship.destinationEntity {
@@ -216,7 +217,7 @@ package struct InferredMigrationPlan {
         var statements: [Statement] = []
         for entity in destination.entities {
             let inheritedCount = entity.superentity?.properties.count ?? 0
-            for case .relationship(let relationship) in entity.properties[inheritedCount...]
+            for case .relationship(let relationship) in entity.properties[inheritedCount...].map(\.kind)
             where destinationSchema.ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) {
                 guard case .toManyByInverse(let table, let foreignKey, _)? = destinationSchema.storage[entity.name]?[relationship.index],
                       let pairs = sourcePairs(for: relationship) else { continue }
@@ -240,7 +241,7 @@ package struct InferredMigrationPlan {
         for entity in destination.entities {
             let inheritedCount = entity.superentity?.properties.count ?? 0
             for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []).dropFirst(inheritedCount) {
-                guard case .relationship(let relationship) = property, relationship.isOrdered else { continue }
+                guard case .relationship(let relationship) = property.kind, relationship.isOrdered else { continue }
                 let table: String, owner: String, member: String, order: String
                 switch storage {
                 case .toManyByInverse(let rows, let foreignKey, let column?):
@@ -265,7 +266,7 @@ package struct InferredMigrationPlan {
     /// The order the source kept for the pair `owner`, `member` (SQL for destination keys) of
     /// `relationship`: `nil` when its source relationship was not ordered.
     private func sourceOrder(of relationship: RelationshipDescription, of entity: EntityDescription, owner: String, member: String) -> String? {
-        guard case .relationship(let sourceRelationship)? = sourceProperty(for: .relationship(relationship), of: entity),
+        guard case .relationship(let sourceRelationship)? = sourceProperty(for: relationship, of: entity)?.kind,
               sourceRelationship.isOrdered, let sourceOwner = sourceRelationship.entity,
               let sourceMember = sourceRelationship.destinationEntity else { return nil }
         let (ownerTable, memberTable) = (sourceTable(of: sourceOwner), sourceTable(of: sourceMember))
@@ -289,7 +290,7 @@ package struct InferredMigrationPlan {
     /// The value of `attribute` for a row `s` of the source entity; `nil` for NULL.
     private func attributeValue(_ attribute: AttributeDescription, of entity: EntityDescription) throws -> (sql: String, arguments: [DatabaseValue])? {
         var sql: String?
-        if case .attribute(let sourceAttribute)? = sourceProperty(for: .attribute(attribute), of: entity),
+        if case .attribute(let sourceAttribute)? = sourceProperty(for: attribute, of: entity)?.kind,
            let sourceEntity = sourceEntity(for: entity),
            case .attribute(let column, let sourceType)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] {
             sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, entity: entity.name, attribute: attribute.name)
@@ -342,7 +343,7 @@ package struct InferredMigrationPlan {
         _ relationship: RelationshipDescription, of entity: EntityDescription
     ) -> (shifted: String, raw: String, sourceTable: String?)? {
         guard let origin = sourceEntity(for: entity) else { return nil }
-        if case .relationship(let sourceRelationship)? = sourceProperty(for: .relationship(relationship), of: entity),
+        if case .relationship(let sourceRelationship)? = sourceProperty(for: relationship, of: entity)?.kind,
            case .toOne(let column, _)? = sourceSchema.storage[origin.name]?[sourceRelationship.index],
            let sourceDestination = sourceRelationship.destinationEntity {
             let table = sourceTable(of: sourceDestination)
@@ -360,12 +361,12 @@ package struct InferredMigrationPlan {
     /// relationship or, reversed, its inverse's.
     private func sourcePairs(for relationship: RelationshipDescription) -> String? {
         guard let owner = relationship.entity else { return nil }
-        if case .relationship(let sourceRelationship)? = sourceProperty(for: .relationship(relationship), of: owner),
+        if case .relationship(let sourceRelationship)? = sourceProperty(for: relationship, of: owner)?.kind,
            let pairs = pairs(of: sourceRelationship) {
             return "SELECT a AS own, b AS other FROM (\(pairs)) AS pairs"
         }
         if let inverse = relationship.inverseRelationship, let inverseOwner = inverse.entity,
-           case .relationship(let sourceInverse)? = sourceProperty(for: .relationship(inverse), of: inverseOwner),
+           case .relationship(let sourceInverse)? = sourceProperty(for: inverse, of: inverseOwner)?.kind,
            let pairs = pairs(of: sourceInverse) {
             return "SELECT b AS own, a AS other FROM (\(pairs)) AS pairs"
         }
@@ -406,7 +407,7 @@ package struct InferredMigrationPlan {
         var filled: Set<String> = []
         for entity in destination.entities {
             for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []) {
-                guard case .toManyByJoin(let join, .first) = storage, case .relationship(let relationship) = property,
+                guard case .toManyByJoin(let join, .first) = storage, case .relationship(let relationship) = property.kind,
                       relationship.entity === entity, !filled.contains(join.name),
                       let destinationEntity = relationship.destinationEntity,
                       let pairs = sourcePairs(for: relationship) else { continue }

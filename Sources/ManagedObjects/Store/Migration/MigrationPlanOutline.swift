@@ -106,7 +106,7 @@ extension InferredMigrationPlan {
                 if let source { takenSourceProperties.insert(source.name) }
                 let propertyChange = self.change(of: property, from: source, entity: entity, origin: origin, blockers: &blockers)
                 // The migration checks required attributes and to-ones (a to-many has no column).
-                if case .added(nil) = propertyChange, !property.isOptional, !property.isToMany, let origin,
+                if case .added(nil) = propertyChange, !property.isOptional, !property.isToManyRelationship, let origin,
                    rowsByEntity.map({ ($0[origin.name] ?? 0) > 0 }) ?? true {
                     blockers.append(MigrationPlanOutline.Blocker(
                         code: ManagedObjectError.Code.migration.rawValue, entity: entity.name, property: property.name,
@@ -136,7 +136,7 @@ extension InferredMigrationPlan {
         of property: PropertyDescription, from source: PropertyDescription?, entity: EntityDescription, origin: EntityDescription?,
         blockers: inout [MigrationPlanOutline.Blocker]
     ) -> MigrationPlanOutline.PropertyChange {
-        switch (property, source) {
+        switch (property.kind, source?.kind) {
         case (.attribute(let attribute), nil):
             return .added(defaultValue: attribute.defaultValue.map { "\($0)" })
         case (.relationship, nil):
@@ -166,11 +166,14 @@ extension InferredMigrationPlan {
                 return .converted(from: Self.kind(of: sourceRelationship), to: Self.kind(of: relationship))
             }
             return sourceRelationship.name == relationship.name ? .copied : .renamed(from: sourceRelationship.name)
-        case (_, let other?):
+        case (.fetchedProperty, nil):
+            return .added(defaultValue: nil)
+        case (_, .some):
+            let otherName = source?.name ?? "?", otherIsRelationship = source?.isRelationship == true
             blockers.append(MigrationPlanOutline.Blocker(
                 code: ManagedObjectError.Code.migrationMissingMappingModel.rawValue, entity: entity.name, property: property.name,
-                reason: "\(entity.name).\(property.name) takes the values of \(origin?.name ?? "?").\(other.name), "
-                    + "an \(other.isRelationship ? "relationship" : "attribute") where it is an \(property.isRelationship ? "relationship" : "attribute")"))
+                reason: "\(entity.name).\(property.name) takes the values of \(origin?.name ?? "?").\(otherName), "
+                    + "an \(otherIsRelationship ? "relationship" : "attribute") where it is an \(property.isRelationship ? "relationship" : "attribute")"))
             return .dropped
         }
     }
@@ -217,10 +220,10 @@ extension MappingModel {
 
 extension PropertyDescription {
     fileprivate var isRelationship: Bool {
-        if case .relationship = self { true } else { false }
+        if case .relationship = kind { true } else { false }
     }
 
-    fileprivate var isToMany: Bool {
-        if case .relationship(let relationship) = self { relationship.isToMany } else { false }
+    fileprivate var isToManyRelationship: Bool {
+        if case .relationship(let relationship) = kind { relationship.isToMany } else { false }
     }
 }

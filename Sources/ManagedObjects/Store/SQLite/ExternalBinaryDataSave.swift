@@ -62,7 +62,7 @@ final class ExternalBinaryDataSave {
     func cell(forBatchValue value: Any?, attribute: AttributeDescription, objectID: ManagedObjectID?) throws -> DatabaseValue {
         var data: Data?
         if let value, case .blob(let bytes) = try SQLiteValues.databaseValue(
-            of: value, property: .attribute(attribute), type: .binary, objectID: objectID).storage {
+            of: value, property: attribute, type: .binary, objectID: objectID).storage {
             data = bytes
         }
         guard case .blob(let cell) = try cell(for: data, index: attribute.index, attribute: attribute.name, objectID: objectID) else {

@@ -319,7 +319,7 @@ package struct SQLPredicateTranslator {
                 guard case .attribute(_, let type) = storage, Self.translatedTypes.contains(type) else { return nil }
                 return (read(column), type)
             }
-            guard case .toOne = storage, case .relationship(let relationship) = property,
+            guard case .toOne = storage, case .relationship(let relationship) = property.kind,
                   let destination = relationship.destinationEntity else { return nil }
             reference = (read(column), schema.table(of: destination).name)
             current = destination
@@ -343,7 +343,7 @@ package struct SQLPredicateTranslator {
     /// The FROM and WHERE that select the members (alias `m`) of a to-many of the fetched
     /// entity, as the store reads them (``SQLiteStore/relatedObjectIDs(of:relationship:)``).
     private func members(ofToMany name: String) -> (from: String, destination: EntityDescription)? {
-        guard let property = entity.propertiesByName[name], case .relationship(let relationship) = property,
+        guard let property = entity.propertiesByName[name], case .relationship(let relationship) = property.kind,
               let destination = relationship.destinationEntity else { return nil }
         let owner = "\(Self.tableAlias).Z_PK"
         switch schema.storage[entity.name]?[property.index] {

@@ -80,7 +80,7 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         var columnNames: [String] = []
         var externalBinaryColumns: [(index: Int, column: String)] = []
         for property in entity.properties {
-            switch (storage[property.index], property) {
+            switch (storage[property.index], property.kind) {
             case (.attribute(let column, .binary), .attribute(let attribute)) where attribute.attribute.allowsExternalBinaryDataStorage:
                 guard let position = positions[column] else { return nil }
                 readProperties.append(.externalBinary(position: position))
@@ -121,7 +121,7 @@ package final class SQLiteRowLayout: @unchecked Sendable {
                 }
             case (.toManyByInverse, _), (.toManyByJoin, _):
                 readProperties.append(.toManyFault)
-            case (.toOne, .attribute), (.none, _):
+            case (.toOne, .attribute), (.toOne, .fetchedProperty), (.none, _):
                 readProperties.append(.constant(property.emptyStoredValue))
             }
         }
@@ -249,7 +249,7 @@ package final class SQLRowReader: Sendable {
 
     /// A Transformable cell (the BLOB its transformer wrote) as the value it transforms back to.
     private func transformableValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
-        guard case .attribute(let attribute) = property else { return nil }
+        guard case .attribute(let attribute) = property.kind else { return nil }
         // A cell of another kind reads as nil, as a cell that does not read as its attribute's
         // type does for every other type (`SQLiteValues.attributeValue`).
         guard case .blob(let data) = cell.storage else { return nil }

@@ -172,7 +172,7 @@ package struct SQLiteSchema: @unchecked Sendable {
             var entityStorage = entity.superentity.flatMap { storage[$0.name] } ?? []
             func addColumn(_ base: String, _ type: String) -> String { addTableColumn(base, type, to: tableIndex) }
             for property in entity.properties[inheritedCount...] {
-                switch property {
+                switch property.kind {
                 case .attribute(let attribute) where attribute.type == .composite && !attribute.isTransient:
                     // Core Data flattens a composite's elements into its entity's table.
                     entityStorage.append(.composite(Self.compositeElements(of: attribute.attribute, in: model.model).map { element in
@@ -198,6 +198,7 @@ package struct SQLiteSchema: @unchecked Sendable {
                     entityStorage[relationship.index] = .toOne(column: column, entityColumn: entityColumn)
                     indexes.append((
                         name: "\(tables[tableIndex].name)_\(column)_INDEX", table: tables[tableIndex].name, columns: [column]))
+                case .fetchedProperty: entityStorage.append(.none)  // not stored: never among `properties`
                 }
             }
             storage[entity.name] = entityStorage
@@ -206,7 +207,7 @@ package struct SQLiteSchema: @unchecked Sendable {
         for entity in ordered {
             let inheritedCount = entity.superentity?.properties.count ?? 0
             var declared: [(Int, Storage)] = []
-            for case .relationship(let relationship) in entity.properties[inheritedCount...]
+            for case .relationship(let relationship) in entity.properties[inheritedCount...].map(\.kind)
             where relationship.isToMany && !relationship.isTransient {
                 guard let destination = relationship.destinationEntity else { continue }
                 let destinationTable = tables[tablesByRoot[destination.rootEntity.name]!].name
@@ -286,7 +287,7 @@ package struct SQLiteSchema: @unchecked Sendable {
             // Indexes of models before fetch indexes (objcio's Moody, framework 637): an indexed
             // attribute's `<TABLE>_<COLUMN>_INDEX`, a compound index's `<TABLE>_<COLUMN>_<COLUMN>…`.
             let inheritedCount = entity.superentity?.properties.count ?? 0
-            for case .attribute(let attribute) in entity.properties[inheritedCount...] where attribute.attribute.isIndexed {
+            for case .attribute(let attribute) in entity.properties[inheritedCount...].map(\.kind) where attribute.attribute.isIndexed {
                 guard case .attribute(let column, _) = storage[entity.name]![attribute.index] else { continue }
                 indexes.append((name: "\(table)_\(column)_INDEX", table: table, columns: [column]))
             }
@@ -364,7 +365,7 @@ package struct SQLiteSchema: @unchecked Sendable {
     package func writesForeignKeys(entity: EntityDescription, index: Int) -> Bool {
         guard case .toManyByInverse(_, _, let orderColumn)? = storage[entity.name]?[index] else { return false }
         guard orderColumn == nil else { return true }
-        if case .relationship(let relationship) = entity.properties[index] { return ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) }
+        if case .relationship(let relationship) = entity.properties[index].kind { return ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) }
         return false
     }
 
@@ -377,7 +378,7 @@ package struct SQLiteSchema: @unchecked Sendable {
     ) -> [(sql: String, arguments: [Int64?])] {
         guard case .toManyByInverse(let table, let foreignKey, let orderColumn)? = storage[entity.name]?[index] else { return [] }
         var writes: [(sql: String, arguments: [Int64?])] = []
-        if case .relationship(let relationship) = entity.properties[index], ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) {
+        if case .relationship(let relationship) = entity.properties[index].kind, ownerKeptForeignKeys.contains(ObjectIdentifier(relationship)) {
             writes.append(("UPDATE \(table) SET \(foreignKey) = NULL WHERE \(foreignKey) = ?", [owner]))
             for member in members { writes.append(("UPDATE \(table) SET \(foreignKey) = ? WHERE Z_PK = ?", [owner, member.storeNumber])) }
         }

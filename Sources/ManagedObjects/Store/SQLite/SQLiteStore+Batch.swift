@@ -58,7 +58,7 @@ extension SQLiteStore {
                         continue
                     }
                     let value = try request.value(row: row, column: column.position).map {
-                        try SQLiteValues.databaseValue(of: $0, property: .attribute(column.attribute), type: column.type, objectID: nil)
+                        try SQLiteValues.databaseValue(of: $0, property: column.attribute, type: column.type, objectID: nil)
                     }
                     binder.bind((value ?? .null).storage, at: Int32(4 + index))
                 }
@@ -123,7 +123,7 @@ extension SQLiteStore {
                         guard case .constant(let value) = assignment.value else { continue }
                         set.append("\(assignment.column) = ?")
                         arguments.append(try value.map {
-                            try SQLiteValues.databaseValue(of: $0, property: .attribute(assignment.attribute), type: assignment.type, objectID: nil)
+                            try SQLiteValues.databaseValue(of: $0, property: assignment.attribute, type: assignment.type, objectID: nil)
                         } ?? .null)
                     }
                     let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
@@ -156,7 +156,7 @@ extension SQLiteStore {
                         }
                         arguments.append(try value.map {
                             try SQLiteValues.databaseValue(
-                                of: $0, property: .attribute(assignment.attribute), type: assignment.type, objectID: object.objectID)
+                                of: $0, property: assignment.attribute, type: assignment.type, objectID: object.objectID)
                         } ?? .null)
                     }
                     arguments.append(object.objectID.storeNumber.databaseValue)

@@ -69,7 +69,7 @@ package enum SQLiteValues {
     package static func databaseValue(
         of value: Any, property: PropertyDescription, type: AttributeType, objectID: ManagedObjectID?
     ) throws -> DatabaseValue {
-        if type == .transformable, case .attribute(let attribute) = property {
+        if type == .transformable, case .attribute(let attribute) = property.kind {
             return try TransformableValues.storedData(value, attribute: attribute, objectID: objectID).databaseValue
         }
         return try databaseValue(of: value, type: type, attribute: property.name)
