@@ -1,6 +1,6 @@
 @_spi(CoreData) import ManagedObjects
 
-/// Core Data's delete rules, with its raw values; the runtime's own are ``DeleteRule``.
+/// Core Data's delete rules, with its raw values; the runtime's own are `DeleteRule`.
 public enum NSDeleteRule: UInt, Sendable {
     case noActionDeleteRule = 0
     case nullifyDeleteRule = 1
