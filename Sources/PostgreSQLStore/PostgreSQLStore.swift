@@ -477,7 +477,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     }
 
     /// Applies `changes` in one transaction. It first takes the uniqueness-constrained values of
-    /// the changed objects (PostgreSQLStore+LockOrder.swift), then hands the change set to
+    /// the changed objects (PostgreSQLStore+LockOrder.swift) and checks the versions of the rows it
+    /// changes (133020 before 133021, as in Core Data), then hands the change set to
     /// `resolveConstraintConflicts` (a context's merge policy, reading through this transaction),
     /// and writes what that returns: another process cannot store the same values in between.
     public func save(
