@@ -129,6 +129,44 @@ struct HostileStoreTests {
         #expect(try rawSQL(url.path, "SELECT COUNT(*) FROM ZPERSON") == "23")
     }
 
+    /// The inputs libFuzzer found (Fuzz/FailCases/FuzzStoreOpener), opened as the fuzz target
+    /// opens them, with each model of a real store: an open that fails leaves the file byte for
+    /// byte as it was.
+    static let fuzzFailCases = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/FailCases/FuzzStoreOpener")
+    static let fuzzModels = [
+        ("alemar11__CoreDataPlus/Tests/Resources/SampleModel/SampleModel.xcdatamodeld", "SampleModel"),
+        ("alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld", "SampleModel3"),
+        ("raywenderlich__cdt-materials/09-multiple-managed-object-contexts/projects/final/SurfJournal/SurfJournal/SurfJournalModel.xcdatamodeld",
+         "SurfJournalModel"),
+    ]
+
+    @Test("every kept fuzz input: a failed open leaves the file as it was, with every model")
+    func fuzzFailCasesLeaveRefusedFilesUntouched() throws {
+        let inputs = try FileManager.default.contentsOfDirectory(at: Self.fuzzFailCases, includingPropertiesForKeys: nil)
+        #expect(inputs.count >= 3)
+        let models = try Self.fuzzModels.map { path, version in
+            try ManagedObjectModel(
+                contentsOf: RealSQLiteStoreTests.shared.appendingPathComponent("corpus").appendingPathComponent(path),
+                versionName: version)
+        }
+        for input in inputs {
+            let bytes = try Data(contentsOf: input)
+            for model in models {
+                let directory = try TemporaryDirectory()
+                let url = directory.url.appendingPathComponent("Fuzz.sqlite")
+                try bytes.write(to: url)
+                let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+                do {
+                    try coordinator.addPersistentStore(type: .sqlite, at: url)
+                } catch {
+                    #expect(try Data(contentsOf: url) == bytes, "\(input.lastPathComponent): a failed open (\(error)) changed the file")
+                }
+            }
+        }
+    }
+
     static func spoil(_ url: URL, _ spoil: Spoil) throws {
         switch spoil {
         case .sql(let sql):

@@ -71,7 +71,9 @@ struct SampleModel2MigrationTests {
     /// `test_MigrationFromV1ToV2`.
     @Test("V1 → V2: CoreDataPlus's assertions")
     func v1ToV2() throws {
-        let store = try Migrated(Case(store: Self.v1, target: "SampleModel2V2")).store
+        let migrated = try Migrated(Case(store: Self.v1, target: "SampleModel2V2"))
+        defer { withExtendedLifetime(migrated) {} } // its temporary directory holds the store
+        let store = migrated.store
         #expect(try store.fetch("Author").count == 2)
         let books = try store.fetch("Book")
         #expect(books.count == 52)
@@ -85,7 +87,9 @@ struct SampleModel2MigrationTests {
     /// `authorAlias` is the author's `alias`), which the port leaves out: fetched here by that predicate.
     @Test("V1 → V3: CoreDataPlus's assertions")
     func v1ToV3() throws {
-        let store = try Migrated(Case(store: Self.v1, target: "SampleModel3V3")).store
+        let migrated = try Migrated(Case(store: Self.v1, target: "SampleModel3V3"))
+        defer { withExtendedLifetime(migrated) {} } // its temporary directory holds the store
+        let store = migrated.store
         let author = try #require(try store.fetch("Author", ObjectPredicate(format: "%K == %@", "alias", "Andrea")).first)
         #expect(try store.count("Book") == 52)
         let books = store.context.performAndWait { author.value(forKey: "books") as? Set<ManagedObject> ?? [] }

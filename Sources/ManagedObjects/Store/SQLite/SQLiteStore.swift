@@ -69,7 +69,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         externalData = externalDataDirectory.map(ExternalBinaryData.init(directory:)) ?? ExternalBinaryData(storeAt: url)
         let path = url.path
         let size = Self.fileSize(atPath: path)
-        var existing: (identifier: String, numbers: [String: Int64], metadata: [String: Any])?
+        var existing: ExistingStore?
         if let size, size > 0 {
             do {
                 // Migration hook: a store of another model version becomes one of this model first.
@@ -117,12 +117,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             metadataState = StoreMetadataState(saved: SQLiteStoreMetadata.dictionary(for: model, identifier: identifier))
         }
         let schema = schema
-        let columnsKeptBySQL: Set<String>
-        do {
-            columnsKeptBySQL = existing == nil ? [] : try pool.read(DerivedAttributeTriggers.maintainedColumns(in:))
-        } catch {
-            throw ManagedObjectError(.persistentStoreOpen, "cannot read the triggers of the SQLite store \(path): \(error)", underlying: error)
-        }
+        let columnsKeptBySQL = existing?.columnsKeptBySQL ?? []
         let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema, columnsKeptBySQL: columnsKeptBySQL) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         rowReader = SQLRowReader(
@@ -170,11 +165,21 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     // MARK: Opening
 
+    /// What opening an existing file learns before anything may change it.
+    private struct ExistingStore {
+        var identifier: String
+        /// Entity numbers by model entity name.
+        var numbers: [String: Int64]
+        var metadata: [String: Any]
+        /// The columns Core Data's `Z_DA_` triggers keep.
+        var columnsKeptBySQL: Set<String>
+    }
+
     /// Checks, without changing anything, that the file is a Core Data SQLite store with the
-    /// model's entities and columns; returns its UUID and its entity numbers by model entity name.
-    private static func inspectExistingStore(
-        at path: String, model: ManagedObjectModel
-    ) throws -> (identifier: String, numbers: [String: Int64], metadata: [String: Any]) {
+    /// model's entities and columns, and reads what the store needs of it. Everything read here
+    /// is read before the pool's open turns a rollback-journal file to WAL, so a schema SQLite
+    /// cannot parse fails the open with the file as it was.
+    private static func inspectExistingStore(at path: String, model: ManagedObjectModel) throws -> ExistingStore {
         try SQLiteStoreMetadata.readStore(at: path) { db in
             guard let metadata = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
                   let identifier = (metadata.convertible("Z_UUID") as String?) else {
@@ -207,7 +212,9 @@ public final class SQLiteStore: PersistentStore, Sendable {
                     .persistentStoreIncompatibleVersionHash,
                     "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
             }
-            return (identifier, numbers, try SQLiteStoreMetadata.read(db))
+            return ExistingStore(
+                identifier: identifier, numbers: numbers, metadata: try SQLiteStoreMetadata.read(db),
+                columnsKeptBySQL: try DerivedAttributeTriggers.maintainedColumns(in: db))
         }
     }
 
