@@ -1,67 +1,5 @@
 import Foundation
 
-/// One stored property value, in the form stores keep: attributes as values of their storage
-/// type, relationships as object IDs.
-public enum StoredValue: @unchecked Sendable {
-    // Unchecked: attribute values are of the attribute storage types (all Sendable value
-    // types) or Transformable values, which Core Data stores archived; a store copies them and
-    // never mutates them, and contexts hand them out only on their own queue.
-    case attribute(Any?)
-    case toOne(ManagedObjectID?)
-    /// In relationship order (meaningful for ordered to-many relationships).
-    case toMany([ManagedObjectID])
-    /// A to-many the store did not load with the object: ask it with
-    /// `relatedObjectIDs(of:relationship:)` when the relationship is used.
-    case toManyFault
-
-    /// Whether two stored values hold the same thing (unordered to-many: the same members).
-    func isSame(as other: StoredValue, ordered: Bool) -> Bool {
-        switch (self, other) {
-        case let (.attribute(left), .attribute(right)): ValueComparison.equal(left, right)
-        case let (.toOne(left), .toOne(right)): left == right
-        case let (.toMany(left), .toMany(right)): ordered ? left == right : Set(left) == Set(right)
-        case (.toManyFault, .toManyFault): true
-        default: false
-        }
-    }
-}
-
-/// An object as a store holds it: its permanent ID, a version that increases with every saved
-/// change, and one value per property index.
-public struct StoredObject: Sendable {
-    public var objectID: ManagedObjectID
-    public var version: Int
-    public var values: [StoredValue]
-
-    public init(objectID: ManagedObjectID, version: Int, values: [StoredValue]) {
-        self.objectID = objectID
-        self.version = version
-        self.values = values
-    }
-}
-
-/// What one context's save asks a store to do, all or nothing.
-public struct StoreChangeSet: Sendable {
-    /// New objects, with permanent IDs already obtained from the store, at version 1.
-    public var inserted: [StoredObject] = []
-    /// Changed objects: `version` is the one the context read; the store checks that it is
-    /// still current and stores the values at `version + 1`.
-    public var updated: [StoredObject] = []
-    /// Deleted objects with the version the context read.
-    public var deleted: [(objectID: ManagedObjectID, version: Int)] = []
-    /// The saving context's `transactionAuthor` and `name`, which persistent history records.
-    public var transactionAuthor: String?
-    public var contextName: String?
-    /// For a store that records persistent history (``PersistentStore/recordsPersistentHistory``):
-    /// the property indexes each updated object changed since it was read, by object; `nil`
-    /// when the saving context did not say (history then does not name them).
-    public var updatedPropertyIndexes: [ManagedObjectID: [Int]]?
-
-    public init() {}
-
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
-}
-
 /// Where objects are kept between contexts: Core Data's `NSPersistentStore`, in the shape of
 /// `NSIncrementalStore`. A store executes requests (``StoreRequest``: entity, predicate,
 /// sorts, window, result type), gives the values of one object (``snapshot(for:)``) and the
@@ -157,22 +95,4 @@ extension PersistentStore {
     private func batchUnsupported(_ kind: String) -> ManagedObjectError {
         ManagedObjectError(.persistentStoreOperation, "the \(type) store \(identifier) does not execute batch \(kind) requests")
     }
-}
-
-/// A kind of persistent store. Core Data's `NSPersistentStore.StoreType`.
-public struct PersistentStoreType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// Objects kept in memory for the life of the coordinator.
-    public static let inMemory = PersistentStoreType(rawValue: "InMemory")
-    /// An SQLite file in Core Data's own format (``SQLiteStore``).
-    public static let sqlite = PersistentStoreType(rawValue: "SQLite")
-    /// A file holding the whole object graph, read at open and replaced at each save
-    /// (``AtomicStore``, in a binary property list). Core Data's `NSBinaryStoreType`.
-    public static let binary = PersistentStoreType(rawValue: "Binary")
-    /// ``binary``'s XML counterpart (``AtomicStore``). Core Data's `NSXMLStoreType`.
-    public static let xml = PersistentStoreType(rawValue: "XML")
-
-    public var description: String { rawValue }
 }
