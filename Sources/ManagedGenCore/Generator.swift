@@ -1,22 +1,5 @@
 import DataModelReader
 
-/// One generated source file: its name and text.
-public struct GeneratedFile: Hashable, Sendable {
-    public var name: String
-    public var contents: String
-
-    public init(name: String, contents: String) {
-        self.name = name
-        self.contents = contents
-    }
-}
-
-/// What generation produced: the files (empty when there were errors) and the diagnostics.
-public struct GeneratorOutput: Sendable {
-    public var files: [GeneratedFile]
-    public var diagnostics: [Diagnostic]
-}
-
 /// Turns a `Model` into Swift source: translate (model → declarations), then render
 /// (declarations → text). Pure and deterministic: the same model and options give the same
 /// bytes; nothing depends on time, paths or the machine.
@@ -187,16 +170,5 @@ public struct Generator: Sendable {
             }
         }
         return result
-    }
-}
-
-/// The versions of a bundle a generated model carries (`<Model>.versions`), oldest first.
-public struct CarriedVersions: Sendable {
-    public var versions: [(name: String, model: Model)]
-    public var currentVersionName: String
-
-    public init(versions: [(name: String, model: Model)], currentVersionName: String) {
-        self.versions = versions
-        self.currentVersionName = currentVersionName
     }
 }
