@@ -101,7 +101,8 @@ public struct Generator: Sendable {
         .typeAlias(
             name: "_GeneratedForManagedObjectsContract", access: .private,
             type: "ManagedObjects.GeneratedCodeContract.Version\(runtimeContractVersion)"),
-        comments: ["Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects."])
+        // One line (within 120 columns), so the compiler's error at the typealias shows all of it.
+        comments: ["If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects."])
 
     /// The names of the files `generate` would write, without rendering them.
     public func outputFileNames(for model: Model, modelFileName: String) -> [String] {
