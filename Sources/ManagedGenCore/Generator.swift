@@ -1,22 +1,5 @@
 import DataModelReader
 
-/// One generated source file: its name and text.
-public struct GeneratedFile: Hashable, Sendable {
-    public var name: String
-    public var contents: String
-
-    public init(name: String, contents: String) {
-        self.name = name
-        self.contents = contents
-    }
-}
-
-/// What generation produced: the files (empty when there were errors) and the diagnostics.
-public struct GeneratorOutput: Sendable {
-    public var files: [GeneratedFile]
-    public var diagnostics: [Diagnostic]
-}
-
 /// Turns a `Model` into Swift source: translate (model → declarations), then render
 /// (declarations → text). Pure and deterministic: the same model and options give the same
 /// bytes; nothing depends on time, paths or the machine.
@@ -118,7 +101,8 @@ public struct Generator: Sendable {
         .typeAlias(
             name: "_GeneratedForManagedObjectsContract", access: .private,
             type: "ManagedObjects.GeneratedCodeContract.Version\(runtimeContractVersion)"),
-        comments: ["Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects."])
+        // One line (within 120 columns), so the compiler's error at the typealias shows all of it.
+        comments: ["If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects."])
 
     /// The names of the files `generate` would write, without rendering them.
     public func outputFileNames(for model: Model, modelFileName: String) -> [String] {
@@ -187,16 +171,5 @@ public struct Generator: Sendable {
             }
         }
         return result
-    }
-}
-
-/// The versions of a bundle a generated model carries (`<Model>.versions`), oldest first.
-public struct CarriedVersions: Sendable {
-    public var versions: [(name: String, model: Model)]
-    public var currentVersionName: String
-
-    public init(versions: [(name: String, model: Model)], currentVersionName: String) {
-        self.versions = versions
-        self.currentVersionName = currentVersionName
     }
 }

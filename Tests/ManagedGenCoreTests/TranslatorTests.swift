@@ -236,7 +236,7 @@ import Testing
         ])
         let output = Generator().generate(model, modelFileName: "F.xcdatamodel")
         let text = output.files.first { $0.name == "Flight+ManagedGen.swift" }!.contents
-        #expect(text.contains("public var ident: String { get { self.stringAttribute(at: 0, default: \"\") }"))
+        #expect(text.contains("public var ident: String {\n        get { self.stringAttribute(at: 0, default: \"\") }"))
         #expect(text.contains("get { self.stringAttribute(at: 1, default: \"Unknown\") }"))
         #expect(!text.contains("public var gate:"))
         #expect(text.contains("public var codeValue: String {"))
@@ -259,7 +259,7 @@ import Testing
         ])
         let text = generate(model)["Airport+ManagedGen.swift"]!
         #expect(text.contains("public static func withIcao(_ icao: String, in context: ManagedObjectContext) throws -> Airport {"))
-        #expect(text.contains("{ try Airport.findOrInsert(Keys.icao_, icao, at: 0, in: context) }"))
+        #expect(text.contains("\n        try Airport.findOrInsert(Keys.icao_, icao, at: 0, in: context)\n"))
         #expect(text.contains("public static func withCODE(_ code: String, in context: ManagedObjectContext) throws -> Airport {"))
         #expect(!text.contains("func withA"))
     }
@@ -379,7 +379,16 @@ import Testing
                     untyped: Any
                 ) -> FetchRequest<Leaf> {
             """))
-        #expect(text.contains(#".withSubstitutionVariables(["NAME": name, "title_prefix": titlePrefix, "RANKS": ranks, "MIN_COUNT": minCount, "OWNER": owner, "UNTYPED": untyped])"#))
+        #expect(text.contains(#"""
+                        .withSubstitutionVariables([
+                            "NAME": name,
+                            "title_prefix": titlePrefix,
+                            "RANKS": ranks,
+                            "MIN_COUNT": minCount,
+                            "OWNER": owner,
+                            "UNTYPED": untyped
+                        ])
+            """#))
         #expect(text.contains("The type of `$UNTYPED` could not be inferred from the predicate."))
     }
 

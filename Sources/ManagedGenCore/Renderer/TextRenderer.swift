@@ -1,18 +1,23 @@
 /// Prints structured Swift as deterministic text: 4-space indentation, declarations in the order
-/// given, a member with a one-line body on one line (however long), one blank line between
-/// members (in extensions and enums none between consecutive one-line members), `\n` line
-/// endings and a trailing newline.
+/// given, a member with a one-line body on one line when that fits, one blank line between
+/// members (in extensions and enums none between consecutive one-line members), no line longer
+/// than `maximumLineLength` that can be broken (`LineWrapping`), `\n` line endings and a
+/// trailing newline.
 public struct TextRenderer: Sendable {
-    /// Signatures longer than this put one parameter on each line.
+    /// The longest line written: longer signatures put one parameter on each line, longer
+    /// members of one line get their body on lines of its own, and longer lines are broken.
     public var maximumLineLength: Int
 
-    public init(maximumLineLength: Int = 120) {
+    /// The longest line generated code has: 120 columns.
+    public static let defaultMaximumLineLength = 120
+
+    public init(maximumLineLength: Int = defaultMaximumLineLength) {
         self.maximumLineLength = maximumLineLength
     }
 
     /// The text of a file.
     public func render(_ file: SwiftFile) -> String {
-        var writer = LineWriter()
+        var writer = LineWriter(wrapping: LineWrapping(maximumLength: maximumLineLength))
         for comment in file.headerComments { writer.line("// \(comment)".trimmingTrailingSpaces) }
         if !file.headerComments.isEmpty { writer.blank() }
         for item in file.imports { writer.line((item.spiGroup.map { "@_spi(\($0)) " } ?? "") + "import \(item.module)") }
@@ -32,8 +37,9 @@ public struct TextRenderer: Sendable {
     }
 
     /// The declaration as one line (its documentation and comments aside), when it has that
-    /// form: no members or body, or a one-line body (a property's one-line getter and setter)
-    /// after a signature that fits on one line. One-line members stay together.
+    /// form and fits within the line limit: no members or body, or a one-line body (a property's
+    /// one-line getter and setter) after a signature that fits on one line. One-line members
+    /// stay together.
     private func oneLine(_ declaration: Declaration, indentLevel: Int) -> String? {
         let line: String
         switch declaration.kind {
@@ -73,7 +79,13 @@ public struct TextRenderer: Sendable {
             guard initializer.body.isEmpty else { return nil }
             line = signature(prefix(initializer.access, []) + "init", initializer.parameters, isThrowing: false, returnType: nil, indentLevel) + " {}"
         }
-        return line.utf8.contains(10) ? nil : line
+        guard !line.utf8.contains(10), fits(line, indentLevel: indentLevel) else { return nil }
+        return line
+    }
+
+    private func fits(_ line: String, indentLevel: Int) -> Bool {
+        let room = maximumLineLength - indentLevel * 4
+        return line.utf8.count <= room || line.count <= room
     }
 
     private func singleLine(_ body: [String]) -> String? {
@@ -95,8 +107,14 @@ public struct TextRenderer: Sendable {
         case .variable(let variable):
             render(variable, into: &writer)
         case .function(let function):
-            var head = functionHead(function)
-            head = signature(head, function.parameters, isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
+            var head = signature(functionHead(function), function.parameters,
+                                 isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
+            // Attributes that make the signature's line too long get a line of their own.
+            if !function.attributes.isEmpty, !fits(String(head.prefix { $0 != "\n" }) + " {", indentLevel: writer.indentLevel) {
+                head = function.attributes.joined(separator: " ") + "\n" + signature(
+                    functionHead(function, withAttributes: false), function.parameters,
+                    isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
+            }
             renderBody(head, function.body, into: &writer)
         case .initializer(let initializer):
             let head = signature(prefix(initializer.access, []) + "init", initializer.parameters, isThrowing: false, returnType: nil, writer.indentLevel)
@@ -112,8 +130,8 @@ public struct TextRenderer: Sendable {
         }
     }
 
-    private func functionHead(_ function: FunctionDeclaration) -> String {
-        function.attributes.map { "\($0) " }.joined() + prefix(function.access, function.modifiers) + "func \(function.name)"
+    private func functionHead(_ function: FunctionDeclaration, withAttributes: Bool = true) -> String {
+        (withAttributes ? function.attributes.map { "\($0) " }.joined() : "") + prefix(function.access, function.modifiers) + "func \(function.name)"
     }
 
     private func typeHead(_ type: TypeDeclaration) -> String {
@@ -147,7 +165,7 @@ public struct TextRenderer: Sendable {
             return
         }
         guard let setter = variable.setter else {
-            if getter.count == 1 && !getter[0].utf8.contains(10) {
+            if getter.count == 1 && !getter[0].utf8.contains(10) && fits("\(head) { \(getter[0]) }", indentLevel: writer.indentLevel) {
                 writer.line("\(head) { \(getter[0]) }")
             } else {
                 renderBody(head, getter, into: &writer)
@@ -163,7 +181,7 @@ public struct TextRenderer: Sendable {
     }
 
     private func renderAccessor(_ keyword: String, _ body: [String], into writer: inout LineWriter) {
-        if body.count == 1 {
+        if body.count == 1 && fits("\(keyword) { \(body[0]) }", indentLevel: writer.indentLevel) {
             writer.line("\(keyword) { \(body[0]) }")
         } else {
             renderBody(keyword, body, into: &writer)
@@ -216,21 +234,34 @@ public struct TextRenderer: Sendable {
 }
 
 /// Collects indented lines. A line may contain `\n` (a wrapped signature, a multi-line
-/// literal); each of its parts is indented.
+/// literal); each of its parts is indented. A line too long for the limit is broken.
 struct LineWriter {
+    let wrapping: LineWrapping
     private(set) var lines: [String] = []
     private(set) var indentLevel = 0
     private var indent = ""
 
+    init(wrapping: LineWrapping) {
+        self.wrapping = wrapping
+    }
+
     /// Adds a line; text with `\n` in it is several lines, each indented to the current level.
     mutating func line(_ text: String) {
         guard text.utf8.contains(10) else {
-            lines.append(text.isEmpty ? "" : indent + text)
+            append(text)
             return
         }
         for part in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
-            lines.append(part.isEmpty ? "" : indent + String(Substring(part)))
+            append(String(Substring(part)))
         }
+    }
+
+    private mutating func append(_ text: String) {
+        guard !text.isEmpty else {
+            lines.append("")
+            return
+        }
+        for part in wrapping.lines(text, indentWidth: indent.utf8.count) { lines.append(indent + part) }
     }
 
     mutating func blank() { lines.append("") }

@@ -72,7 +72,7 @@ struct ModelLiteralTranslator {
         add(&arguments, "renamingIdentifier", entity.renamingIdentifier)
         add(&arguments, "versionHashModifier", entity.versionHashModifier)
         add(&arguments, "syncable", entity.syncable)
-        // One line per property, however long: a compact literal, easy to scan.
+        // One line per property when it fits: a compact literal, easy to scan.
         if !entity.attributes.isEmpty { arguments.append(("attributes", .array(entity.attributes.map { .unbroken(literal($0)) }))) }
         if !entity.relationships.isEmpty {
             arguments.append(("relationships", .array(entity.relationships.map { .unbroken(literal($0)) })))

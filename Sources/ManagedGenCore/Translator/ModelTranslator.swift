@@ -48,7 +48,7 @@ struct ModelTranslator {
         }
         // A typed constant: a large untyped dictionary literal defeats the type checker.
         // Written as an array of `"Entity": Class.self` entries, which is a dictionary literal's text.
-        let registry = classes.isEmpty ? "[:]" : SwiftLiteral.array(classes.map(SwiftLiteral.atom)).rendered()
+        let registry = classes.isEmpty ? "[:]" : SwiftLiteral.array(classes.map(SwiftLiteral.atom)).rendered(indentLevel: 1)
         let registryType = "[\(types.string): \(types.managedObject).Type]"
         var result: [Declaration] = [
             registration(),
@@ -58,7 +58,7 @@ struct ModelTranslator {
                     .variable(
                         VariableDeclaration(
                             access: access, modifiers: [.static], isLet: true, name: "model", type: nil,
-                            initializer: literal.rendered()),
+                            initializer: literal.rendered(indentLevel: 1)),
                         documentation: ["The model as Swift values: an app needs no model file at run time."]),
                     .variable(
                         VariableDeclaration(
@@ -80,7 +80,7 @@ struct ModelTranslator {
                     // would cost an optimised build much time (half of it for small models) for nothing.
                     .function(FunctionDeclaration(
                         attributes: ["@_optimize(none)"], access: .private, modifiers: [.static], name: SwiftNames.escaped(name),
-                        returnType: types.dataModel("Entity"), body: [literals.literal(entity).rendered()]))
+                        returnType: types.dataModel("Entity"), body: [literals.literal(entity).rendered(indentLevel: 2)]))
                 }),
                 documentation: ["The model `\(index.modelName)`."]),
         ]
@@ -172,8 +172,8 @@ struct ModelTranslator {
             ]))
         }
         // Writing the literals out is most of the work, and each is independent of the others.
-        let modelBodies = concurrentMap(earlierVersions) { literals.literal($0.model, entityReferences: $0.references).rendered() }
-        let entityBodies = concurrentMap(newEntities) { literals.literal($0.entity).rendered() }
+        let modelBodies = concurrentMap(earlierVersions) { literals.literal($0.model, entityReferences: $0.references).rendered(indentLevel: 2) }
+        let entityBodies = concurrentMap(newEntities) { literals.literal($0.entity).rendered(indentLevel: 2) }
         let functions = zip(earlierVersions, modelBodies).map { earlier, body in
             Declaration.function(
                 FunctionDeclaration(
@@ -194,7 +194,7 @@ struct ModelTranslator {
             .variable(
                 VariableDeclaration(
                     access: access, modifiers: [.static], isLet: true, name: "versions", type: nil,
-                    initializer: literal.rendered()),
+                    initializer: literal.rendered(indentLevel: 1)),
                 documentation: [
                     "The bundle's versions, oldest first: give them to `PersistentStoreDescription.modelVersions`",
                     "and a store written with any of them migrates to the current one, with no model file.",

@@ -6,15 +6,17 @@ indirect enum SwiftLiteral {
     case atom(String)
     case call(String, [LiteralArgument])
     case array([SwiftLiteral])
-    /// Printed on one line whatever its length (one property of the model literal per line).
+    /// On lines of its own, never filled with its neighbours: one line when it fits (one
+    /// property of the model literal per line), else laid out as the literal inside.
     case unbroken(SwiftLiteral)
 
     static func string(_ text: String) -> SwiftLiteral { .atom(SwiftNames.stringLiteral(text)) }
 
-    /// The expression; lines after the first are indented relative to the first.
-    func rendered(maximumLength: Int = 120) -> String {
+    /// The expression, for a line `indentLevel` levels in (4 columns a level), so that it fits
+    /// the renderer's line limit there; lines after the first are indented relative to the first.
+    func rendered(indentLevel: Int) -> String {
         var lines: [String] = []
-        render(maximumLength: maximumLength, into: &lines, indent: "")
+        render(maximumLength: TextRenderer.defaultMaximumLineLength - 4 * indentLevel, into: &lines, indent: "")
         return lines.joined(separator: "\n")
     }
 
@@ -48,6 +50,8 @@ indirect enum SwiftLiteral {
             }
             filling.finish(into: &lines)
             lines.append(indent + ")" + suffix)
+        case .unbroken(let literal) where !fitsOnOneLine(within: limit):
+            literal.render(maximumLength: maximumLength, into: &lines, indent: indent, prefix: prefix, suffix: suffix)
         case .array(let elements) where !fitsOnOneLine(within: limit):
             lines.append(indent + prefix + "[")
             Self.appendElements(elements, to: &lines, indent: inner, maximumLength: maximumLength)

@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `AllTypesModel` under the name `AllTypes` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("AllTypes") { AllTypesModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("AllTypes") { AllTypesModel.managedObjectModel }
+}
 #endif
 
 /// The model `AllTypes`.
@@ -28,9 +30,9 @@ public enum AllTypesModel {
             ]),
         ],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -42,38 +44,107 @@ public enum AllTypesModel {
         ManagedObjects.Entity(
             name: "Sample", representedClassName: ".Sample", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute(name: "binary", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
-                ManagedObjects.Attribute.compact(name: "boolean", type: .boolean, usesScalarValueType: true, defaultValueString: "YES"),
-                ManagedObjects.Attribute.compact(name: "booleanObject", type: .boolean, isOptional: true, usesScalarValueType: false),
-                ManagedObjects.Attribute(name: "date", type: .date, isOptional: true, usesScalarValueType: false, defaultDateTimeInterval: 631152000),
-                ManagedObjects.Attribute.compact(name: "decimal", type: .decimal, isOptional: true, defaultValueString: "1.5"),
-                ManagedObjects.Attribute(name: "derivedCount", type: .integer64, isOptional: true, usesScalarValueType: true, isDerived: true, derivationExpression: "items.@count"),
-                ManagedObjects.Attribute.compact(name: "double", type: .double, usesScalarValueType: true, defaultValueString: "2.5"),
-                ManagedObjects.Attribute.compact(name: "float", type: .float, usesScalarValueType: true, defaultValueString: "0.0"),
-                ManagedObjects.Attribute.compact(name: "int16", type: .integer16, usesScalarValueType: true, defaultValueString: "7"),
-                ManagedObjects.Attribute(name: "int32", type: .integer32, usesScalarValueType: true, minValueString: "0", maxValueString: "100"),
-                ManagedObjects.Attribute.compact(name: "int64", type: .integer64, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
-                ManagedObjects.Attribute.compact(name: "legacyNumber", type: .integer32, isOptional: true, defaultValueString: "0"),
+                ManagedObjects.Attribute(
+                    name: "binary", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "boolean", type: .boolean, usesScalarValueType: true, defaultValueString: "YES"
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "booleanObject", type: .boolean, isOptional: true, usesScalarValueType: false
+                ),
+                ManagedObjects.Attribute(
+                    name: "date", type: .date, isOptional: true, usesScalarValueType: false,
+                    defaultDateTimeInterval: 631152000
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "decimal", type: .decimal, isOptional: true, defaultValueString: "1.5"
+                ),
+                ManagedObjects.Attribute(
+                    name: "derivedCount", type: .integer64, isOptional: true, usesScalarValueType: true,
+                    isDerived: true, derivationExpression: "items.@count"
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "double", type: .double, usesScalarValueType: true, defaultValueString: "2.5"
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "float", type: .float, usesScalarValueType: true, defaultValueString: "0.0"
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "int16", type: .integer16, usesScalarValueType: true, defaultValueString: "7"
+                ),
+                ManagedObjects.Attribute(
+                    name: "int32", type: .integer32, usesScalarValueType: true, minValueString: "0",
+                    maxValueString: "100"
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "int64", type: .integer64, isOptional: true, usesScalarValueType: true,
+                    defaultValueString: "0"
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "legacyNumber", type: .integer32, isOptional: true, defaultValueString: "0"
+                ),
                 ManagedObjects.Attribute(name: "location", type: .composite, isOptional: true, composite: "Location"),
-                ManagedObjects.Attribute(name: "name", type: .string, defaultValueString: "Untitled", regularExpressionString: "^[A-Za-z ]+$"),
-                ManagedObjects.Attribute(name: "tags", type: .transformable, isOptional: true, customClassName: "[String]", valueTransformerName: "NSSecureUnarchiveFromDataTransformer"),
-                ManagedObjects.Attribute(name: "color", type: .transformable, isOptional: true, customClassName: "UIColor"),
-                ManagedObjects.Attribute(name: "dictionary", type: .transformable, isOptional: true, customClassName: "NSDictionary"),
-                ManagedObjects.Attribute(name: "moduleClass", type: .transformable, isOptional: true, customClassName: "UnCloudNotes."),
+                ManagedObjects.Attribute(
+                    name: "name", type: .string, defaultValueString: "Untitled", regularExpressionString: "^[A-Za-z ]+$"
+                ),
+                ManagedObjects.Attribute(
+                    name: "tags", type: .transformable, isOptional: true, customClassName: "[String]",
+                    valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
+                ),
+                ManagedObjects.Attribute(
+                    name: "color", type: .transformable, isOptional: true, customClassName: "UIColor"
+                ),
+                ManagedObjects.Attribute(
+                    name: "dictionary", type: .transformable, isOptional: true, customClassName: "NSDictionary"
+                ),
+                ManagedObjects.Attribute(
+                    name: "moduleClass", type: .transformable, isOptional: true, customClassName: "UnCloudNotes."
+                ),
                 ManagedObjects.Attribute.compact(name: "untypedTransformable", type: .transformable, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "scratch", type: .undefined, isOptional: true, isTransient: true),
-                ManagedObjects.Attribute.compact(name: "transientString", type: .string, isOptional: true, isTransient: true),
+                ManagedObjects.Attribute.compact(
+                    name: "scratch", type: .undefined, isOptional: true, isTransient: true
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "transientString", type: .string, isOptional: true, isTransient: true
+                ),
                 ManagedObjects.Attribute.compact(name: "uri", type: .uri, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "uuid", type: .uuid, isOptional: true, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "uuidWithDefault_", type: .uuid, isOptional: true, usesScalarValueType: false, defaultValueString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
-                ManagedObjects.Attribute(name: "count_", type: .integer16, isOptional: true, usesScalarValueType: false, defaultValueString: "3", userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.wrapperDefault", value: "42")]),
-                ManagedObjects.Attribute(name: "score", type: .double, isOptional: true, usesScalarValueType: true, userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.wrapper", value: "YES"), ManagedObjects.UserInfoEntry(key: "managedgen.wrapperName", value: "scoreValue")]),
-                ManagedObjects.Attribute(name: "title_", type: .string, isOptional: true, userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.wrapper", value: "NO")]),
+                ManagedObjects.Attribute.compact(
+                    name: "uuid", type: .uuid, isOptional: true, usesScalarValueType: false
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "uuidWithDefault_", type: .uuid, isOptional: true, usesScalarValueType: false,
+                    defaultValueString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+                ),
+                ManagedObjects.Attribute(
+                    name: "count_", type: .integer16, isOptional: true, usesScalarValueType: false,
+                    defaultValueString: "3",
+                    userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.wrapperDefault", value: "42")]
+                ),
+                ManagedObjects.Attribute(
+                    name: "score", type: .double, isOptional: true, usesScalarValueType: true,
+                    userInfo: [
+                        ManagedObjects.UserInfoEntry(key: "managedgen.wrapper", value: "YES"),
+                        ManagedObjects.UserInfoEntry(key: "managedgen.wrapperName", value: "scoreValue"),
+                    ]
+                ),
+                ManagedObjects.Attribute(name: "title_", type: .string, isOptional: true, userInfo: [
+                    ManagedObjects.UserInfoEntry(key: "managedgen.wrapper", value: "NO"),
+                ]),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "items", destinationEntity: "Item", inverseName: "sample", inverseEntity: "Item", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
-                ManagedObjects.Relationship(name: "owner_", destinationEntity: "Item", inverseName: "owned", inverseEntity: "Item", isOptional: true, deleteRule: .deny, maxCount: 1),
-                ManagedObjects.Relationship(name: "related", destinationEntity: "Item", isToMany: true, deleteRule: .noAction, minCount: 1, maxCount: 5),
+                ManagedObjects.Relationship(
+                    name: "items", destinationEntity: "Item", inverseName: "sample", inverseEntity: "Item",
+                    isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade
+                ),
+                ManagedObjects.Relationship(
+                    name: "owner_", destinationEntity: "Item", inverseName: "owned", inverseEntity: "Item",
+                    isOptional: true, deleteRule: .deny, maxCount: 1
+                ),
+                ManagedObjects.Relationship(
+                    name: "related", destinationEntity: "Item", isToMany: true, deleteRule: .noAction, minCount: 1,
+                    maxCount: 5
+                ),
             ],
             uniquenessConstraints: [["uuid"], ["name", "date"]],
             fetchIndexes: [
@@ -90,11 +161,19 @@ public enum AllTypesModel {
         ManagedObjects.Entity(
             name: "Item", representedClassName: "Item", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "position", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(
+                    name: "position", type: .integer32, usesScalarValueType: true, defaultValueString: "0"
+                ),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "owned", destinationEntity: "Sample", inverseName: "owner_", inverseEntity: "Sample", isOptional: true, maxCount: 1),
-                ManagedObjects.Relationship(name: "sample", destinationEntity: "Sample", inverseName: "items", inverseEntity: "Sample", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "owned", destinationEntity: "Sample", inverseName: "owner_", inverseEntity: "Sample",
+                    isOptional: true, maxCount: 1
+                ),
+                ManagedObjects.Relationship(
+                    name: "sample", destinationEntity: "Sample", inverseName: "items", inverseEntity: "Sample",
+                    isOptional: true, maxCount: 1
+                ),
             ]
         )
     }

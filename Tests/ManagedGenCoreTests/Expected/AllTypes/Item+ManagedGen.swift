@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Item` entity.
@@ -20,10 +20,25 @@ extension Item: FetchableManagedObject {
         public static let sample = "sample"
     }
 
-    public var position: Int32 { get { self.int32Attribute(at: 0, default: 0) } set { self.setInt32Attribute(newValue, at: 0) } }
-    public var owned: Sample? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
-    public var sample: Sample? { get { self.toOneRelationship(at: 2) } set { self.setToOneRelationship(newValue, at: 2) } }
+    public var position: Int32 {
+        get { self.int32Attribute(at: 0, default: 0) }
+        set { self.setInt32Attribute(newValue, at: 0) }
+    }
+
+    public var owned: Sample? {
+        get { self.toOneRelationship(at: 1) }
+        set { self.setToOneRelationship(newValue, at: 1) }
+    }
+
+    public var sample: Sample? {
+        get { self.toOneRelationship(at: 2) }
+        set { self.setToOneRelationship(newValue, at: 2) }
+    }
+
     /// A fetch request for `Item` objects.
     public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.position: "position", \.owned: "owned", \.sample: "sample"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.position: "position", \.owned: "owned", \.sample: "sample"])
+    }
 }

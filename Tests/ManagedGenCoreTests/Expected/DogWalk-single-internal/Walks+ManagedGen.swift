@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `Walks` under the name `DogWalk` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("DogWalk") { Walks.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("DogWalk") { Walks.managedObjectModel }
+}
 #endif
 
 /// The model `DogWalk`.
@@ -17,9 +19,9 @@ internal enum Walks {
     internal static let model = ManagedObjects.Model(
         entities: [dogEntity(), walkEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "14490.99", systemVersion: "18F132", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "14490.99", systemVersion: "18F132",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -28,11 +30,17 @@ internal enum Walks {
     private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
     @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-        ], relationships: [
-            ManagedObjects.Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
-        ], uniquenessConstraints: [["name"]])
+        ManagedObjects.Entity(
+            name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
+            attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
+            relationships: [
+                ManagedObjects.Relationship(
+                    name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true,
+                    isOrdered: true, isOptional: true, deleteRule: .cascade
+                ),
+            ],
+            uniquenessConstraints: [["name"]]
+        )
     }
 
     @_optimize(none) private static func walkEntity() -> ManagedObjects.Entity {
@@ -40,7 +48,10 @@ internal enum Walks {
             name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
             attributes: [ManagedObjects.Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
             relationships: [
-                ManagedObjects.Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true,
+                    maxCount: 1
+                ),
             ]
         )
     }
@@ -60,22 +71,47 @@ extension Dog: FetchableManagedObject {
     }
 
     internal var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    internal var walks: OrderedSet<Walk> { get { self.orderedRelationship(at: 1) } set { self.setOrderedRelationship(newValue, at: 1) } }
+
+    internal var walks: OrderedSet<Walk> {
+        get { self.orderedRelationship(at: 1) }
+        set { self.setOrderedRelationship(newValue, at: 1) }
+    }
+
     internal func addToWalks(_ value: Walk) { self.addRelatedObject(value, at: 1) }
     internal func removeFromWalks(_ value: Walk) { self.removeRelatedObject(value, at: 1) }
     internal func addToWalks(_ values: OrderedSet<Walk>) { self.addToRelationship(values, at: 1) }
     internal func removeFromWalks(_ values: OrderedSet<Walk>) { self.removeFromRelationship(values, at: 1) }
-    internal func insertIntoWalks(_ value: Walk, at index: Int) { self.insertRelatedObject(value, at: index, propertyIndex: 1) }
-    internal func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) { self.insertIntoRelationship(values, at: indexes, propertyIndex: 1) }
+
+    internal func insertIntoWalks(_ value: Walk, at index: Int) {
+        self.insertRelatedObject(value, at: index, propertyIndex: 1)
+    }
+
+    internal func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) {
+        self.insertIntoRelationship(values, at: indexes, propertyIndex: 1)
+    }
+
     internal func removeFromWalks(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 1) }
     internal func removeFromWalks(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 1) }
-    internal func replaceWalks(at index: Int, with value: Walk) { self.replaceRelatedObject(at: index, with: value, propertyIndex: 1) }
-    internal func replaceWalks(at indexes: IndexSet, with values: [Walk]) { self.replaceInRelationship(at: indexes, with: values, propertyIndex: 1) }
+
+    internal func replaceWalks(at index: Int, with value: Walk) {
+        self.replaceRelatedObject(at: index, with: value, propertyIndex: 1)
+    }
+
+    internal func replaceWalks(at indexes: IndexSet, with values: [Walk]) {
+        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 1)
+    }
+
     /// A fetch request for `Dog` objects.
     internal class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
+
     /// The `Dog` whose `name` is `name` (unique in the model), inserted if there is none.
-    internal static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog { try Dog.findOrInsert(Keys.name, name, at: 0, in: context) }
-    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.walks: "walks"]) }
+    internal static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog {
+        try Dog.findOrInsert(Keys.name, name, at: 0, in: context)
+    }
+
+    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.name: "name", \.walks: "walks"])
+    }
 }
 
 /// The `Walk` entity.
@@ -95,5 +131,8 @@ extension Walk: FetchableManagedObject {
     internal var dog: Dog? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     internal class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
-    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.date: "date", \.dog: "dog"]) }
+
+    internal static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.date: "date", \.dog: "dog"])
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Dog` entity.
@@ -20,20 +20,45 @@ extension Dog: FetchableManagedObject {
     }
 
     public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var walks: OrderedSet<Walk> { get { self.orderedRelationship(at: 1) } set { self.setOrderedRelationship(newValue, at: 1) } }
+
+    public var walks: OrderedSet<Walk> {
+        get { self.orderedRelationship(at: 1) }
+        set { self.setOrderedRelationship(newValue, at: 1) }
+    }
+
     public func addToWalks(_ value: Walk) { self.addRelatedObject(value, at: 1) }
     public func removeFromWalks(_ value: Walk) { self.removeRelatedObject(value, at: 1) }
     public func addToWalks(_ values: OrderedSet<Walk>) { self.addToRelationship(values, at: 1) }
     public func removeFromWalks(_ values: OrderedSet<Walk>) { self.removeFromRelationship(values, at: 1) }
-    public func insertIntoWalks(_ value: Walk, at index: Int) { self.insertRelatedObject(value, at: index, propertyIndex: 1) }
-    public func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) { self.insertIntoRelationship(values, at: indexes, propertyIndex: 1) }
+
+    public func insertIntoWalks(_ value: Walk, at index: Int) {
+        self.insertRelatedObject(value, at: index, propertyIndex: 1)
+    }
+
+    public func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) {
+        self.insertIntoRelationship(values, at: indexes, propertyIndex: 1)
+    }
+
     public func removeFromWalks(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 1) }
     public func removeFromWalks(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 1) }
-    public func replaceWalks(at index: Int, with value: Walk) { self.replaceRelatedObject(at: index, with: value, propertyIndex: 1) }
-    public func replaceWalks(at indexes: IndexSet, with values: [Walk]) { self.replaceInRelationship(at: indexes, with: values, propertyIndex: 1) }
+
+    public func replaceWalks(at index: Int, with value: Walk) {
+        self.replaceRelatedObject(at: index, with: value, propertyIndex: 1)
+    }
+
+    public func replaceWalks(at indexes: IndexSet, with values: [Walk]) {
+        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 1)
+    }
+
     /// A fetch request for `Dog` objects.
     public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
+
     /// The `Dog` whose `name` is `name` (unique in the model), inserted if there is none.
-    public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog { try Dog.findOrInsert(Keys.name, name, at: 0, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.walks: "walks"]) }
+    public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog {
+        try Dog.findOrInsert(Keys.name, name, at: 0, in: context)
+    }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.name: "name", \.walks: "walks"])
+    }
 }

@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `DogWalkModel` under the name `DogWalk` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("DogWalk") { DogWalkModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("DogWalk") { DogWalkModel.managedObjectModel }
+}
 #endif
 
 /// The model `DogWalk`.
@@ -17,9 +19,9 @@ public enum DogWalkModel {
     public static let model = ManagedObjects.Model(
         entities: [dogEntity(), walkEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "14490.99", systemVersion: "18F132", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "14490.99", systemVersion: "18F132",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -28,11 +30,17 @@ public enum DogWalkModel {
     private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
     @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-        ], relationships: [
-            ManagedObjects.Relationship(name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
-        ], uniquenessConstraints: [["name"]])
+        ManagedObjects.Entity(
+            name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
+            attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
+            relationships: [
+                ManagedObjects.Relationship(
+                    name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true,
+                    isOrdered: true, isOptional: true, deleteRule: .cascade
+                ),
+            ],
+            uniquenessConstraints: [["name"]]
+        )
     }
 
     @_optimize(none) private static func walkEntity() -> ManagedObjects.Entity {
@@ -40,7 +48,10 @@ public enum DogWalkModel {
             name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
             attributes: [ManagedObjects.Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
             relationships: [
-                ManagedObjects.Relationship(name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true,
+                    maxCount: 1
+                ),
             ]
         )
     }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Walk` entity.
@@ -23,5 +23,8 @@ extension Walk: FetchableManagedObject {
     public var dog: Dog? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
     /// A fetch request for `Walk` objects.
     public class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.date: "date", \.dog: "dog"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.date: "date", \.dog: "dog"])
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Author` entity.
@@ -41,5 +41,8 @@ extension Author: FetchableManagedObject {
     public func removeFromBooks(_ values: Set<Book>) { self.removeFromRelationship(values, at: 2) }
     /// A fetch request for `Author` objects.
     public class func fetchRequest() -> FetchRequest<Author> { FetchRequest<Author>(entityName: "Author") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.born: "born", \.name: "name", \.books: "books"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.born: "born", \.name: "name", \.books: "books"])
+    }
 }

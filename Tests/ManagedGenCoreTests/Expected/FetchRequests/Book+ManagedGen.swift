@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Book` entity.
@@ -21,11 +21,27 @@ extension Book: FetchableManagedObject {
         public static let author = "author"
     }
 
-    public var pages: Int32 { get { self.int32Attribute(at: 0, default: 0) } set { self.setInt32Attribute(newValue, at: 0) } }
+    public var pages: Int32 {
+        get { self.int32Attribute(at: 0, default: 0) }
+        set { self.setInt32Attribute(newValue, at: 0) }
+    }
+
     public var title: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var year: Int16 { get { self.int16Attribute(at: 2, default: 0) } set { self.setInt16Attribute(newValue, at: 2) } }
-    public var author: Author? { get { self.toOneRelationship(at: 3) } set { self.setToOneRelationship(newValue, at: 3) } }
+
+    public var year: Int16 {
+        get { self.int16Attribute(at: 2, default: 0) }
+        set { self.setInt16Attribute(newValue, at: 2) }
+    }
+
+    public var author: Author? {
+        get { self.toOneRelationship(at: 3) }
+        set { self.setToOneRelationship(newValue, at: 3) }
+    }
+
     /// A fetch request for `Book` objects.
     public class func fetchRequest() -> FetchRequest<Book> { FetchRequest<Book>(entityName: "Book") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.pages: "pages", \.title: "title", \.year: "year", \.author: "author"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.pages: "pages", \.title: "title", \.year: "year", \.author: "author"])
+    }
 }

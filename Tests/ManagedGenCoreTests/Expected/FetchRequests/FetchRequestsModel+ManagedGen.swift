@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `FetchRequestsModel` under the name `FetchRequests` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("FetchRequests") { FetchRequestsModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("FetchRequests") { FetchRequestsModel.managedObjectModel }
+}
 #endif
 
 /// The model `FetchRequests`.
@@ -24,8 +26,8 @@ public enum FetchRequestsModel {
                 returnsDistinctResults: true
             ),
             ManagedObjects.FetchRequestTemplate(
-                name: "BooksBornAfter", entity: "Book", predicateString: "author.born > $DATE OR title CONTAINS $needle",
-                resultType: .dictionary
+                name: "BooksBornAfter", entity: "Book",
+                predicateString: "author.born > $DATE OR title CONTAINS $needle", resultType: .dictionary
             ),
         ],
         configurations: [
@@ -33,9 +35,9 @@ public enum FetchRequestsModel {
             ManagedObjects.Configuration(name: "Local", memberEntities: ["Author", "Book"]),
         ],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -72,14 +74,25 @@ public enum FetchRequestsModel {
         ManagedObjects.Entity(
             name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "born", type: .date, isOptional: true, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(
+                    name: "born", type: .date, isOptional: true, usesScalarValueType: false
+                ),
                 ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(
+                    name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book",
+                    isToMany: true, isOptional: true
+                ),
             ],
             fetchedProperties: [
-                ManagedObjects.FetchedProperty(name: "recentBooks", fetchRequest: ManagedObjects.FetchRequestTemplate(name: "fetchedPropertyFetchRequest", entity: "Book", predicateString: "author == $FETCH_SOURCE AND year > 2000")),
+                ManagedObjects.FetchedProperty(
+                    name: "recentBooks",
+                    fetchRequest: ManagedObjects.FetchRequestTemplate(
+                        name: "fetchedPropertyFetchRequest", entity: "Book",
+                        predicateString: "author == $FETCH_SOURCE AND year > 2000"
+                    )
+                ),
             ]
         )
     }
@@ -88,12 +101,19 @@ public enum FetchRequestsModel {
         ManagedObjects.Entity(
             name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(
+                    name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"
+                ),
                 ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(
+                    name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"
+                ),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author",
+                    isOptional: true, maxCount: 1
+                ),
             ]
         )
     }

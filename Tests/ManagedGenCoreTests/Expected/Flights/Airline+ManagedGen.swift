@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Airline` entity.
@@ -23,14 +23,32 @@ extension Airline: FetchableManagedObject {
 
     public var code_: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
     public var name_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var shortname_: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
+
+    public var shortname_: String? {
+        get { self.stringAttribute(at: 2) }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
     public var flights_: Set<Flight> { get { self.relationship(at: 3) } set { self.setRelationship(newValue, at: 3) } }
+
     /// Non-optional `code_`.
-    public var code: String { get { self.stringAttribute(at: 0, default: "") } set { self.setStringAttribute(newValue, at: 0) } }
+    public var code: String {
+        get { self.stringAttribute(at: 0, default: "") }
+        set { self.setStringAttribute(newValue, at: 0) }
+    }
+
     /// Non-optional `name_`.
-    public var name: String { get { self.stringAttribute(at: 1, default: "") } set { self.setStringAttribute(newValue, at: 1) } }
+    public var name: String {
+        get { self.stringAttribute(at: 1, default: "") }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
     /// Non-optional `shortname_`.
-    public var shortname: String { get { self.stringAttribute(at: 2, default: "") } set { self.setStringAttribute(newValue, at: 2) } }
+    public var shortname: String {
+        get { self.stringAttribute(at: 2, default: "") }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
     /// Non-optional `flights_`.
     public var flights: Set<Flight> { get { self.relationship(at: 3) } set { self.setRelationship(newValue, at: 3) } }
     public func addToFlights_(_ value: Flight) { self.addRelatedObject(value, at: 3) }
@@ -39,7 +57,22 @@ extension Airline: FetchableManagedObject {
     public func removeFromFlights_(_ values: Set<Flight>) { self.removeFromRelationship(values, at: 3) }
     /// A fetch request for `Airline` objects.
     public class func fetchRequest() -> FetchRequest<Airline> { FetchRequest<Airline>(entityName: "Airline") }
+
     /// The `Airline` whose `code_` is `code` (unique in the model), inserted if there is none.
-    public static func withCode(_ code: String, in context: ManagedObjectContext) throws -> Airline { try Airline.findOrInsert(Keys.code_, code, at: 0, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.code_: "code_", \.name_: "name_", \.shortname_: "shortname_", \.flights_: "flights_", \.code: "code_", \.name: "name_", \.shortname: "shortname_", \.flights: "flights_"]) }
+    public static func withCode(_ code: String, in context: ManagedObjectContext) throws -> Airline {
+        try Airline.findOrInsert(Keys.code_, code, at: 0, in: context)
+    }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([
+            \.code_: "code_",
+            \.name_: "name_",
+            \.shortname_: "shortname_",
+            \.flights_: "flights_",
+            \.code: "code_",
+            \.name: "name_",
+            \.shortname: "shortname_",
+            \.flights: "flights_"
+        ])
+    }
 }

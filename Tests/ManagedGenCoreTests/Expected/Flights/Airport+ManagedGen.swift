@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Airport` entity.
@@ -29,24 +29,71 @@ extension Airport: FetchableManagedObject {
     }
 
     public var city_: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var countryCode: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+
+    public var countryCode: String? {
+        get { self.stringAttribute(at: 1) }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
     public var icao_: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-    public var latitude: Double { get { self.doubleAttribute(at: 3, default: 0) } set { self.setDoubleAttribute(newValue, at: 3) } }
-    public var location: String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
-    public var longitude: Double { get { self.doubleAttribute(at: 5, default: 0) } set { self.setDoubleAttribute(newValue, at: 5) } }
+
+    public var latitude: Double {
+        get { self.doubleAttribute(at: 3, default: 0) }
+        set { self.setDoubleAttribute(newValue, at: 3) }
+    }
+
+    public var location: String? {
+        get { self.stringAttribute(at: 4) }
+        set { self.setStringAttribute(newValue, at: 4) }
+    }
+
+    public var longitude: Double {
+        get { self.doubleAttribute(at: 5, default: 0) }
+        set { self.setDoubleAttribute(newValue, at: 5) }
+    }
+
     public var name: String? { get { self.stringAttribute(at: 6) } set { self.setStringAttribute(newValue, at: 6) } }
     public var state: String? { get { self.stringAttribute(at: 7) } set { self.setStringAttribute(newValue, at: 7) } }
-    public var timezone: String? { get { self.stringAttribute(at: 8) } set { self.setStringAttribute(newValue, at: 8) } }
-    public var flightsFrom_: Set<Flight> { get { self.relationship(at: 9) } set { self.setRelationship(newValue, at: 9) } }
-    public var flightsTo_: Set<Flight> { get { self.relationship(at: 10) } set { self.setRelationship(newValue, at: 10) } }
+
+    public var timezone: String? {
+        get { self.stringAttribute(at: 8) }
+        set { self.setStringAttribute(newValue, at: 8) }
+    }
+
+    public var flightsFrom_: Set<Flight> {
+        get { self.relationship(at: 9) }
+        set { self.setRelationship(newValue, at: 9) }
+    }
+
+    public var flightsTo_: Set<Flight> {
+        get { self.relationship(at: 10) }
+        set { self.setRelationship(newValue, at: 10) }
+    }
+
     /// Non-optional `city_`.
-    public var city: String { get { self.stringAttribute(at: 0, default: "") } set { self.setStringAttribute(newValue, at: 0) } }
+    public var city: String {
+        get { self.stringAttribute(at: 0, default: "") }
+        set { self.setStringAttribute(newValue, at: 0) }
+    }
+
     /// Non-optional `icao_`.
-    public var icao: String { get { self.stringAttribute(at: 2, default: "") } set { self.setStringAttribute(newValue, at: 2) } }
+    public var icao: String {
+        get { self.stringAttribute(at: 2, default: "") }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
     /// Non-optional `flightsFrom_`.
-    public var flightsFrom: Set<Flight> { get { self.relationship(at: 9) } set { self.setRelationship(newValue, at: 9) } }
+    public var flightsFrom: Set<Flight> {
+        get { self.relationship(at: 9) }
+        set { self.setRelationship(newValue, at: 9) }
+    }
+
     /// Non-optional `flightsTo_`.
-    public var flightsTo: Set<Flight> { get { self.relationship(at: 10) } set { self.setRelationship(newValue, at: 10) } }
+    public var flightsTo: Set<Flight> {
+        get { self.relationship(at: 10) }
+        set { self.setRelationship(newValue, at: 10) }
+    }
+
     public func addToFlightsFrom_(_ value: Flight) { self.addRelatedObject(value, at: 9) }
     public func removeFromFlightsFrom_(_ value: Flight) { self.removeRelatedObject(value, at: 9) }
     public func addToFlightsFrom_(_ values: Set<Flight>) { self.addToRelationship(values, at: 9) }
@@ -57,7 +104,29 @@ extension Airport: FetchableManagedObject {
     public func removeFromFlightsTo_(_ values: Set<Flight>) { self.removeFromRelationship(values, at: 10) }
     /// A fetch request for `Airport` objects.
     public class func fetchRequest() -> FetchRequest<Airport> { FetchRequest<Airport>(entityName: "Airport") }
+
     /// The `Airport` whose `icao_` is `icao` (unique in the model), inserted if there is none.
-    public static func withICAO(_ icao: String, in context: ManagedObjectContext) throws -> Airport { try Airport.findOrInsert(Keys.icao_, icao, at: 2, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.city_: "city_", \.countryCode: "countryCode", \.icao_: "icao_", \.latitude: "latitude", \.location: "location", \.longitude: "longitude", \.name: "name", \.state: "state", \.timezone: "timezone", \.flightsFrom_: "flightsFrom_", \.flightsTo_: "flightsTo_", \.city: "city_", \.icao: "icao_", \.flightsFrom: "flightsFrom_", \.flightsTo: "flightsTo_"]) }
+    public static func withICAO(_ icao: String, in context: ManagedObjectContext) throws -> Airport {
+        try Airport.findOrInsert(Keys.icao_, icao, at: 2, in: context)
+    }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([
+            \.city_: "city_",
+            \.countryCode: "countryCode",
+            \.icao_: "icao_",
+            \.latitude: "latitude",
+            \.location: "location",
+            \.longitude: "longitude",
+            \.name: "name",
+            \.state: "state",
+            \.timezone: "timezone",
+            \.flightsFrom_: "flightsFrom_",
+            \.flightsTo_: "flightsTo_",
+            \.city: "city_",
+            \.icao: "icao_",
+            \.flightsFrom: "flightsFrom_",
+            \.flightsTo: "flightsTo_"
+        ])
+    }
 }

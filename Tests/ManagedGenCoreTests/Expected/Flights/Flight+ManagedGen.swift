@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Flight` entity.
@@ -34,36 +34,126 @@ extension Flight: FetchableManagedObject {
 
     public var actualOff: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
     public var actualOn: Date? { get { self.dateAttribute(at: 1) } set { self.setDateAttribute(newValue, at: 1) } }
-    public var aircraftType_: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
+
+    public var aircraftType_: String? {
+        get { self.stringAttribute(at: 2) }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
     public var arrival: Date? { get { self.dateAttribute(at: 3) } set { self.setDateAttribute(newValue, at: 3) } }
     public var estimatedOff: Date? { get { self.dateAttribute(at: 4) } set { self.setDateAttribute(newValue, at: 4) } }
     public var estimatedOn: Date? { get { self.dateAttribute(at: 5) } set { self.setDateAttribute(newValue, at: 5) } }
-    public var filedAirspeed: Int16 { get { self.int16Attribute(at: 6, default: 0) } set { self.setInt16Attribute(newValue, at: 6) } }
+
+    public var filedAirspeed: Int16 {
+        get { self.int16Attribute(at: 6, default: 0) }
+        set { self.setInt16Attribute(newValue, at: 6) }
+    }
+
     public var ident_: String? { get { self.stringAttribute(at: 7) } set { self.setStringAttribute(newValue, at: 7) } }
     public var scheduledIn: Date? { get { self.dateAttribute(at: 8) } set { self.setDateAttribute(newValue, at: 8) } }
     public var scheduledOff_: Date? { get { self.dateAttribute(at: 9) } set { self.setDateAttribute(newValue, at: 9) } }
-    public var scheduledOn_: Date? { get { self.dateAttribute(at: 10) } set { self.setDateAttribute(newValue, at: 10) } }
-    public var status_: String? { get { self.stringAttribute(at: 11) } set { self.setStringAttribute(newValue, at: 11) } }
-    public var airline_: Airline? { get { self.toOneRelationship(at: 12) } set { self.setToOneRelationship(newValue, at: 12) } }
-    public var destination_: Airport? { get { self.toOneRelationship(at: 13) } set { self.setToOneRelationship(newValue, at: 13) } }
-    public var origin_: Airport? { get { self.toOneRelationship(at: 14) } set { self.setToOneRelationship(newValue, at: 14) } }
+
+    public var scheduledOn_: Date? {
+        get { self.dateAttribute(at: 10) }
+        set { self.setDateAttribute(newValue, at: 10) }
+    }
+
+    public var status_: String? {
+        get { self.stringAttribute(at: 11) }
+        set { self.setStringAttribute(newValue, at: 11) }
+    }
+
+    public var airline_: Airline? {
+        get { self.toOneRelationship(at: 12) }
+        set { self.setToOneRelationship(newValue, at: 12) }
+    }
+
+    public var destination_: Airport? {
+        get { self.toOneRelationship(at: 13) }
+        set { self.setToOneRelationship(newValue, at: 13) }
+    }
+
+    public var origin_: Airport? {
+        get { self.toOneRelationship(at: 14) }
+        set { self.setToOneRelationship(newValue, at: 14) }
+    }
+
     /// Non-optional `aircraftType_`.
-    public var aircraftType: String { get { self.stringAttribute(at: 2, default: "") } set { self.setStringAttribute(newValue, at: 2) } }
+    public var aircraftType: String {
+        get { self.stringAttribute(at: 2, default: "") }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
     /// Non-optional `ident_`.
-    public var ident: String { get { self.stringAttribute(at: 7, default: "") } set { self.setStringAttribute(newValue, at: 7) } }
+    public var ident: String {
+        get { self.stringAttribute(at: 7, default: "") }
+        set { self.setStringAttribute(newValue, at: 7) }
+    }
+
     /// Non-optional `scheduledOff_`.
-    public var scheduledOff: Date { get { self.requiredValue(self.dateAttribute(at: 9) as Date?, key: "Flight.scheduledOff_") } set { self.setDateAttribute(newValue, at: 9) } }
+    public var scheduledOff: Date {
+        get { self.requiredValue(self.dateAttribute(at: 9) as Date?, key: "Flight.scheduledOff_") }
+        set { self.setDateAttribute(newValue, at: 9) }
+    }
+
     /// Non-optional `scheduledOn_`.
-    public var scheduledOn: Date { get { self.requiredValue(self.dateAttribute(at: 10) as Date?, key: "Flight.scheduledOn_") } set { self.setDateAttribute(newValue, at: 10) } }
+    public var scheduledOn: Date {
+        get { self.requiredValue(self.dateAttribute(at: 10) as Date?, key: "Flight.scheduledOn_") }
+        set { self.setDateAttribute(newValue, at: 10) }
+    }
+
     /// Non-optional `status_`.
-    public var status: String { get { self.stringAttribute(at: 11, default: "Unknown") } set { self.setStringAttribute(newValue, at: 11) } }
+    public var status: String {
+        get { self.stringAttribute(at: 11, default: "Unknown") }
+        set { self.setStringAttribute(newValue, at: 11) }
+    }
+
     /// Non-optional `airline_`.
-    public var airline: Airline { get { self.requiredValue(self.toOneRelationship(at: 12) as Airline?, key: "Flight.airline_") } set { self.setToOneRelationship(newValue, at: 12) } }
+    public var airline: Airline {
+        get { self.requiredValue(self.toOneRelationship(at: 12) as Airline?, key: "Flight.airline_") }
+        set { self.setToOneRelationship(newValue, at: 12) }
+    }
+
     /// Non-optional `destination_`.
-    public var destination: Airport { get { self.requiredValue(self.toOneRelationship(at: 13) as Airport?, key: "Flight.destination_") } set { self.setToOneRelationship(newValue, at: 13) } }
+    public var destination: Airport {
+        get { self.requiredValue(self.toOneRelationship(at: 13) as Airport?, key: "Flight.destination_") }
+        set { self.setToOneRelationship(newValue, at: 13) }
+    }
+
     /// Non-optional `origin_`.
-    public var origin: Airport { get { self.requiredValue(self.toOneRelationship(at: 14) as Airport?, key: "Flight.origin_") } set { self.setToOneRelationship(newValue, at: 14) } }
+    public var origin: Airport {
+        get { self.requiredValue(self.toOneRelationship(at: 14) as Airport?, key: "Flight.origin_") }
+        set { self.setToOneRelationship(newValue, at: 14) }
+    }
+
     /// A fetch request for `Flight` objects.
     public class func fetchRequest() -> FetchRequest<Flight> { FetchRequest<Flight>(entityName: "Flight") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.actualOff: "actualOff", \.actualOn: "actualOn", \.aircraftType_: "aircraftType_", \.arrival: "arrival", \.estimatedOff: "estimatedOff", \.estimatedOn: "estimatedOn", \.filedAirspeed: "filedAirspeed", \.ident_: "ident_", \.scheduledIn: "scheduledIn", \.scheduledOff_: "scheduledOff_", \.scheduledOn_: "scheduledOn_", \.status_: "status_", \.airline_: "airline_", \.destination_: "destination_", \.origin_: "origin_", \.aircraftType: "aircraftType_", \.ident: "ident_", \.scheduledOff: "scheduledOff_", \.scheduledOn: "scheduledOn_", \.status: "status_", \.airline: "airline_", \.destination: "destination_", \.origin: "origin_"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([
+            \.actualOff: "actualOff",
+            \.actualOn: "actualOn",
+            \.aircraftType_: "aircraftType_",
+            \.arrival: "arrival",
+            \.estimatedOff: "estimatedOff",
+            \.estimatedOn: "estimatedOn",
+            \.filedAirspeed: "filedAirspeed",
+            \.ident_: "ident_",
+            \.scheduledIn: "scheduledIn",
+            \.scheduledOff_: "scheduledOff_",
+            \.scheduledOn_: "scheduledOn_",
+            \.status_: "status_",
+            \.airline_: "airline_",
+            \.destination_: "destination_",
+            \.origin_: "origin_",
+            \.aircraftType: "aircraftType_",
+            \.ident: "ident_",
+            \.scheduledOff: "scheduledOff_",
+            \.scheduledOn: "scheduledOn_",
+            \.status: "status_",
+            \.airline: "airline_",
+            \.destination: "destination_",
+            \.origin: "origin_"
+        ])
+    }
 }

@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `FlightsModel` under the name `Flights` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Flights") { FlightsModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("Flights") { FlightsModel.managedObjectModel }
+}
 #endif
 
 /// The model `Flights`.
@@ -17,15 +19,20 @@ public enum FlightsModel {
     public static let model = ManagedObjects.Model(
         entities: [airlineEntity(), airportEntity(), flightEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "17709", systemVersion: "20B29", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "17709", systemVersion: "20B29",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
     /// The runtime model, with each entity bound to its generated class.
     public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
-    private static let classes: [String: ManagedObject.Type] = ["Airline": Airline.self, "Airport": Airport.self, "Flight": Flight.self]
+
+    private static let classes: [String: ManagedObject.Type] = [
+        "Airline": Airline.self,
+        "Airport": Airport.self,
+        "Flight": Flight.self
+    ]
 
     @_optimize(none) private static func airlineEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(
@@ -36,7 +43,10 @@ public enum FlightsModel {
                 ManagedObjects.Attribute.compact(name: "shortname_", type: .string),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "flights_", destinationEntity: "Flight", inverseName: "airline_", inverseEntity: "Flight", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(
+                    name: "flights_", destinationEntity: "Flight", inverseName: "airline_", inverseEntity: "Flight",
+                    isToMany: true, isOptional: true
+                ),
             ],
             uniquenessConstraints: [["code_"]]
         )
@@ -48,17 +58,29 @@ public enum FlightsModel {
             attributes: [
                 ManagedObjects.Attribute.compact(name: "city_", type: .string),
                 ManagedObjects.Attribute.compact(name: "countryCode", type: .string),
-                ManagedObjects.Attribute(name: "icao_", type: .string, userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO")]),
-                ManagedObjects.Attribute.compact(name: "latitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+                ManagedObjects.Attribute(name: "icao_", type: .string, userInfo: [
+                    ManagedObjects.UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO"),
+                ]),
+                ManagedObjects.Attribute.compact(
+                    name: "latitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"
+                ),
                 ManagedObjects.Attribute.compact(name: "location", type: .string),
-                ManagedObjects.Attribute.compact(name: "longitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+                ManagedObjects.Attribute.compact(
+                    name: "longitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"
+                ),
                 ManagedObjects.Attribute.compact(name: "name", type: .string),
                 ManagedObjects.Attribute.compact(name: "state", type: .string),
                 ManagedObjects.Attribute.compact(name: "timezone", type: .string),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "flightsFrom_", destinationEntity: "Flight", inverseName: "origin_", inverseEntity: "Flight", isToMany: true, isOptional: true),
-                ManagedObjects.Relationship(name: "flightsTo_", destinationEntity: "Flight", inverseName: "destination_", inverseEntity: "Flight", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(
+                    name: "flightsFrom_", destinationEntity: "Flight", inverseName: "origin_", inverseEntity: "Flight",
+                    isToMany: true, isOptional: true
+                ),
+                ManagedObjects.Relationship(
+                    name: "flightsTo_", destinationEntity: "Flight", inverseName: "destination_",
+                    inverseEntity: "Flight", isToMany: true, isOptional: true
+                ),
             ],
             uniquenessConstraints: [["icao_"]]
         )
@@ -71,20 +93,35 @@ public enum FlightsModel {
                 ManagedObjects.Attribute.compact(name: "actualOff", type: .date, usesScalarValueType: false),
                 ManagedObjects.Attribute.compact(name: "actualOn", type: .date, usesScalarValueType: false),
                 ManagedObjects.Attribute.compact(name: "aircraftType_", type: .string),
-                ManagedObjects.Attribute.compact(name: "arrival", type: .date, isOptional: true, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(
+                    name: "arrival", type: .date, isOptional: true, usesScalarValueType: false
+                ),
                 ManagedObjects.Attribute.compact(name: "estimatedOff", type: .date, usesScalarValueType: false),
                 ManagedObjects.Attribute.compact(name: "estimatedOn", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "filedAirspeed", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(
+                    name: "filedAirspeed", type: .integer16, usesScalarValueType: true, defaultValueString: "0"
+                ),
                 ManagedObjects.Attribute.compact(name: "ident_", type: .string),
                 ManagedObjects.Attribute.compact(name: "scheduledIn", type: .date, usesScalarValueType: false),
                 ManagedObjects.Attribute.compact(name: "scheduledOff_", type: .date, usesScalarValueType: false),
                 ManagedObjects.Attribute.compact(name: "scheduledOn_", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute(name: "status_", type: .string, userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown")]),
+                ManagedObjects.Attribute(name: "status_", type: .string, userInfo: [
+                    ManagedObjects.UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown"),
+                ]),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "airline_", destinationEntity: "Airline", inverseName: "flights_", inverseEntity: "Airline", isOptional: true, maxCount: 1),
-                ManagedObjects.Relationship(name: "destination_", destinationEntity: "Airport", inverseName: "flightsTo_", inverseEntity: "Airport", isOptional: true, maxCount: 1),
-                ManagedObjects.Relationship(name: "origin_", destinationEntity: "Airport", inverseName: "flightsFrom_", inverseEntity: "Airport", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "airline_", destinationEntity: "Airline", inverseName: "flights_", inverseEntity: "Airline",
+                    isOptional: true, maxCount: 1
+                ),
+                ManagedObjects.Relationship(
+                    name: "destination_", destinationEntity: "Airport", inverseName: "flightsTo_",
+                    inverseEntity: "Airport", isOptional: true, maxCount: 1
+                ),
+                ManagedObjects.Relationship(
+                    name: "origin_", destinationEntity: "Airport", inverseName: "flightsFrom_",
+                    inverseEntity: "Airport", isOptional: true, maxCount: 1
+                ),
             ]
         )
     }

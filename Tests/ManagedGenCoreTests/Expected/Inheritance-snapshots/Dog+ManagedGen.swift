@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Dog` entity.
@@ -30,7 +30,8 @@ extension Dog {
 
 extension Dog {
     /// The stored values of a `Dog`, as a value that may cross tasks, be encoded (related objects as
-    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
     public struct Snapshot: Sendable, Codable, Hashable {
         public let objectID: ManagedObjects.ObjectID<Dog>
         public var ident: String?

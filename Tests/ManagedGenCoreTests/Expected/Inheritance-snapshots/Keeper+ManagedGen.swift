@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 extension Keeper: FetchableManagedObject {
@@ -16,19 +16,28 @@ extension Keeper: FetchableManagedObject {
 
     public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
     public var animals: Set<Animal> { get { self.relationship(at: 1) } set { self.setRelationship(newValue, at: 1) } }
-    public var enclosure: Enclosure? { get { self.toOneRelationship(at: 2) } set { self.setToOneRelationship(newValue, at: 2) } }
+
+    public var enclosure: Enclosure? {
+        get { self.toOneRelationship(at: 2) }
+        set { self.setToOneRelationship(newValue, at: 2) }
+    }
+
     public func addToAnimals(_ value: Animal) { self.addRelatedObject(value, at: 1) }
     public func removeFromAnimals(_ value: Animal) { self.removeRelatedObject(value, at: 1) }
     public func addToAnimals(_ values: Set<Animal>) { self.addToRelationship(values, at: 1) }
     public func removeFromAnimals(_ values: Set<Animal>) { self.removeFromRelationship(values, at: 1) }
     /// A fetch request for `Keeper` objects.
     public class func fetchRequest() -> FetchRequest<Keeper> { FetchRequest<Keeper>(entityName: "Keeper") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.animals: "animals", \.enclosure: "enclosure"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.name: "name", \.animals: "animals", \.enclosure: "enclosure"])
+    }
 }
 
 extension Keeper {
     /// The stored values of a `Keeper`, as a value that may cross tasks, be encoded (related objects as
-    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
     public struct Snapshot: Sendable, Codable, Hashable {
         public let objectID: ManagedObjects.ObjectID<Keeper>
         public var name: String?

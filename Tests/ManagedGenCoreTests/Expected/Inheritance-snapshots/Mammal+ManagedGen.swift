@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Mammal` entity.
@@ -21,11 +21,18 @@ extension Mammal: MammalKeyPaths {
         public static let legs = "legs"
     }
 
-    public var legs: Int16 { get { self.int16Attribute(at: 3, default: 4) } set { self.setInt16Attribute(newValue, at: 3) } }
+    public var legs: Int16 {
+        get { self.int16Attribute(at: 3, default: 4) }
+        set { self.setInt16Attribute(newValue, at: 3) }
+    }
+
     /// A fetch request for `Mammal` objects.
     public class func fetchRequest() -> FetchRequest<Mammal> { FetchRequest<Mammal>(entityName: "Mammal") }
+
     /// The `Mammal` whose `ident` is `ident` (unique in the model), inserted if there is none.
-    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Mammal { try Mammal.findOrInsert(Keys.ident, ident, at: 0, in: context) }
+    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Mammal {
+        try Mammal.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    }
 }
 
 protocol MammalKeyPaths: Mammal {}

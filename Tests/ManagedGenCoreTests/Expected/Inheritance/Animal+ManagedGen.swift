@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Animal` entity.
@@ -23,9 +23,18 @@ extension Animal: AnimalFetching {
 
     public var ident: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
     public var name_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var keeper: Keeper? { get { self.toOneRelationship(at: 2) } set { self.setToOneRelationship(newValue, at: 2) } }
+
+    public var keeper: Keeper? {
+        get { self.toOneRelationship(at: 2) }
+        set { self.setToOneRelationship(newValue, at: 2) }
+    }
+
     /// Non-optional `name_`.
-    public var name: String { get { self.stringAttribute(at: 1, default: "") } set { self.setStringAttribute(newValue, at: 1) } }
+    public var name: String {
+        get { self.stringAttribute(at: 1, default: "") }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
     /// A fetch request for `Animal` objects.
     public class func fetchRequest() -> FetchRequest<Animal> { FetchRequest<Animal>(entityName: "Animal") }
 }
@@ -34,5 +43,12 @@ extension Animal: AnimalFetching {
 public protocol AnimalFetching: Animal, FetchableManagedObject {}
 
 extension AnimalFetching {
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.ident: "ident", \.name_: "name_", \.keeper: "keeper", \.name: "name_"], subclasses: (self as? Bird.Type)?.propertyNamesOfBird, (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal, (self as? Dog.Type)?.propertyNamesOfDog) }
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames(
+            [\.ident: "ident", \.name_: "name_", \.keeper: "keeper", \.name: "name_"],
+            subclasses: (self as? Bird.Type)?.propertyNamesOfBird,
+            (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal,
+            (self as? Dog.Type)?.propertyNamesOfDog
+        )
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Bird` entity.
@@ -21,10 +21,18 @@ extension Bird {
         public static let wingspan = "wingspan"
     }
 
-    public var wingspan: Double { get { self.doubleAttribute(at: 3, default: 0) } set { self.setDoubleAttribute(newValue, at: 3) } }
+    public var wingspan: Double {
+        get { self.doubleAttribute(at: 3, default: 0) }
+        set { self.setDoubleAttribute(newValue, at: 3) }
+    }
+
     /// A fetch request for `Bird` objects.
     public class func fetchRequest() -> FetchRequest<Bird> { FetchRequest<Bird>(entityName: "Bird") }
+
     /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.
-    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Bird { try Bird.findOrInsert(Keys.ident, ident, at: 0, in: context) }
+    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Bird {
+        try Bird.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    }
+
     static var propertyNamesOfBird: [AnyKeyPath: String] { self.propertyNames([\.wingspan: "wingspan"]) }
 }

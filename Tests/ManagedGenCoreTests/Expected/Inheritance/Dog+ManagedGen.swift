@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Dog` entity.

@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `InheritanceModel` under the name `Inheritance` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Inheritance") { InheritanceModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("Inheritance") { InheritanceModel.managedObjectModel }
+}
 #endif
 
 /// The model `Inheritance`.
@@ -16,12 +18,13 @@ public enum InheritanceModel {
     /// The model as Swift values: an app needs no model file at run time.
     public static let model = ManagedObjects.Model(
         entities: [
-            animalEntity(), birdEntity(), mammalEntity(), dogEntity(), keeperEntity(), enclosureEntity(), visitorEntity(),
+            animalEntity(), birdEntity(), mammalEntity(), dogEntity(), keeperEntity(), enclosureEntity(),
+            visitorEntity(),
         ],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -41,7 +44,10 @@ public enum InheritanceModel {
                 ManagedObjects.Attribute.compact(name: "name_", type: .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper",
+                    isOptional: true, maxCount: 1
+                ),
             ],
             uniquenessConstraints: [["ident"]]
         )
@@ -49,18 +55,24 @@ public enum InheritanceModel {
 
     @_optimize(none) private static func birdEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(
-            name: "Bird", representedClassName: "Zoo.Bird", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
+            name: "Bird", representedClassName: "Zoo.Bird", parentEntity: "Animal", codeGeneration: .`class`,
+            syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"),
+                ManagedObjects.Attribute.compact(
+                    name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"
+                ),
             ]
         )
     }
 
     @_optimize(none) private static func mammalEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(
-            name: "Mammal", representedClassName: "Mammal", parentEntity: "Animal", codeGeneration: .`class`, syncable: true,
+            name: "Mammal", representedClassName: "Mammal", parentEntity: "Animal", codeGeneration: .`class`,
+            syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4"),
+                ManagedObjects.Attribute.compact(
+                    name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4"
+                ),
             ]
         )
     }
@@ -77,17 +89,28 @@ public enum InheritanceModel {
             name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true,
             attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
             relationships: [
-                ManagedObjects.Relationship(name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal", isToMany: true, isOptional: true),
-                ManagedObjects.Relationship(name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers", inverseEntity: "Enclosure", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal",
+                    isToMany: true, isOptional: true
+                ),
+                ManagedObjects.Relationship(
+                    name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers",
+                    inverseEntity: "Enclosure", isOptional: true, maxCount: 1
+                ),
             ]
         )
     }
 
     @_optimize(none) private static func enclosureEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(name: "Enclosure", representedClassName: "Enclosure", syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
+            ManagedObjects.Attribute.compact(
+                name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"
+            ),
         ], relationships: [
-            ManagedObjects.Relationship(name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper", isToMany: true, isOptional: true),
+            ManagedObjects.Relationship(
+                name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper",
+                isToMany: true, isOptional: true
+            ),
         ])
     }
 

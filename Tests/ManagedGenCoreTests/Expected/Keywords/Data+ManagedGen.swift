@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Data` entity.
@@ -20,10 +20,21 @@ extension Data: FetchableManagedObject {
         public static let uuid = "uuid"
     }
 
-    public var date: Foundation.Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    public var string: Swift.String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var date: Foundation.Date? {
+        get { self.dateAttribute(at: 0) }
+        set { self.setDateAttribute(newValue, at: 0) }
+    }
+
+    public var string: Swift.String? {
+        get { self.stringAttribute(at: 1) }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
     public var uuid: UUID? { get { self.uuidAttribute(at: 2) } set { self.setUuidAttribute(newValue, at: 2) } }
     /// A fetch request for `Data` objects.
     public class func fetchRequest() -> FetchRequest<Data> { FetchRequest<Data>(entityName: "Data") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.date: "date", \.string: "string", \.uuid: "uuid"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
+        self.propertyNames([\.date: "date", \.string: "string", \.uuid: "uuid"])
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Error` entity.
@@ -20,14 +20,29 @@ extension Error: FetchableManagedObject {
         public static let objects = "objects"
     }
 
-    public var code: Int64 { get { self.int64Attribute(at: 0, default: 0) } set { self.setInt64Attribute(newValue, at: 0) } }
-    public var data: Swift.String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var objects: Swift.Set<ManagedObject> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
+    public var code: Int64 {
+        get { self.int64Attribute(at: 0, default: 0) }
+        set { self.setInt64Attribute(newValue, at: 0) }
+    }
+
+    public var data: Swift.String? {
+        get { self.stringAttribute(at: 1) }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
+    public var objects: Swift.Set<ManagedObject> {
+        get { self.relationship(at: 2) }
+        set { self.setRelationship(newValue, at: 2) }
+    }
+
     public func addToObjects(_ value: ManagedObject) { self.addRelatedObject(value, at: 2) }
     public func removeFromObjects(_ value: ManagedObject) { self.removeRelatedObject(value, at: 2) }
     public func addToObjects(_ values: Swift.Set<ManagedObject>) { self.addToRelationship(values, at: 2) }
     public func removeFromObjects(_ values: Swift.Set<ManagedObject>) { self.removeFromRelationship(values, at: 2) }
     /// A fetch request for `Error` objects.
     public class func fetchRequest() -> FetchRequest<Error> { FetchRequest<Error>(entityName: "Error") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.code: "code", \.data: "data", \.objects: "objects"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
+        self.propertyNames([\.code: "code", \.data: "data", \.objects: "objects"])
+    }
 }

@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `KeywordsModel` under the name `Keywords` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Keywords") { KeywordsModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("Keywords") { KeywordsModel.managedObjectModel }
+}
 #endif
 
 /// The model `Keywords`.
@@ -17,9 +19,9 @@ public enum KeywordsModel {
     public static let model = ManagedObjects.Model(
         entities: [setEntity(), taskEntity(), errorEntity(), dataEntity(), stringEntity(), managedObjectEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -32,21 +34,31 @@ public enum KeywordsModel {
     ]
 
     @_optimize(none) private static func setEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(name: "Set", representedClassName: "Set", codeGeneration: .`class`, syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(name: "class", type: .string, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "default", type: .integer16, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
-            ManagedObjects.Attribute.compact(name: "description", type: .string, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "entity", type: .string, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "hash", type: .string, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "isDeleted", type: .boolean, usesScalarValueType: true),
-            ManagedObjects.Attribute.compact(name: "objectID", type: .string, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "self", type: .string, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "Type", type: .string, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "Date", type: .date, isOptional: true),
-            ManagedObjects.Attribute.compact(name: "in", type: .string, isOptional: true),
-        ], relationships: [
-            ManagedObjects.Relationship(name: "protocol", destinationEntity: "Task", inverseName: "set", inverseEntity: "Task", isToMany: true, isOptional: true),
-        ])
+        ManagedObjects.Entity(
+            name: "Set", representedClassName: "Set", codeGeneration: .`class`, syncable: true,
+            attributes: [
+                ManagedObjects.Attribute.compact(name: "class", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(
+                    name: "default", type: .integer16, isOptional: true, usesScalarValueType: true,
+                    defaultValueString: "0"
+                ),
+                ManagedObjects.Attribute.compact(name: "description", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "entity", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "hash", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "isDeleted", type: .boolean, usesScalarValueType: true),
+                ManagedObjects.Attribute.compact(name: "objectID", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "self", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "Type", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "Date", type: .date, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "in", type: .string, isOptional: true),
+            ],
+            relationships: [
+                ManagedObjects.Relationship(
+                    name: "protocol", destinationEntity: "Task", inverseName: "set", inverseEntity: "Task",
+                    isToMany: true, isOptional: true
+                ),
+            ]
+        )
     }
 
     @_optimize(none) private static func taskEntity() -> ManagedObjects.Entity {
@@ -59,7 +71,10 @@ public enum KeywordsModel {
                 ManagedObjects.Attribute.compact(name: "return", type: .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "set", destinationEntity: "Set", inverseName: "protocol", inverseEntity: "Set", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "set", destinationEntity: "Set", inverseName: "protocol", inverseEntity: "Set",
+                    isOptional: true, maxCount: 1
+                ),
                 ManagedObjects.Relationship(name: "error_", destinationEntity: "Error", isOptional: true, maxCount: 1),
             ],
             uniquenessConstraints: [["return"]]
@@ -70,11 +85,16 @@ public enum KeywordsModel {
         ManagedObjects.Entity(
             name: "Error", representedClassName: "Error", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(
+                    name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"
+                ),
                 ManagedObjects.Attribute.compact(name: "data", type: .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "objects", destinationEntity: "ManagedObject", inverseName: "owner", inverseEntity: "ManagedObject", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(
+                    name: "objects", destinationEntity: "ManagedObject", inverseName: "owner",
+                    inverseEntity: "ManagedObject", isToMany: true, isOptional: true
+                ),
             ]
         )
     }
@@ -95,16 +115,23 @@ public enum KeywordsModel {
             name: "String", representedClassName: "String", codeGeneration: .`class`, syncable: true,
             attributes: [
                 ManagedObjects.Attribute.compact(name: "value", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(
+                    name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"
+                ),
             ]
         )
     }
 
     @_optimize(none) private static func managedObjectEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(name: "ManagedObject", representedClassName: "ManagedObject", syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(name: "note", type: .string, isOptional: true),
-        ], relationships: [
-            ManagedObjects.Relationship(name: "owner", destinationEntity: "Error", inverseName: "objects", inverseEntity: "Error", isOptional: true, maxCount: 1),
-        ])
+        ManagedObjects.Entity(
+            name: "ManagedObject", representedClassName: "ManagedObject", syncable: true,
+            attributes: [ManagedObjects.Attribute.compact(name: "note", type: .string, isOptional: true)],
+            relationships: [
+                ManagedObjects.Relationship(
+                    name: "owner", destinationEntity: "Error", inverseName: "objects", inverseEntity: "Error",
+                    isOptional: true, maxCount: 1
+                ),
+            ]
+        )
     }
 }

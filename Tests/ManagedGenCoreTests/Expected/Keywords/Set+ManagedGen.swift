@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Set` entity.
@@ -29,23 +29,87 @@ extension Set: FetchableManagedObject {
         public static let `protocol` = "protocol"
     }
 
-    public var `class`: Swift.String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var `default`: Int16 { get { self.int16Attribute(at: 1, default: 0) } set { self.setInt16Attribute(newValue, at: 1) } }
-    public var description_: Swift.String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-    public var entity_: Swift.String? { get { self.stringAttribute(at: 3) } set { self.setStringAttribute(newValue, at: 3) } }
-    public var hash_: Swift.String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
-    public var isDeleted_: Bool { get { self.boolAttribute(at: 5, default: false) } set { self.setBoolAttribute(newValue, at: 5) } }
-    public var objectID_: Swift.String? { get { self.stringAttribute(at: 6) } set { self.setStringAttribute(newValue, at: 6) } }
-    public var self_: Swift.String? { get { self.stringAttribute(at: 7) } set { self.setStringAttribute(newValue, at: 7) } }
-    public var Type_: Swift.String? { get { self.stringAttribute(at: 8) } set { self.setStringAttribute(newValue, at: 8) } }
-    public var Date: Foundation.Date? { get { self.dateAttribute(at: 9) } set { self.setDateAttribute(newValue, at: 9) } }
-    public var `in`: Swift.String? { get { self.stringAttribute(at: 10) } set { self.setStringAttribute(newValue, at: 10) } }
-    public var `protocol`: Swift.Set<Task> { get { self.relationship(at: 11) } set { self.setRelationship(newValue, at: 11) } }
+    public var `class`: Swift.String? {
+        get { self.stringAttribute(at: 0) }
+        set { self.setStringAttribute(newValue, at: 0) }
+    }
+
+    public var `default`: Int16 {
+        get { self.int16Attribute(at: 1, default: 0) }
+        set { self.setInt16Attribute(newValue, at: 1) }
+    }
+
+    public var description_: Swift.String? {
+        get { self.stringAttribute(at: 2) }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
+    public var entity_: Swift.String? {
+        get { self.stringAttribute(at: 3) }
+        set { self.setStringAttribute(newValue, at: 3) }
+    }
+
+    public var hash_: Swift.String? {
+        get { self.stringAttribute(at: 4) }
+        set { self.setStringAttribute(newValue, at: 4) }
+    }
+
+    public var isDeleted_: Bool {
+        get { self.boolAttribute(at: 5, default: false) }
+        set { self.setBoolAttribute(newValue, at: 5) }
+    }
+
+    public var objectID_: Swift.String? {
+        get { self.stringAttribute(at: 6) }
+        set { self.setStringAttribute(newValue, at: 6) }
+    }
+
+    public var self_: Swift.String? {
+        get { self.stringAttribute(at: 7) }
+        set { self.setStringAttribute(newValue, at: 7) }
+    }
+
+    public var Type_: Swift.String? {
+        get { self.stringAttribute(at: 8) }
+        set { self.setStringAttribute(newValue, at: 8) }
+    }
+
+    public var Date: Foundation.Date? {
+        get { self.dateAttribute(at: 9) }
+        set { self.setDateAttribute(newValue, at: 9) }
+    }
+
+    public var `in`: Swift.String? {
+        get { self.stringAttribute(at: 10) }
+        set { self.setStringAttribute(newValue, at: 10) }
+    }
+
+    public var `protocol`: Swift.Set<Task> {
+        get { self.relationship(at: 11) }
+        set { self.setRelationship(newValue, at: 11) }
+    }
+
     public func addToProtocol(_ value: Task) { self.addRelatedObject(value, at: 11) }
     public func removeFromProtocol(_ value: Task) { self.removeRelatedObject(value, at: 11) }
     public func addToProtocol(_ values: Swift.Set<Task>) { self.addToRelationship(values, at: 11) }
     public func removeFromProtocol(_ values: Swift.Set<Task>) { self.removeFromRelationship(values, at: 11) }
     /// A fetch request for `Set` objects.
     public class func fetchRequest() -> FetchRequest<Set> { FetchRequest<Set>(entityName: "Set") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.`class`: "class", \.`default`: "default", \.description_: "description", \.entity_: "entity", \.hash_: "hash", \.isDeleted_: "isDeleted", \.objectID_: "objectID", \.self_: "self", \.Type_: "Type", \.Date: "Date", \.`in`: "in", \.`protocol`: "protocol"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
+        self.propertyNames([
+            \.`class`: "class",
+            \.`default`: "default",
+            \.description_: "description",
+            \.entity_: "entity",
+            \.hash_: "hash",
+            \.isDeleted_: "isDeleted",
+            \.objectID_: "objectID",
+            \.self_: "self",
+            \.Type_: "Type",
+            \.Date: "Date",
+            \.`in`: "in",
+            \.`protocol`: "protocol"
+        ])
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `String` entity.
@@ -19,9 +19,20 @@ extension String: FetchableManagedObject {
         public static let count_ = "count"
     }
 
-    public var value_: Swift.String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var count_: Int64 { get { self.int64Attribute(at: 1, default: 0) } set { self.setInt64Attribute(newValue, at: 1) } }
+    public var value_: Swift.String? {
+        get { self.stringAttribute(at: 0) }
+        set { self.setStringAttribute(newValue, at: 0) }
+    }
+
+    public var count_: Int64 {
+        get { self.int64Attribute(at: 1, default: 0) }
+        set { self.setInt64Attribute(newValue, at: 1) }
+    }
+
     /// A fetch request for `String` objects.
     public class func fetchRequest() -> FetchRequest<String> { FetchRequest<String>(entityName: "String") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.value_: "value", \.count_: "count"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
+        self.propertyNames([\.value_: "value", \.count_: "count"])
+    }
 }

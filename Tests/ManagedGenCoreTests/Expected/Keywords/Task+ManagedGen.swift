@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Task` entity.
@@ -23,19 +23,63 @@ extension Task: FetchableManagedObject {
         public static let error_ = "error_"
     }
 
-    public var data: Foundation.Data? { get { self.dataAttribute(at: 0) } set { self.setDataAttribute(newValue, at: 0) } }
-    public var description_: Swift.String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var repeat_: Swift.String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-    public var `return`: Swift.String? { get { self.stringAttribute(at: 3) } set { self.setStringAttribute(newValue, at: 3) } }
+    public var data: Foundation.Data? {
+        get { self.dataAttribute(at: 0) }
+        set { self.setDataAttribute(newValue, at: 0) }
+    }
+
+    public var description_: Swift.String? {
+        get { self.stringAttribute(at: 1) }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
+    public var repeat_: Swift.String? {
+        get { self.stringAttribute(at: 2) }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
+    public var `return`: Swift.String? {
+        get { self.stringAttribute(at: 3) }
+        set { self.setStringAttribute(newValue, at: 3) }
+    }
+
     public var set: Set? { get { self.toOneRelationship(at: 4) } set { self.setToOneRelationship(newValue, at: 4) } }
-    public var error_: Error? { get { self.toOneRelationship(at: 5) } set { self.setToOneRelationship(newValue, at: 5) } }
+
+    public var error_: Error? {
+        get { self.toOneRelationship(at: 5) }
+        set { self.setToOneRelationship(newValue, at: 5) }
+    }
+
     /// Non-optional `repeat_`.
-    public var `repeat`: Swift.String { get { self.stringAttribute(at: 2, default: "") } set { self.setStringAttribute(newValue, at: 2) } }
+    public var `repeat`: Swift.String {
+        get { self.stringAttribute(at: 2, default: "") }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
     /// Non-optional `error_`.
-    public var error: Error { get { self.requiredValue(self.toOneRelationship(at: 5) as Error?, key: "Task.error_") } set { self.setToOneRelationship(newValue, at: 5) } }
+    public var error: Error {
+        get { self.requiredValue(self.toOneRelationship(at: 5) as Error?, key: "Task.error_") }
+        set { self.setToOneRelationship(newValue, at: 5) }
+    }
+
     /// A fetch request for `Task` objects.
     public class func fetchRequest() -> FetchRequest<Task> { FetchRequest<Task>(entityName: "Task") }
+
     /// The `Task` whose `return` is `return` (unique in the model), inserted if there is none.
-    public static func withReturn(_ `return`: Swift.String, in context: ManagedObjectContext) throws -> Task { try Task.findOrInsert(Keys.`return`, `return`, at: 3, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] { self.propertyNames([\.data: "data", \.description_: "description_", \.repeat_: "repeat_", \.`return`: "return", \.set: "set", \.error_: "error_", \.`repeat`: "repeat_", \.error: "error_"]) }
+    public static func withReturn(_ `return`: Swift.String, in context: ManagedObjectContext) throws -> Task {
+        try Task.findOrInsert(Keys.`return`, `return`, at: 3, in: context)
+    }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
+        self.propertyNames([
+            \.data: "data",
+            \.description_: "description_",
+            \.repeat_: "repeat_",
+            \.`return`: "return",
+            \.set: "set",
+            \.error_: "error_",
+            \.`repeat`: "repeat_",
+            \.error: "error_"
+        ])
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Note` entity.
@@ -25,7 +25,12 @@ extension Note: FetchableManagedObject {
     public var title: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
     public var text: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
     public var created: Date? { get { self.dateAttribute(at: 2) } set { self.setDateAttribute(newValue, at: 2) } }
-    public var stars: Int16 { get { self.int16Attribute(at: 3, default: 0) } set { self.setInt16Attribute(newValue, at: 3) } }
+
+    public var stars: Int16 {
+        get { self.int16Attribute(at: 3, default: 0) }
+        set { self.setInt16Attribute(newValue, at: 3) }
+    }
+
     public var tags: Set<Tag> { get { self.relationship(at: 4) } set { self.setRelationship(newValue, at: 4) } }
     public func addToTags(_ value: Tag) { self.addRelatedObject(value, at: 4) }
     public func removeFromTags(_ value: Tag) { self.removeRelatedObject(value, at: 4) }
@@ -33,5 +38,8 @@ extension Note: FetchableManagedObject {
     public func removeFromTags(_ values: Set<Tag>) { self.removeFromRelationship(values, at: 4) }
     /// A fetch request for `Note` objects.
     public class func fetchRequest() -> FetchRequest<Note> { FetchRequest<Note>(entityName: "Note") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.title: "title", \.text: "text", \.created: "created", \.stars: "stars", \.tags: "tags"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.title: "title", \.text: "text", \.created: "created", \.stars: "stars", \.tags: "tags"])
+    }
 }

@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `NotesModel` under the name `Notes` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Notes") { NotesModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("Notes") { NotesModel.managedObjectModel }
+}
 #endif
 
 /// The model `Notes`.
@@ -17,9 +19,9 @@ public enum NotesModel {
     public static let model = ManagedObjects.Model(
         entities: [noteEntity(), tagEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -38,9 +40,9 @@ public enum NotesModel {
         ManagedObjects.Model(
             entities: [noteEntityOfVersion1()],
             metadata: ManagedObjects.ModelMetadata(
-                userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-                lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-                sourceLanguage: "Swift"
+                userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+                documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+                minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
             )
         )
     }
@@ -51,7 +53,9 @@ public enum NotesModel {
             attributes: [
                 ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "body", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
+                ManagedObjects.Attribute.compact(
+                    name: "created", type: .date, isOptional: true, usesScalarValueType: false
+                ),
             ]
         )
     }
@@ -64,20 +68,32 @@ public enum NotesModel {
             attributes: [
                 ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
                 ManagedObjects.Attribute(name: "text", type: .string, isOptional: true, renamingIdentifier: "body"),
-                ManagedObjects.Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "stars", type: .integer16, usesScalarValueType: true, defaultValueString: "0"),
+                ManagedObjects.Attribute.compact(
+                    name: "created", type: .date, isOptional: true, usesScalarValueType: false
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "stars", type: .integer16, usesScalarValueType: true, defaultValueString: "0"
+                ),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "tags", destinationEntity: "Tag", inverseName: "notes", inverseEntity: "Tag", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(
+                    name: "tags", destinationEntity: "Tag", inverseName: "notes", inverseEntity: "Tag", isToMany: true,
+                    isOptional: true
+                ),
             ]
         )
     }
 
     @_optimize(none) private static func tagEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-        ], relationships: [
-            ManagedObjects.Relationship(name: "notes", destinationEntity: "Note", inverseName: "tags", inverseEntity: "Note", isToMany: true, isOptional: true),
-        ])
+        ManagedObjects.Entity(
+            name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true,
+            attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
+            relationships: [
+                ManagedObjects.Relationship(
+                    name: "notes", destinationEntity: "Note", inverseName: "tags", inverseEntity: "Note",
+                    isToMany: true, isOptional: true
+                ),
+            ]
+        )
     }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Tag` entity.
@@ -27,5 +27,8 @@ extension Tag: FetchableManagedObject {
     public func removeFromNotes(_ values: Set<Note>) { self.removeFromRelationship(values, at: 1) }
     /// A fetch request for `Tag` objects.
     public class func fetchRequest() -> FetchRequest<Tag> { FetchRequest<Tag>(entityName: "Tag") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.notes: "notes"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.name: "name", \.notes: "notes"])
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Item` entity.
@@ -20,8 +20,16 @@ extension Item: FetchableManagedObject {
     }
 
     public var title: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var owner: Reserved? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
+
+    public var owner: Reserved? {
+        get { self.toOneRelationship(at: 1) }
+        set { self.setToOneRelationship(newValue, at: 1) }
+    }
+
     /// A fetch request for `Item` objects.
     public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.title: "title", \.owner: "owner"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.title: "title", \.owner: "owner"])
+    }
 }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Reserved` entity.
@@ -130,130 +130,698 @@ extension Reserved: FetchableManagedObject {
     }
 
     public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var addRelatedObject_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var addToItems: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-    public var addToManyCollection_: String? { get { self.stringAttribute(at: 3) } set { self.setStringAttribute(newValue, at: 3) } }
-    public var addToRelationship_: String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
-    public var attributeValue_: String? { get { self.stringAttribute(at: 5) } set { self.setStringAttribute(newValue, at: 5) } }
-    public var awakeFromFetch_: String? { get { self.stringAttribute(at: 6) } set { self.setStringAttribute(newValue, at: 6) } }
-    public var awakeFromInsert_: String? { get { self.stringAttribute(at: 7) } set { self.setStringAttribute(newValue, at: 7) } }
-    public var boolAttribute_: String? { get { self.stringAttribute(at: 8) } set { self.setStringAttribute(newValue, at: 8) } }
-    public var boolNumberAttribute_: String? { get { self.stringAttribute(at: 9) } set { self.setStringAttribute(newValue, at: 9) } }
-    public var changedValues_: String? { get { self.stringAttribute(at: 10) } set { self.setStringAttribute(newValue, at: 10) } }
-    public var committedValues_: String? { get { self.stringAttribute(at: 11) } set { self.setStringAttribute(newValue, at: 11) } }
-    public var count_: String? { get { self.stringAttribute(at: 12) } set { self.setStringAttribute(newValue, at: 12) } }
-    public var dataAttribute_: String? { get { self.stringAttribute(at: 13) } set { self.setStringAttribute(newValue, at: 13) } }
-    public var dateAttribute_: String? { get { self.stringAttribute(at: 14) } set { self.setStringAttribute(newValue, at: 14) } }
-    public var decimalAttribute_: String? { get { self.stringAttribute(at: 15) } set { self.setStringAttribute(newValue, at: 15) } }
-    public var description_: String? { get { self.stringAttribute(at: 16) } set { self.setStringAttribute(newValue, at: 16) } }
-    public var didSave_: String? { get { self.stringAttribute(at: 17) } set { self.setStringAttribute(newValue, at: 17) } }
-    public var didTurnIntoFault_: String? { get { self.stringAttribute(at: 18) } set { self.setStringAttribute(newValue, at: 18) } }
-    public var doubleAttribute_: String? { get { self.stringAttribute(at: 19) } set { self.setStringAttribute(newValue, at: 19) } }
-    public var doubleNumberAttribute_: String? { get { self.stringAttribute(at: 20) } set { self.setStringAttribute(newValue, at: 20) } }
-    public var entity_: String? { get { self.stringAttribute(at: 21) } set { self.setStringAttribute(newValue, at: 21) } }
-    public var entityName_: String? { get { self.stringAttribute(at: 22) } set { self.setStringAttribute(newValue, at: 22) } }
-    public var fetch_: String? { get { self.stringAttribute(at: 23) } set { self.setStringAttribute(newValue, at: 23) } }
-    public var fetchRequest_: String? { get { self.stringAttribute(at: 24) } set { self.setStringAttribute(newValue, at: 24) } }
-    public var findOrInsert_: String? { get { self.stringAttribute(at: 25) } set { self.setStringAttribute(newValue, at: 25) } }
-    public var first_: String? { get { self.stringAttribute(at: 26) } set { self.setStringAttribute(newValue, at: 26) } }
-    public var floatAttribute_: String? { get { self.stringAttribute(at: 27) } set { self.setStringAttribute(newValue, at: 27) } }
-    public var floatNumberAttribute_: String? { get { self.stringAttribute(at: 28) } set { self.setStringAttribute(newValue, at: 28) } }
-    public var hasChanges_: String? { get { self.stringAttribute(at: 29) } set { self.setStringAttribute(newValue, at: 29) } }
-    public var hasFaultForRelationship_: String? { get { self.stringAttribute(at: 30) } set { self.setStringAttribute(newValue, at: 30) } }
+
+    public var addRelatedObject_: String? {
+        get { self.stringAttribute(at: 1) }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
+    public var addToItems: String? {
+        get { self.stringAttribute(at: 2) }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
+    public var addToManyCollection_: String? {
+        get { self.stringAttribute(at: 3) }
+        set { self.setStringAttribute(newValue, at: 3) }
+    }
+
+    public var addToRelationship_: String? {
+        get { self.stringAttribute(at: 4) }
+        set { self.setStringAttribute(newValue, at: 4) }
+    }
+
+    public var attributeValue_: String? {
+        get { self.stringAttribute(at: 5) }
+        set { self.setStringAttribute(newValue, at: 5) }
+    }
+
+    public var awakeFromFetch_: String? {
+        get { self.stringAttribute(at: 6) }
+        set { self.setStringAttribute(newValue, at: 6) }
+    }
+
+    public var awakeFromInsert_: String? {
+        get { self.stringAttribute(at: 7) }
+        set { self.setStringAttribute(newValue, at: 7) }
+    }
+
+    public var boolAttribute_: String? {
+        get { self.stringAttribute(at: 8) }
+        set { self.setStringAttribute(newValue, at: 8) }
+    }
+
+    public var boolNumberAttribute_: String? {
+        get { self.stringAttribute(at: 9) }
+        set { self.setStringAttribute(newValue, at: 9) }
+    }
+
+    public var changedValues_: String? {
+        get { self.stringAttribute(at: 10) }
+        set { self.setStringAttribute(newValue, at: 10) }
+    }
+
+    public var committedValues_: String? {
+        get { self.stringAttribute(at: 11) }
+        set { self.setStringAttribute(newValue, at: 11) }
+    }
+
+    public var count_: String? {
+        get { self.stringAttribute(at: 12) }
+        set { self.setStringAttribute(newValue, at: 12) }
+    }
+
+    public var dataAttribute_: String? {
+        get { self.stringAttribute(at: 13) }
+        set { self.setStringAttribute(newValue, at: 13) }
+    }
+
+    public var dateAttribute_: String? {
+        get { self.stringAttribute(at: 14) }
+        set { self.setStringAttribute(newValue, at: 14) }
+    }
+
+    public var decimalAttribute_: String? {
+        get { self.stringAttribute(at: 15) }
+        set { self.setStringAttribute(newValue, at: 15) }
+    }
+
+    public var description_: String? {
+        get { self.stringAttribute(at: 16) }
+        set { self.setStringAttribute(newValue, at: 16) }
+    }
+
+    public var didSave_: String? {
+        get { self.stringAttribute(at: 17) }
+        set { self.setStringAttribute(newValue, at: 17) }
+    }
+
+    public var didTurnIntoFault_: String? {
+        get { self.stringAttribute(at: 18) }
+        set { self.setStringAttribute(newValue, at: 18) }
+    }
+
+    public var doubleAttribute_: String? {
+        get { self.stringAttribute(at: 19) }
+        set { self.setStringAttribute(newValue, at: 19) }
+    }
+
+    public var doubleNumberAttribute_: String? {
+        get { self.stringAttribute(at: 20) }
+        set { self.setStringAttribute(newValue, at: 20) }
+    }
+
+    public var entity_: String? {
+        get { self.stringAttribute(at: 21) }
+        set { self.setStringAttribute(newValue, at: 21) }
+    }
+
+    public var entityName_: String? {
+        get { self.stringAttribute(at: 22) }
+        set { self.setStringAttribute(newValue, at: 22) }
+    }
+
+    public var fetch_: String? {
+        get { self.stringAttribute(at: 23) }
+        set { self.setStringAttribute(newValue, at: 23) }
+    }
+
+    public var fetchRequest_: String? {
+        get { self.stringAttribute(at: 24) }
+        set { self.setStringAttribute(newValue, at: 24) }
+    }
+
+    public var findOrInsert_: String? {
+        get { self.stringAttribute(at: 25) }
+        set { self.setStringAttribute(newValue, at: 25) }
+    }
+
+    public var first_: String? {
+        get { self.stringAttribute(at: 26) }
+        set { self.setStringAttribute(newValue, at: 26) }
+    }
+
+    public var floatAttribute_: String? {
+        get { self.stringAttribute(at: 27) }
+        set { self.setStringAttribute(newValue, at: 27) }
+    }
+
+    public var floatNumberAttribute_: String? {
+        get { self.stringAttribute(at: 28) }
+        set { self.setStringAttribute(newValue, at: 28) }
+    }
+
+    public var hasChanges_: String? {
+        get { self.stringAttribute(at: 29) }
+        set { self.setStringAttribute(newValue, at: 29) }
+    }
+
+    public var hasFaultForRelationship_: String? {
+        get { self.stringAttribute(at: 30) }
+        set { self.setStringAttribute(newValue, at: 30) }
+    }
+
     public var hash_: String? { get { self.stringAttribute(at: 31) } set { self.setStringAttribute(newValue, at: 31) } }
     public var id: String? { get { self.stringAttribute(at: 32) } set { self.setStringAttribute(newValue, at: 32) } }
-    public var insertIntoItems: String? { get { self.stringAttribute(at: 33) } set { self.setStringAttribute(newValue, at: 33) } }
-    public var insertIntoRelationship_: String? { get { self.stringAttribute(at: 34) } set { self.setStringAttribute(newValue, at: 34) } }
-    public var insertRelatedObject_: String? { get { self.stringAttribute(at: 35) } set { self.setStringAttribute(newValue, at: 35) } }
-    public var int16Attribute_: String? { get { self.stringAttribute(at: 36) } set { self.setStringAttribute(newValue, at: 36) } }
-    public var int16NumberAttribute_: String? { get { self.stringAttribute(at: 37) } set { self.setStringAttribute(newValue, at: 37) } }
-    public var int32Attribute_: String? { get { self.stringAttribute(at: 38) } set { self.setStringAttribute(newValue, at: 38) } }
-    public var int32NumberAttribute_: String? { get { self.stringAttribute(at: 39) } set { self.setStringAttribute(newValue, at: 39) } }
-    public var int64Attribute_: String? { get { self.stringAttribute(at: 40) } set { self.setStringAttribute(newValue, at: 40) } }
-    public var int64NumberAttribute_: String? { get { self.stringAttribute(at: 41) } set { self.setStringAttribute(newValue, at: 41) } }
-    public var isDeleted_: String? { get { self.stringAttribute(at: 42) } set { self.setStringAttribute(newValue, at: 42) } }
-    public var isFault_: String? { get { self.stringAttribute(at: 43) } set { self.setStringAttribute(newValue, at: 43) } }
-    public var isInserted_: String? { get { self.stringAttribute(at: 44) } set { self.setStringAttribute(newValue, at: 44) } }
-    public var isUpdated_: String? { get { self.stringAttribute(at: 45) } set { self.setStringAttribute(newValue, at: 45) } }
+
+    public var insertIntoItems: String? {
+        get { self.stringAttribute(at: 33) }
+        set { self.setStringAttribute(newValue, at: 33) }
+    }
+
+    public var insertIntoRelationship_: String? {
+        get { self.stringAttribute(at: 34) }
+        set { self.setStringAttribute(newValue, at: 34) }
+    }
+
+    public var insertRelatedObject_: String? {
+        get { self.stringAttribute(at: 35) }
+        set { self.setStringAttribute(newValue, at: 35) }
+    }
+
+    public var int16Attribute_: String? {
+        get { self.stringAttribute(at: 36) }
+        set { self.setStringAttribute(newValue, at: 36) }
+    }
+
+    public var int16NumberAttribute_: String? {
+        get { self.stringAttribute(at: 37) }
+        set { self.setStringAttribute(newValue, at: 37) }
+    }
+
+    public var int32Attribute_: String? {
+        get { self.stringAttribute(at: 38) }
+        set { self.setStringAttribute(newValue, at: 38) }
+    }
+
+    public var int32NumberAttribute_: String? {
+        get { self.stringAttribute(at: 39) }
+        set { self.setStringAttribute(newValue, at: 39) }
+    }
+
+    public var int64Attribute_: String? {
+        get { self.stringAttribute(at: 40) }
+        set { self.setStringAttribute(newValue, at: 40) }
+    }
+
+    public var int64NumberAttribute_: String? {
+        get { self.stringAttribute(at: 41) }
+        set { self.setStringAttribute(newValue, at: 41) }
+    }
+
+    public var isDeleted_: String? {
+        get { self.stringAttribute(at: 42) }
+        set { self.setStringAttribute(newValue, at: 42) }
+    }
+
+    public var isFault_: String? {
+        get { self.stringAttribute(at: 43) }
+        set { self.setStringAttribute(newValue, at: 43) }
+    }
+
+    public var isInserted_: String? {
+        get { self.stringAttribute(at: 44) }
+        set { self.setStringAttribute(newValue, at: 44) }
+    }
+
+    public var isUpdated_: String? {
+        get { self.stringAttribute(at: 45) }
+        set { self.setStringAttribute(newValue, at: 45) }
+    }
+
     public var Keys_: String? { get { self.stringAttribute(at: 46) } set { self.setStringAttribute(newValue, at: 46) } }
-    public var managedObjectContext_: String? { get { self.stringAttribute(at: 47) } set { self.setStringAttribute(newValue, at: 47) } }
-    public var objectID_: String? { get { self.stringAttribute(at: 48) } set { self.setStringAttribute(newValue, at: 48) } }
-    public var objectIDAttribute_: String? { get { self.stringAttribute(at: 49) } set { self.setStringAttribute(newValue, at: 49) } }
-    public var objectIDValue_: String? { get { self.stringAttribute(at: 50) } set { self.setStringAttribute(newValue, at: 50) } }
-    public var orderedRelationship_: String? { get { self.stringAttribute(at: 51) } set { self.setStringAttribute(newValue, at: 51) } }
-    public var prepareForDeletion_: String? { get { self.stringAttribute(at: 52) } set { self.setStringAttribute(newValue, at: 52) } }
-    public var primitiveValue_: String? { get { self.stringAttribute(at: 53) } set { self.setStringAttribute(newValue, at: 53) } }
-    public var propertyNames_: String? { get { self.stringAttribute(at: 54) } set { self.setStringAttribute(newValue, at: 54) } }
-    public var propertyNamesByKeyPath_: String? { get { self.stringAttribute(at: 55) } set { self.setStringAttribute(newValue, at: 55) } }
-    public var relationship_: String? { get { self.stringAttribute(at: 56) } set { self.setStringAttribute(newValue, at: 56) } }
-    public var removeFromItems: String? { get { self.stringAttribute(at: 57) } set { self.setStringAttribute(newValue, at: 57) } }
-    public var removeFromRelationship_: String? { get { self.stringAttribute(at: 58) } set { self.setStringAttribute(newValue, at: 58) } }
-    public var removeRelatedObject_: String? { get { self.stringAttribute(at: 59) } set { self.setStringAttribute(newValue, at: 59) } }
-    public var removeToManyCollection_: String? { get { self.stringAttribute(at: 60) } set { self.setStringAttribute(newValue, at: 60) } }
-    public var replaceInRelationship_: String? { get { self.stringAttribute(at: 61) } set { self.setStringAttribute(newValue, at: 61) } }
-    public var replaceItems: String? { get { self.stringAttribute(at: 62) } set { self.setStringAttribute(newValue, at: 62) } }
-    public var replaceRelatedObject_: String? { get { self.stringAttribute(at: 63) } set { self.setStringAttribute(newValue, at: 63) } }
-    public var requiredValue_: String? { get { self.stringAttribute(at: 64) } set { self.setStringAttribute(newValue, at: 64) } }
-    public var Reserved_: String? { get { self.stringAttribute(at: 65) } set { self.setStringAttribute(newValue, at: 65) } }
-    public var setAttributeValue_: String? { get { self.stringAttribute(at: 66) } set { self.setStringAttribute(newValue, at: 66) } }
-    public var setBoolAttribute_: String? { get { self.stringAttribute(at: 67) } set { self.setStringAttribute(newValue, at: 67) } }
-    public var setBoolNumberAttribute_: String? { get { self.stringAttribute(at: 68) } set { self.setStringAttribute(newValue, at: 68) } }
-    public var setDataAttribute_: String? { get { self.stringAttribute(at: 69) } set { self.setStringAttribute(newValue, at: 69) } }
-    public var setDateAttribute_: String? { get { self.stringAttribute(at: 70) } set { self.setStringAttribute(newValue, at: 70) } }
-    public var setDecimalAttribute_: String? { get { self.stringAttribute(at: 71) } set { self.setStringAttribute(newValue, at: 71) } }
-    public var setDoubleAttribute_: String? { get { self.stringAttribute(at: 72) } set { self.setStringAttribute(newValue, at: 72) } }
-    public var setDoubleNumberAttribute_: String? { get { self.stringAttribute(at: 73) } set { self.setStringAttribute(newValue, at: 73) } }
-    public var setFloatAttribute_: String? { get { self.stringAttribute(at: 74) } set { self.setStringAttribute(newValue, at: 74) } }
-    public var setFloatNumberAttribute_: String? { get { self.stringAttribute(at: 75) } set { self.setStringAttribute(newValue, at: 75) } }
-    public var setInt16Attribute_: String? { get { self.stringAttribute(at: 76) } set { self.setStringAttribute(newValue, at: 76) } }
-    public var setInt16NumberAttribute_: String? { get { self.stringAttribute(at: 77) } set { self.setStringAttribute(newValue, at: 77) } }
-    public var setInt32Attribute_: String? { get { self.stringAttribute(at: 78) } set { self.setStringAttribute(newValue, at: 78) } }
-    public var setInt32NumberAttribute_: String? { get { self.stringAttribute(at: 79) } set { self.setStringAttribute(newValue, at: 79) } }
-    public var setInt64Attribute_: String? { get { self.stringAttribute(at: 80) } set { self.setStringAttribute(newValue, at: 80) } }
-    public var setInt64NumberAttribute_: String? { get { self.stringAttribute(at: 81) } set { self.setStringAttribute(newValue, at: 81) } }
-    public var setObjectIDAttribute_: String? { get { self.stringAttribute(at: 82) } set { self.setStringAttribute(newValue, at: 82) } }
-    public var setOrderedRelationship_: String? { get { self.stringAttribute(at: 83) } set { self.setStringAttribute(newValue, at: 83) } }
-    public var setPrimitiveValue_: String? { get { self.stringAttribute(at: 84) } set { self.setStringAttribute(newValue, at: 84) } }
-    public var setRelationship_: String? { get { self.stringAttribute(at: 85) } set { self.setStringAttribute(newValue, at: 85) } }
-    public var setStringAttribute_: String? { get { self.stringAttribute(at: 86) } set { self.setStringAttribute(newValue, at: 86) } }
-    public var setToManyCollection_: String? { get { self.stringAttribute(at: 87) } set { self.setStringAttribute(newValue, at: 87) } }
-    public var setToOneRelationship_: String? { get { self.stringAttribute(at: 88) } set { self.setStringAttribute(newValue, at: 88) } }
-    public var setUrlAttribute_: String? { get { self.stringAttribute(at: 89) } set { self.setStringAttribute(newValue, at: 89) } }
-    public var setUuidAttribute_: String? { get { self.stringAttribute(at: 90) } set { self.setStringAttribute(newValue, at: 90) } }
-    public var setValue_: String? { get { self.stringAttribute(at: 91) } set { self.setStringAttribute(newValue, at: 91) } }
-    public var storedPropertyLayoutHash_: String? { get { self.stringAttribute(at: 92) } set { self.setStringAttribute(newValue, at: 92) } }
-    public var rawValueAttribute_: String? { get { self.stringAttribute(at: 93) } set { self.setStringAttribute(newValue, at: 93) } }
-    public var setRawValueAttribute_: String? { get { self.stringAttribute(at: 94) } set { self.setStringAttribute(newValue, at: 94) } }
-    public var typedObjectID_: String? { get { self.stringAttribute(at: 95) } set { self.setStringAttribute(newValue, at: 95) } }
-    public var snapshotValues_: String? { get { self.stringAttribute(at: 96) } set { self.setStringAttribute(newValue, at: 96) } }
-    public var fetchSnapshotValues_: String? { get { self.stringAttribute(at: 97) } set { self.setStringAttribute(newValue, at: 97) } }
-    public var setToOneObjectID_: String? { get { self.stringAttribute(at: 98) } set { self.setStringAttribute(newValue, at: 98) } }
-    public var setToManyObjectIDs_: String? { get { self.stringAttribute(at: 99) } set { self.setStringAttribute(newValue, at: 99) } }
-    public var storedValue_: String? { get { self.stringAttribute(at: 100) } set { self.setStringAttribute(newValue, at: 100) } }
-    public var stringAttribute_: String? { get { self.stringAttribute(at: 101) } set { self.setStringAttribute(newValue, at: 101) } }
-    public var toManyOrderedSet_: String? { get { self.stringAttribute(at: 102) } set { self.setStringAttribute(newValue, at: 102) } }
-    public var toManySet_: String? { get { self.stringAttribute(at: 103) } set { self.setStringAttribute(newValue, at: 103) } }
-    public var toOneRelationship_: String? { get { self.stringAttribute(at: 104) } set { self.setStringAttribute(newValue, at: 104) } }
-    public var urlAttribute_: String? { get { self.stringAttribute(at: 105) } set { self.setStringAttribute(newValue, at: 105) } }
-    public var uuidAttribute_: String? { get { self.stringAttribute(at: 106) } set { self.setStringAttribute(newValue, at: 106) } }
-    public var value_: String? { get { self.stringAttribute(at: 107) } set { self.setStringAttribute(newValue, at: 107) } }
-    public var willSave_: String? { get { self.stringAttribute(at: 108) } set { self.setStringAttribute(newValue, at: 108) } }
-    public var willTurnIntoFault_: String? { get { self.stringAttribute(at: 109) } set { self.setStringAttribute(newValue, at: 109) } }
-    public var withName: String? { get { self.stringAttribute(at: 110) } set { self.setStringAttribute(newValue, at: 110) } }
-    public var items: OrderedSet<Item> { get { self.orderedRelationship(at: 111) } set { self.setOrderedRelationship(newValue, at: 111) } }
+
+    public var managedObjectContext_: String? {
+        get { self.stringAttribute(at: 47) }
+        set { self.setStringAttribute(newValue, at: 47) }
+    }
+
+    public var objectID_: String? {
+        get { self.stringAttribute(at: 48) }
+        set { self.setStringAttribute(newValue, at: 48) }
+    }
+
+    public var objectIDAttribute_: String? {
+        get { self.stringAttribute(at: 49) }
+        set { self.setStringAttribute(newValue, at: 49) }
+    }
+
+    public var objectIDValue_: String? {
+        get { self.stringAttribute(at: 50) }
+        set { self.setStringAttribute(newValue, at: 50) }
+    }
+
+    public var orderedRelationship_: String? {
+        get { self.stringAttribute(at: 51) }
+        set { self.setStringAttribute(newValue, at: 51) }
+    }
+
+    public var prepareForDeletion_: String? {
+        get { self.stringAttribute(at: 52) }
+        set { self.setStringAttribute(newValue, at: 52) }
+    }
+
+    public var primitiveValue_: String? {
+        get { self.stringAttribute(at: 53) }
+        set { self.setStringAttribute(newValue, at: 53) }
+    }
+
+    public var propertyNames_: String? {
+        get { self.stringAttribute(at: 54) }
+        set { self.setStringAttribute(newValue, at: 54) }
+    }
+
+    public var propertyNamesByKeyPath_: String? {
+        get { self.stringAttribute(at: 55) }
+        set { self.setStringAttribute(newValue, at: 55) }
+    }
+
+    public var relationship_: String? {
+        get { self.stringAttribute(at: 56) }
+        set { self.setStringAttribute(newValue, at: 56) }
+    }
+
+    public var removeFromItems: String? {
+        get { self.stringAttribute(at: 57) }
+        set { self.setStringAttribute(newValue, at: 57) }
+    }
+
+    public var removeFromRelationship_: String? {
+        get { self.stringAttribute(at: 58) }
+        set { self.setStringAttribute(newValue, at: 58) }
+    }
+
+    public var removeRelatedObject_: String? {
+        get { self.stringAttribute(at: 59) }
+        set { self.setStringAttribute(newValue, at: 59) }
+    }
+
+    public var removeToManyCollection_: String? {
+        get { self.stringAttribute(at: 60) }
+        set { self.setStringAttribute(newValue, at: 60) }
+    }
+
+    public var replaceInRelationship_: String? {
+        get { self.stringAttribute(at: 61) }
+        set { self.setStringAttribute(newValue, at: 61) }
+    }
+
+    public var replaceItems: String? {
+        get { self.stringAttribute(at: 62) }
+        set { self.setStringAttribute(newValue, at: 62) }
+    }
+
+    public var replaceRelatedObject_: String? {
+        get { self.stringAttribute(at: 63) }
+        set { self.setStringAttribute(newValue, at: 63) }
+    }
+
+    public var requiredValue_: String? {
+        get { self.stringAttribute(at: 64) }
+        set { self.setStringAttribute(newValue, at: 64) }
+    }
+
+    public var Reserved_: String? {
+        get { self.stringAttribute(at: 65) }
+        set { self.setStringAttribute(newValue, at: 65) }
+    }
+
+    public var setAttributeValue_: String? {
+        get { self.stringAttribute(at: 66) }
+        set { self.setStringAttribute(newValue, at: 66) }
+    }
+
+    public var setBoolAttribute_: String? {
+        get { self.stringAttribute(at: 67) }
+        set { self.setStringAttribute(newValue, at: 67) }
+    }
+
+    public var setBoolNumberAttribute_: String? {
+        get { self.stringAttribute(at: 68) }
+        set { self.setStringAttribute(newValue, at: 68) }
+    }
+
+    public var setDataAttribute_: String? {
+        get { self.stringAttribute(at: 69) }
+        set { self.setStringAttribute(newValue, at: 69) }
+    }
+
+    public var setDateAttribute_: String? {
+        get { self.stringAttribute(at: 70) }
+        set { self.setStringAttribute(newValue, at: 70) }
+    }
+
+    public var setDecimalAttribute_: String? {
+        get { self.stringAttribute(at: 71) }
+        set { self.setStringAttribute(newValue, at: 71) }
+    }
+
+    public var setDoubleAttribute_: String? {
+        get { self.stringAttribute(at: 72) }
+        set { self.setStringAttribute(newValue, at: 72) }
+    }
+
+    public var setDoubleNumberAttribute_: String? {
+        get { self.stringAttribute(at: 73) }
+        set { self.setStringAttribute(newValue, at: 73) }
+    }
+
+    public var setFloatAttribute_: String? {
+        get { self.stringAttribute(at: 74) }
+        set { self.setStringAttribute(newValue, at: 74) }
+    }
+
+    public var setFloatNumberAttribute_: String? {
+        get { self.stringAttribute(at: 75) }
+        set { self.setStringAttribute(newValue, at: 75) }
+    }
+
+    public var setInt16Attribute_: String? {
+        get { self.stringAttribute(at: 76) }
+        set { self.setStringAttribute(newValue, at: 76) }
+    }
+
+    public var setInt16NumberAttribute_: String? {
+        get { self.stringAttribute(at: 77) }
+        set { self.setStringAttribute(newValue, at: 77) }
+    }
+
+    public var setInt32Attribute_: String? {
+        get { self.stringAttribute(at: 78) }
+        set { self.setStringAttribute(newValue, at: 78) }
+    }
+
+    public var setInt32NumberAttribute_: String? {
+        get { self.stringAttribute(at: 79) }
+        set { self.setStringAttribute(newValue, at: 79) }
+    }
+
+    public var setInt64Attribute_: String? {
+        get { self.stringAttribute(at: 80) }
+        set { self.setStringAttribute(newValue, at: 80) }
+    }
+
+    public var setInt64NumberAttribute_: String? {
+        get { self.stringAttribute(at: 81) }
+        set { self.setStringAttribute(newValue, at: 81) }
+    }
+
+    public var setObjectIDAttribute_: String? {
+        get { self.stringAttribute(at: 82) }
+        set { self.setStringAttribute(newValue, at: 82) }
+    }
+
+    public var setOrderedRelationship_: String? {
+        get { self.stringAttribute(at: 83) }
+        set { self.setStringAttribute(newValue, at: 83) }
+    }
+
+    public var setPrimitiveValue_: String? {
+        get { self.stringAttribute(at: 84) }
+        set { self.setStringAttribute(newValue, at: 84) }
+    }
+
+    public var setRelationship_: String? {
+        get { self.stringAttribute(at: 85) }
+        set { self.setStringAttribute(newValue, at: 85) }
+    }
+
+    public var setStringAttribute_: String? {
+        get { self.stringAttribute(at: 86) }
+        set { self.setStringAttribute(newValue, at: 86) }
+    }
+
+    public var setToManyCollection_: String? {
+        get { self.stringAttribute(at: 87) }
+        set { self.setStringAttribute(newValue, at: 87) }
+    }
+
+    public var setToOneRelationship_: String? {
+        get { self.stringAttribute(at: 88) }
+        set { self.setStringAttribute(newValue, at: 88) }
+    }
+
+    public var setUrlAttribute_: String? {
+        get { self.stringAttribute(at: 89) }
+        set { self.setStringAttribute(newValue, at: 89) }
+    }
+
+    public var setUuidAttribute_: String? {
+        get { self.stringAttribute(at: 90) }
+        set { self.setStringAttribute(newValue, at: 90) }
+    }
+
+    public var setValue_: String? {
+        get { self.stringAttribute(at: 91) }
+        set { self.setStringAttribute(newValue, at: 91) }
+    }
+
+    public var storedPropertyLayoutHash_: String? {
+        get { self.stringAttribute(at: 92) }
+        set { self.setStringAttribute(newValue, at: 92) }
+    }
+
+    public var rawValueAttribute_: String? {
+        get { self.stringAttribute(at: 93) }
+        set { self.setStringAttribute(newValue, at: 93) }
+    }
+
+    public var setRawValueAttribute_: String? {
+        get { self.stringAttribute(at: 94) }
+        set { self.setStringAttribute(newValue, at: 94) }
+    }
+
+    public var typedObjectID_: String? {
+        get { self.stringAttribute(at: 95) }
+        set { self.setStringAttribute(newValue, at: 95) }
+    }
+
+    public var snapshotValues_: String? {
+        get { self.stringAttribute(at: 96) }
+        set { self.setStringAttribute(newValue, at: 96) }
+    }
+
+    public var fetchSnapshotValues_: String? {
+        get { self.stringAttribute(at: 97) }
+        set { self.setStringAttribute(newValue, at: 97) }
+    }
+
+    public var setToOneObjectID_: String? {
+        get { self.stringAttribute(at: 98) }
+        set { self.setStringAttribute(newValue, at: 98) }
+    }
+
+    public var setToManyObjectIDs_: String? {
+        get { self.stringAttribute(at: 99) }
+        set { self.setStringAttribute(newValue, at: 99) }
+    }
+
+    public var storedValue_: String? {
+        get { self.stringAttribute(at: 100) }
+        set { self.setStringAttribute(newValue, at: 100) }
+    }
+
+    public var stringAttribute_: String? {
+        get { self.stringAttribute(at: 101) }
+        set { self.setStringAttribute(newValue, at: 101) }
+    }
+
+    public var toManyOrderedSet_: String? {
+        get { self.stringAttribute(at: 102) }
+        set { self.setStringAttribute(newValue, at: 102) }
+    }
+
+    public var toManySet_: String? {
+        get { self.stringAttribute(at: 103) }
+        set { self.setStringAttribute(newValue, at: 103) }
+    }
+
+    public var toOneRelationship_: String? {
+        get { self.stringAttribute(at: 104) }
+        set { self.setStringAttribute(newValue, at: 104) }
+    }
+
+    public var urlAttribute_: String? {
+        get { self.stringAttribute(at: 105) }
+        set { self.setStringAttribute(newValue, at: 105) }
+    }
+
+    public var uuidAttribute_: String? {
+        get { self.stringAttribute(at: 106) }
+        set { self.setStringAttribute(newValue, at: 106) }
+    }
+
+    public var value_: String? {
+        get { self.stringAttribute(at: 107) }
+        set { self.setStringAttribute(newValue, at: 107) }
+    }
+
+    public var willSave_: String? {
+        get { self.stringAttribute(at: 108) }
+        set { self.setStringAttribute(newValue, at: 108) }
+    }
+
+    public var willTurnIntoFault_: String? {
+        get { self.stringAttribute(at: 109) }
+        set { self.setStringAttribute(newValue, at: 109) }
+    }
+
+    public var withName: String? {
+        get { self.stringAttribute(at: 110) }
+        set { self.setStringAttribute(newValue, at: 110) }
+    }
+
+    public var items: OrderedSet<Item> {
+        get { self.orderedRelationship(at: 111) }
+        set { self.setOrderedRelationship(newValue, at: 111) }
+    }
+
     public func addToItems(_ value: Item) { self.addRelatedObject(value, at: 111) }
     public func removeFromItems(_ value: Item) { self.removeRelatedObject(value, at: 111) }
     public func addToItems(_ values: OrderedSet<Item>) { self.addToRelationship(values, at: 111) }
     public func removeFromItems(_ values: OrderedSet<Item>) { self.removeFromRelationship(values, at: 111) }
-    public func insertIntoItems(_ value: Item, at index: Int) { self.insertRelatedObject(value, at: index, propertyIndex: 111) }
-    public func insertIntoItems(_ values: [Item], at indexes: IndexSet) { self.insertIntoRelationship(values, at: indexes, propertyIndex: 111) }
+
+    public func insertIntoItems(_ value: Item, at index: Int) {
+        self.insertRelatedObject(value, at: index, propertyIndex: 111)
+    }
+
+    public func insertIntoItems(_ values: [Item], at indexes: IndexSet) {
+        self.insertIntoRelationship(values, at: indexes, propertyIndex: 111)
+    }
+
     public func removeFromItems(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 111) }
     public func removeFromItems(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 111) }
-    public func replaceItems(at index: Int, with value: Item) { self.replaceRelatedObject(at: index, with: value, propertyIndex: 111) }
-    public func replaceItems(at indexes: IndexSet, with values: [Item]) { self.replaceInRelationship(at: indexes, with: values, propertyIndex: 111) }
+
+    public func replaceItems(at index: Int, with value: Item) {
+        self.replaceRelatedObject(at: index, with: value, propertyIndex: 111)
+    }
+
+    public func replaceItems(at indexes: IndexSet, with values: [Item]) {
+        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 111)
+    }
+
     /// A fetch request for `Reserved` objects.
     public class func fetchRequest() -> FetchRequest<Reserved> { FetchRequest<Reserved>(entityName: "Reserved") }
+
     /// The `Reserved` whose `name` is `name` (unique in the model), inserted if there is none.
-    public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Reserved { try Reserved.findOrInsert(Keys.name, name, at: 0, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.addRelatedObject_: "addRelatedObject", \.addToItems: "addToItems", \.addToManyCollection_: "addToManyCollection", \.addToRelationship_: "addToRelationship", \.attributeValue_: "attributeValue", \.awakeFromFetch_: "awakeFromFetch", \.awakeFromInsert_: "awakeFromInsert", \.boolAttribute_: "boolAttribute", \.boolNumberAttribute_: "boolNumberAttribute", \.changedValues_: "changedValues", \.committedValues_: "committedValues", \.count_: "count", \.dataAttribute_: "dataAttribute", \.dateAttribute_: "dateAttribute", \.decimalAttribute_: "decimalAttribute", \.description_: "description", \.didSave_: "didSave", \.didTurnIntoFault_: "didTurnIntoFault", \.doubleAttribute_: "doubleAttribute", \.doubleNumberAttribute_: "doubleNumberAttribute", \.entity_: "entity", \.entityName_: "entityName", \.fetch_: "fetch", \.fetchRequest_: "fetchRequest", \.findOrInsert_: "findOrInsert", \.first_: "first", \.floatAttribute_: "floatAttribute", \.floatNumberAttribute_: "floatNumberAttribute", \.hasChanges_: "hasChanges", \.hasFaultForRelationship_: "hasFaultForRelationship", \.hash_: "hash", \.id: "id", \.insertIntoItems: "insertIntoItems", \.insertIntoRelationship_: "insertIntoRelationship", \.insertRelatedObject_: "insertRelatedObject", \.int16Attribute_: "int16Attribute", \.int16NumberAttribute_: "int16NumberAttribute", \.int32Attribute_: "int32Attribute", \.int32NumberAttribute_: "int32NumberAttribute", \.int64Attribute_: "int64Attribute", \.int64NumberAttribute_: "int64NumberAttribute", \.isDeleted_: "isDeleted", \.isFault_: "isFault", \.isInserted_: "isInserted", \.isUpdated_: "isUpdated", \.Keys_: "Keys", \.managedObjectContext_: "managedObjectContext", \.objectID_: "objectID", \.objectIDAttribute_: "objectIDAttribute", \.objectIDValue_: "objectIDValue", \.orderedRelationship_: "orderedRelationship", \.prepareForDeletion_: "prepareForDeletion", \.primitiveValue_: "primitiveValue", \.propertyNames_: "propertyNames", \.propertyNamesByKeyPath_: "propertyNamesByKeyPath", \.relationship_: "relationship", \.removeFromItems: "removeFromItems", \.removeFromRelationship_: "removeFromRelationship", \.removeRelatedObject_: "removeRelatedObject", \.removeToManyCollection_: "removeToManyCollection", \.replaceInRelationship_: "replaceInRelationship", \.replaceItems: "replaceItems", \.replaceRelatedObject_: "replaceRelatedObject", \.requiredValue_: "requiredValue", \.Reserved_: "Reserved", \.setAttributeValue_: "setAttributeValue", \.setBoolAttribute_: "setBoolAttribute", \.setBoolNumberAttribute_: "setBoolNumberAttribute", \.setDataAttribute_: "setDataAttribute", \.setDateAttribute_: "setDateAttribute", \.setDecimalAttribute_: "setDecimalAttribute", \.setDoubleAttribute_: "setDoubleAttribute", \.setDoubleNumberAttribute_: "setDoubleNumberAttribute", \.setFloatAttribute_: "setFloatAttribute", \.setFloatNumberAttribute_: "setFloatNumberAttribute", \.setInt16Attribute_: "setInt16Attribute", \.setInt16NumberAttribute_: "setInt16NumberAttribute", \.setInt32Attribute_: "setInt32Attribute", \.setInt32NumberAttribute_: "setInt32NumberAttribute", \.setInt64Attribute_: "setInt64Attribute", \.setInt64NumberAttribute_: "setInt64NumberAttribute", \.setObjectIDAttribute_: "setObjectIDAttribute", \.setOrderedRelationship_: "setOrderedRelationship", \.setPrimitiveValue_: "setPrimitiveValue", \.setRelationship_: "setRelationship", \.setStringAttribute_: "setStringAttribute", \.setToManyCollection_: "setToManyCollection", \.setToOneRelationship_: "setToOneRelationship", \.setUrlAttribute_: "setUrlAttribute", \.setUuidAttribute_: "setUuidAttribute", \.setValue_: "setValue", \.storedPropertyLayoutHash_: "storedPropertyLayoutHash", \.rawValueAttribute_: "rawValueAttribute", \.setRawValueAttribute_: "setRawValueAttribute", \.typedObjectID_: "typedObjectID", \.snapshotValues_: "snapshotValues", \.fetchSnapshotValues_: "fetchSnapshotValues", \.setToOneObjectID_: "setToOneObjectID", \.setToManyObjectIDs_: "setToManyObjectIDs", \.storedValue_: "storedValue", \.stringAttribute_: "stringAttribute", \.toManyOrderedSet_: "toManyOrderedSet", \.toManySet_: "toManySet", \.toOneRelationship_: "toOneRelationship", \.urlAttribute_: "urlAttribute", \.uuidAttribute_: "uuidAttribute", \.value_: "value", \.willSave_: "willSave", \.willTurnIntoFault_: "willTurnIntoFault", \.withName: "withName", \.items: "items"]) }
+    public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Reserved {
+        try Reserved.findOrInsert(Keys.name, name, at: 0, in: context)
+    }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([
+            \.name: "name",
+            \.addRelatedObject_: "addRelatedObject",
+            \.addToItems: "addToItems",
+            \.addToManyCollection_: "addToManyCollection",
+            \.addToRelationship_: "addToRelationship",
+            \.attributeValue_: "attributeValue",
+            \.awakeFromFetch_: "awakeFromFetch",
+            \.awakeFromInsert_: "awakeFromInsert",
+            \.boolAttribute_: "boolAttribute",
+            \.boolNumberAttribute_: "boolNumberAttribute",
+            \.changedValues_: "changedValues",
+            \.committedValues_: "committedValues",
+            \.count_: "count",
+            \.dataAttribute_: "dataAttribute",
+            \.dateAttribute_: "dateAttribute",
+            \.decimalAttribute_: "decimalAttribute",
+            \.description_: "description",
+            \.didSave_: "didSave",
+            \.didTurnIntoFault_: "didTurnIntoFault",
+            \.doubleAttribute_: "doubleAttribute",
+            \.doubleNumberAttribute_: "doubleNumberAttribute",
+            \.entity_: "entity",
+            \.entityName_: "entityName",
+            \.fetch_: "fetch",
+            \.fetchRequest_: "fetchRequest",
+            \.findOrInsert_: "findOrInsert",
+            \.first_: "first",
+            \.floatAttribute_: "floatAttribute",
+            \.floatNumberAttribute_: "floatNumberAttribute",
+            \.hasChanges_: "hasChanges",
+            \.hasFaultForRelationship_: "hasFaultForRelationship",
+            \.hash_: "hash",
+            \.id: "id",
+            \.insertIntoItems: "insertIntoItems",
+            \.insertIntoRelationship_: "insertIntoRelationship",
+            \.insertRelatedObject_: "insertRelatedObject",
+            \.int16Attribute_: "int16Attribute",
+            \.int16NumberAttribute_: "int16NumberAttribute",
+            \.int32Attribute_: "int32Attribute",
+            \.int32NumberAttribute_: "int32NumberAttribute",
+            \.int64Attribute_: "int64Attribute",
+            \.int64NumberAttribute_: "int64NumberAttribute",
+            \.isDeleted_: "isDeleted",
+            \.isFault_: "isFault",
+            \.isInserted_: "isInserted",
+            \.isUpdated_: "isUpdated",
+            \.Keys_: "Keys",
+            \.managedObjectContext_: "managedObjectContext",
+            \.objectID_: "objectID",
+            \.objectIDAttribute_: "objectIDAttribute",
+            \.objectIDValue_: "objectIDValue",
+            \.orderedRelationship_: "orderedRelationship",
+            \.prepareForDeletion_: "prepareForDeletion",
+            \.primitiveValue_: "primitiveValue",
+            \.propertyNames_: "propertyNames",
+            \.propertyNamesByKeyPath_: "propertyNamesByKeyPath",
+            \.relationship_: "relationship",
+            \.removeFromItems: "removeFromItems",
+            \.removeFromRelationship_: "removeFromRelationship",
+            \.removeRelatedObject_: "removeRelatedObject",
+            \.removeToManyCollection_: "removeToManyCollection",
+            \.replaceInRelationship_: "replaceInRelationship",
+            \.replaceItems: "replaceItems",
+            \.replaceRelatedObject_: "replaceRelatedObject",
+            \.requiredValue_: "requiredValue",
+            \.Reserved_: "Reserved",
+            \.setAttributeValue_: "setAttributeValue",
+            \.setBoolAttribute_: "setBoolAttribute",
+            \.setBoolNumberAttribute_: "setBoolNumberAttribute",
+            \.setDataAttribute_: "setDataAttribute",
+            \.setDateAttribute_: "setDateAttribute",
+            \.setDecimalAttribute_: "setDecimalAttribute",
+            \.setDoubleAttribute_: "setDoubleAttribute",
+            \.setDoubleNumberAttribute_: "setDoubleNumberAttribute",
+            \.setFloatAttribute_: "setFloatAttribute",
+            \.setFloatNumberAttribute_: "setFloatNumberAttribute",
+            \.setInt16Attribute_: "setInt16Attribute",
+            \.setInt16NumberAttribute_: "setInt16NumberAttribute",
+            \.setInt32Attribute_: "setInt32Attribute",
+            \.setInt32NumberAttribute_: "setInt32NumberAttribute",
+            \.setInt64Attribute_: "setInt64Attribute",
+            \.setInt64NumberAttribute_: "setInt64NumberAttribute",
+            \.setObjectIDAttribute_: "setObjectIDAttribute",
+            \.setOrderedRelationship_: "setOrderedRelationship",
+            \.setPrimitiveValue_: "setPrimitiveValue",
+            \.setRelationship_: "setRelationship",
+            \.setStringAttribute_: "setStringAttribute",
+            \.setToManyCollection_: "setToManyCollection",
+            \.setToOneRelationship_: "setToOneRelationship",
+            \.setUrlAttribute_: "setUrlAttribute",
+            \.setUuidAttribute_: "setUuidAttribute",
+            \.setValue_: "setValue",
+            \.storedPropertyLayoutHash_: "storedPropertyLayoutHash",
+            \.rawValueAttribute_: "rawValueAttribute",
+            \.setRawValueAttribute_: "setRawValueAttribute",
+            \.typedObjectID_: "typedObjectID",
+            \.snapshotValues_: "snapshotValues",
+            \.fetchSnapshotValues_: "fetchSnapshotValues",
+            \.setToOneObjectID_: "setToOneObjectID",
+            \.setToManyObjectIDs_: "setToManyObjectIDs",
+            \.storedValue_: "storedValue",
+            \.stringAttribute_: "stringAttribute",
+            \.toManyOrderedSet_: "toManyOrderedSet",
+            \.toManySet_: "toManySet",
+            \.toOneRelationship_: "toOneRelationship",
+            \.urlAttribute_: "urlAttribute",
+            \.uuidAttribute_: "uuidAttribute",
+            \.value_: "value",
+            \.willSave_: "willSave",
+            \.willTurnIntoFault_: "willTurnIntoFault",
+            \.withName: "withName",
+            \.items: "items"
+        ])
+    }
 }

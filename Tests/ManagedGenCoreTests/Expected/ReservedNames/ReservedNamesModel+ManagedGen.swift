@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `ReservedNamesModel` under the name `ReservedNames` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("ReservedNames") { ReservedNamesModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("ReservedNames") { ReservedNamesModel.managedObjectModel }
+}
 #endif
 
 /// The model `ReservedNames`.
@@ -17,9 +19,9 @@ public enum ReservedNamesModel {
     public static let model = ManagedObjects.Model(
         entities: [reservedEntity(), itemEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -144,7 +146,10 @@ public enum ReservedNamesModel {
                 ManagedObjects.Attribute.compact(name: "withName", type: .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "items", destinationEntity: "Item", inverseName: "owner", inverseEntity: "Item", isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade),
+                ManagedObjects.Relationship(
+                    name: "items", destinationEntity: "Item", inverseName: "owner", inverseEntity: "Item",
+                    isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade
+                ),
             ],
             uniquenessConstraints: [["name"]]
         )
@@ -155,7 +160,10 @@ public enum ReservedNamesModel {
             name: "Item", representedClassName: "Item", codeGeneration: .`class`, syncable: true,
             attributes: [ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true)],
             relationships: [
-                ManagedObjects.Relationship(name: "owner", destinationEntity: "Reserved", inverseName: "items", inverseEntity: "Reserved", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "owner", destinationEntity: "Reserved", inverseName: "items", inverseEntity: "Reserved",
+                    isOptional: true, maxCount: 1
+                ),
             ]
         )
     }

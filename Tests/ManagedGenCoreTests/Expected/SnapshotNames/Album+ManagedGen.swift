@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Album` entity.
@@ -24,27 +24,69 @@ extension Album: FetchableManagedObject {
         public static let pictures = "pictures"
     }
 
-    public var Snapshot_: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var fetchSnapshots_: Int16 { get { self.int16Attribute(at: 1, default: 0) } set { self.setInt16Attribute(newValue, at: 1) } }
-    public var snapshot_: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-    public var typedObjectID_: String? { get { self.stringAttribute(at: 3) } set { self.setStringAttribute(newValue, at: 3) } }
+    public var Snapshot_: String? {
+        get { self.stringAttribute(at: 0) }
+        set { self.setStringAttribute(newValue, at: 0) }
+    }
+
+    public var fetchSnapshots_: Int16 {
+        get { self.int16Attribute(at: 1, default: 0) }
+        set { self.setInt16Attribute(newValue, at: 1) }
+    }
+
+    public var snapshot_: String? {
+        get { self.stringAttribute(at: 2) }
+        set { self.setStringAttribute(newValue, at: 2) }
+    }
+
+    public var typedObjectID_: String? {
+        get { self.stringAttribute(at: 3) }
+        set { self.setStringAttribute(newValue, at: 3) }
+    }
+
     public var cover_: String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
-    public var snapshot__: String? { get { self.stringAttribute(at: 5) } set { self.setStringAttribute(newValue, at: 5) } }
-    public var pictures: Set<Snapshot> { get { self.relationship(at: 6) } set { self.setRelationship(newValue, at: 6) } }
+
+    public var snapshot__: String? {
+        get { self.stringAttribute(at: 5) }
+        set { self.setStringAttribute(newValue, at: 5) }
+    }
+
+    public var pictures: Set<Snapshot> {
+        get { self.relationship(at: 6) }
+        set { self.setRelationship(newValue, at: 6) }
+    }
+
     /// Non-optional `cover_`.
-    public var cover: String { get { self.stringAttribute(at: 4, default: "") } set { self.setStringAttribute(newValue, at: 4) } }
+    public var cover: String {
+        get { self.stringAttribute(at: 4, default: "") }
+        set { self.setStringAttribute(newValue, at: 4) }
+    }
+
     public func addToPictures(_ value: Snapshot) { self.addRelatedObject(value, at: 6) }
     public func removeFromPictures(_ value: Snapshot) { self.removeRelatedObject(value, at: 6) }
     public func addToPictures(_ values: Set<Snapshot>) { self.addToRelationship(values, at: 6) }
     public func removeFromPictures(_ values: Set<Snapshot>) { self.removeFromRelationship(values, at: 6) }
     /// A fetch request for `Album` objects.
     public class func fetchRequest() -> FetchRequest<Album> { FetchRequest<Album>(entityName: "Album") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.Snapshot_: "Snapshot", \.fetchSnapshots_: "fetchSnapshots", \.snapshot_: "snapshot", \.typedObjectID_: "typedObjectID", \.cover_: "cover_", \.snapshot__: "snapshot_", \.pictures: "pictures", \.cover: "cover_"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([
+            \.Snapshot_: "Snapshot",
+            \.fetchSnapshots_: "fetchSnapshots",
+            \.snapshot_: "snapshot",
+            \.typedObjectID_: "typedObjectID",
+            \.cover_: "cover_",
+            \.snapshot__: "snapshot_",
+            \.pictures: "pictures",
+            \.cover: "cover_"
+        ])
+    }
 }
 
 extension Album {
     /// The stored values of a `Album`, as a value that may cross tasks, be encoded (related objects as
-    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
     public struct Snapshot__: Sendable, Codable, Hashable {
         public let objectID: ManagedObjects.ObjectID<Album>
         public var Snapshot_: String?

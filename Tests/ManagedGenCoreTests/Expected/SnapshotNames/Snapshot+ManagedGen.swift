@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Snapshot` entity.
@@ -22,15 +22,24 @@ extension Snapshot: FetchableManagedObject {
 
     public var label: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
     public var kind: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var album: Album? { get { self.toOneRelationship(at: 2) } set { self.setToOneRelationship(newValue, at: 2) } }
+
+    public var album: Album? {
+        get { self.toOneRelationship(at: 2) }
+        set { self.setToOneRelationship(newValue, at: 2) }
+    }
+
     /// A fetch request for `Snapshot` objects.
     public class func fetchRequest() -> FetchRequest<Snapshot> { FetchRequest<Snapshot>(entityName: "Snapshot") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.label: "label", \.kind: "kind", \.album: "album"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.label: "label", \.kind: "kind", \.album: "album"])
+    }
 }
 
 extension Snapshot {
     /// The stored values of a `Snapshot`, as a value that may cross tasks, be encoded (related objects as
-    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
     public struct Snapshot__: Sendable, Codable, Hashable {
         public let objectID: ManagedObjects.ObjectID<Snapshot>
         public var label: String?

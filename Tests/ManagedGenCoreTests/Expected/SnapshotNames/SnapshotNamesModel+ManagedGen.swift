@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `SnapshotNamesModel` under the name `SnapshotNames` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("SnapshotNames") { SnapshotNamesModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("SnapshotNames") { SnapshotNamesModel.managedObjectModel }
+}
 #endif
 
 /// The model `SnapshotNames`.
@@ -17,9 +19,9 @@ public enum SnapshotNamesModel {
     public static let model = ManagedObjects.Model(
         entities: [albumEntity(), snapshotEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -32,14 +34,19 @@ public enum SnapshotNamesModel {
             name: "Album", representedClassName: "Album", codeGeneration: .`class`, syncable: true,
             attributes: [
                 ManagedObjects.Attribute.compact(name: "Snapshot", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "fetchSnapshots", type: .integer16, isOptional: true, usesScalarValueType: true),
+                ManagedObjects.Attribute.compact(
+                    name: "fetchSnapshots", type: .integer16, isOptional: true, usesScalarValueType: true
+                ),
                 ManagedObjects.Attribute.compact(name: "snapshot", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "typedObjectID", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "cover_", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "snapshot_", type: .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "pictures", destinationEntity: "Snapshot", inverseName: "album", inverseEntity: "Snapshot", isToMany: true, isOptional: true, deleteRule: .cascade),
+                ManagedObjects.Relationship(
+                    name: "pictures", destinationEntity: "Snapshot", inverseName: "album", inverseEntity: "Snapshot",
+                    isToMany: true, isOptional: true, deleteRule: .cascade
+                ),
             ]
         )
     }
@@ -49,10 +56,15 @@ public enum SnapshotNamesModel {
             name: "Snapshot", representedClassName: "Snapshot", codeGeneration: .`class`, syncable: true,
             attributes: [
                 ManagedObjects.Attribute.compact(name: "label", type: .string, isOptional: true),
-                ManagedObjects.Attribute(name: "kind", type: .string, isOptional: true, userInfo: [ManagedObjects.UserInfoEntry(key: "swiftType", value: "Type")]),
+                ManagedObjects.Attribute(name: "kind", type: .string, isOptional: true, userInfo: [
+                    ManagedObjects.UserInfoEntry(key: "swiftType", value: "Type"),
+                ]),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "album", destinationEntity: "Album", inverseName: "pictures", inverseEntity: "Album", isOptional: true, maxCount: 1),
+                ManagedObjects.Relationship(
+                    name: "album", destinationEntity: "Album", inverseName: "pictures", inverseEntity: "Album",
+                    isOptional: true, maxCount: 1
+                ),
             ]
         )
     }

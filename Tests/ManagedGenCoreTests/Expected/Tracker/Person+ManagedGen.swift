@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Person` entity.
@@ -22,9 +22,19 @@ extension Person: FetchableManagedObject {
     }
 
     public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var snapshot_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+
+    public var snapshot_: String? {
+        get { self.stringAttribute(at: 1) }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
     public var assigned: Set<Ticket> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
-    public var watching: OrderedSet<Ticket> { get { self.orderedRelationship(at: 3) } set { self.setOrderedRelationship(newValue, at: 3) } }
+
+    public var watching: OrderedSet<Ticket> {
+        get { self.orderedRelationship(at: 3) }
+        set { self.setOrderedRelationship(newValue, at: 3) }
+    }
+
     public func addToAssigned(_ value: Ticket) { self.addRelatedObject(value, at: 2) }
     public func removeFromAssigned(_ value: Ticket) { self.removeRelatedObject(value, at: 2) }
     public func addToAssigned(_ values: Set<Ticket>) { self.addToRelationship(values, at: 2) }
@@ -33,20 +43,38 @@ extension Person: FetchableManagedObject {
     public func removeFromWatching(_ value: Ticket) { self.removeRelatedObject(value, at: 3) }
     public func addToWatching(_ values: OrderedSet<Ticket>) { self.addToRelationship(values, at: 3) }
     public func removeFromWatching(_ values: OrderedSet<Ticket>) { self.removeFromRelationship(values, at: 3) }
-    public func insertIntoWatching(_ value: Ticket, at index: Int) { self.insertRelatedObject(value, at: index, propertyIndex: 3) }
-    public func insertIntoWatching(_ values: [Ticket], at indexes: IndexSet) { self.insertIntoRelationship(values, at: indexes, propertyIndex: 3) }
+
+    public func insertIntoWatching(_ value: Ticket, at index: Int) {
+        self.insertRelatedObject(value, at: index, propertyIndex: 3)
+    }
+
+    public func insertIntoWatching(_ values: [Ticket], at indexes: IndexSet) {
+        self.insertIntoRelationship(values, at: indexes, propertyIndex: 3)
+    }
+
     public func removeFromWatching(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 3) }
     public func removeFromWatching(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 3) }
-    public func replaceWatching(at index: Int, with value: Ticket) { self.replaceRelatedObject(at: index, with: value, propertyIndex: 3) }
-    public func replaceWatching(at indexes: IndexSet, with values: [Ticket]) { self.replaceInRelationship(at: indexes, with: values, propertyIndex: 3) }
+
+    public func replaceWatching(at index: Int, with value: Ticket) {
+        self.replaceRelatedObject(at: index, with: value, propertyIndex: 3)
+    }
+
+    public func replaceWatching(at indexes: IndexSet, with values: [Ticket]) {
+        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 3)
+    }
+
     /// A fetch request for `Person` objects.
     public class func fetchRequest() -> FetchRequest<Person> { FetchRequest<Person>(entityName: "Person") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.snapshot_: "snapshot", \.assigned: "assigned", \.watching: "watching"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.name: "name", \.snapshot_: "snapshot", \.assigned: "assigned", \.watching: "watching"])
+    }
 }
 
 extension Person {
     /// The stored values of a `Person`, as a value that may cross tasks, be encoded (related objects as
-    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
     public struct Snapshot: Sendable, Codable, Hashable {
         public let objectID: ManagedObjects.ObjectID<Person>
         public var name: String?

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Ticket` entity.
@@ -29,29 +29,80 @@ extension Ticket: FetchableManagedObject {
     }
 
     public var created: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    public var estimate: NSNumber? { get { self.doubleNumberAttribute(at: 1) } set { self.setDoubleNumberAttribute(newValue, at: 1) } }
+
+    public var estimate: NSNumber? {
+        get { self.doubleNumberAttribute(at: 1) }
+        set { self.setDoubleNumberAttribute(newValue, at: 1) }
+    }
+
     /// Stored through the value transformer `NSSecureUnarchiveFromDataTransformer`.
     public var labels: [String]? { get { self.attributeValue(at: 2) } set { self.setAttributeValue(newValue, at: 2) } }
-    public var notes: [String: Any]? { get { self.attributeValue(at: 3) } set { self.setAttributeValue(newValue, at: 3) } }
-    public var number: Int64 { get { self.int64Attribute(at: 4, default: 0) } set { self.setInt64Attribute(newValue, at: 4) } }
-    public var priority: TicketPriority { get { self.rawValueAttribute(at: 5, default: .normal) } set { self.setRawValueAttribute(newValue, at: 5) } }
-    public var severity: TicketSeverity? { get { self.rawValueAttribute(at: 6, ifUnknown: .unknown) } set { self.setRawValueAttribute(newValue, at: 6) } }
-    public var state: TicketState? { get { self.rawValueAttribute(at: 7) } set { self.setRawValueAttribute(newValue, at: 7) } }
+
+    public var notes: [String: Any]? {
+        get { self.attributeValue(at: 3) }
+        set { self.setAttributeValue(newValue, at: 3) }
+    }
+
+    public var number: Int64 {
+        get { self.int64Attribute(at: 4, default: 0) }
+        set { self.setInt64Attribute(newValue, at: 4) }
+    }
+
+    public var priority: TicketPriority {
+        get { self.rawValueAttribute(at: 5, default: .normal) }
+        set { self.setRawValueAttribute(newValue, at: 5) }
+    }
+
+    public var severity: TicketSeverity? {
+        get { self.rawValueAttribute(at: 6, ifUnknown: .unknown) }
+        set { self.setRawValueAttribute(newValue, at: 6) }
+    }
+
+    public var state: TicketState? {
+        get { self.rawValueAttribute(at: 7) }
+        set { self.setRawValueAttribute(newValue, at: 7) }
+    }
+
     public var title: String? { get { self.stringAttribute(at: 8) } set { self.setStringAttribute(newValue, at: 8) } }
-    public var assignee: Person? { get { self.toOneRelationship(at: 9) } set { self.setToOneRelationship(newValue, at: 9) } }
-    public var watchers: Set<Person> { get { self.relationship(at: 10) } set { self.setRelationship(newValue, at: 10) } }
+
+    public var assignee: Person? {
+        get { self.toOneRelationship(at: 9) }
+        set { self.setToOneRelationship(newValue, at: 9) }
+    }
+
+    public var watchers: Set<Person> {
+        get { self.relationship(at: 10) }
+        set { self.setRelationship(newValue, at: 10) }
+    }
+
     public func addToWatchers(_ value: Person) { self.addRelatedObject(value, at: 10) }
     public func removeFromWatchers(_ value: Person) { self.removeRelatedObject(value, at: 10) }
     public func addToWatchers(_ values: Set<Person>) { self.addToRelationship(values, at: 10) }
     public func removeFromWatchers(_ values: Set<Person>) { self.removeFromRelationship(values, at: 10) }
     /// A fetch request for `Ticket` objects.
     public class func fetchRequest() -> FetchRequest<Ticket> { FetchRequest<Ticket>(entityName: "Ticket") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.created: "created", \.estimate: "estimate", \.labels: "labels", \.notes: "notes", \.number: "number", \.priority: "priority", \.severity: "severity", \.state: "state", \.title: "title", \.assignee: "assignee", \.watchers: "watchers"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([
+            \.created: "created",
+            \.estimate: "estimate",
+            \.labels: "labels",
+            \.notes: "notes",
+            \.number: "number",
+            \.priority: "priority",
+            \.severity: "severity",
+            \.state: "state",
+            \.title: "title",
+            \.assignee: "assignee",
+            \.watchers: "watchers"
+        ])
+    }
 }
 
 extension Ticket {
     /// The stored values of a `Ticket`, as a value that may cross tasks, be encoded (related objects as
-    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
     /// Left out (their types are not Sendable, Codable and Hashable): `notes`.
     public struct Snapshot: Sendable, Codable, Hashable {
         public let objectID: ManagedObjects.ObjectID<Ticket>

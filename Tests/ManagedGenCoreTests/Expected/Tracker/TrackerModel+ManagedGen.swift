@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TrackerModel` under the name `Tracker` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Tracker") { TrackerModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("Tracker") { TrackerModel.managedObjectModel }
+}
 #endif
 
 /// The model `Tracker`.
@@ -17,9 +19,9 @@ public enum TrackerModel {
     public static let model = ManagedObjects.Model(
         entities: [ticketEntity(), personEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -31,19 +33,50 @@ public enum TrackerModel {
         ManagedObjects.Entity(
             name: "Ticket", representedClassName: "Ticket", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "created", type: .date, isOptional: true, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "estimate", type: .double, isOptional: true, usesScalarValueType: false),
-                ManagedObjects.Attribute(name: "labels", type: .transformable, isOptional: true, customClassName: "[String]", valueTransformerName: "NSSecureUnarchiveFromDataTransformer"),
-                ManagedObjects.Attribute(name: "notes", type: .transformable, isOptional: true, customClassName: "[String: Any]"),
-                ManagedObjects.Attribute.compact(name: "number", type: .integer64, usesScalarValueType: true, defaultValueString: "0"),
-                ManagedObjects.Attribute(name: "priority", type: .integer16, usesScalarValueType: true, defaultValueString: "1", userInfo: [ManagedObjects.UserInfoEntry(key: "RawType", value: "TicketPriority"), ManagedObjects.UserInfoEntry(key: "swiftTypeDefault", value: ".normal")]),
-                ManagedObjects.Attribute(name: "severity", type: .integer32, isOptional: true, usesScalarValueType: true, userInfo: [ManagedObjects.UserInfoEntry(key: "enumType", value: "TicketSeverity"), ManagedObjects.UserInfoEntry(key: "managedgen.swiftTypeDefault", value: ".unknown")]),
-                ManagedObjects.Attribute(name: "state", type: .string, isOptional: true, userInfo: [ManagedObjects.UserInfoEntry(key: "swiftType", value: "TicketState")]),
+                ManagedObjects.Attribute.compact(
+                    name: "created", type: .date, isOptional: true, usesScalarValueType: false
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "estimate", type: .double, isOptional: true, usesScalarValueType: false
+                ),
+                ManagedObjects.Attribute(
+                    name: "labels", type: .transformable, isOptional: true, customClassName: "[String]",
+                    valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
+                ),
+                ManagedObjects.Attribute(
+                    name: "notes", type: .transformable, isOptional: true, customClassName: "[String: Any]"
+                ),
+                ManagedObjects.Attribute.compact(
+                    name: "number", type: .integer64, usesScalarValueType: true, defaultValueString: "0"
+                ),
+                ManagedObjects.Attribute(
+                    name: "priority", type: .integer16, usesScalarValueType: true, defaultValueString: "1",
+                    userInfo: [
+                        ManagedObjects.UserInfoEntry(key: "RawType", value: "TicketPriority"),
+                        ManagedObjects.UserInfoEntry(key: "swiftTypeDefault", value: ".normal"),
+                    ]
+                ),
+                ManagedObjects.Attribute(
+                    name: "severity", type: .integer32, isOptional: true, usesScalarValueType: true,
+                    userInfo: [
+                        ManagedObjects.UserInfoEntry(key: "enumType", value: "TicketSeverity"),
+                        ManagedObjects.UserInfoEntry(key: "managedgen.swiftTypeDefault", value: ".unknown"),
+                    ]
+                ),
+                ManagedObjects.Attribute(name: "state", type: .string, isOptional: true, userInfo: [
+                    ManagedObjects.UserInfoEntry(key: "swiftType", value: "TicketState"),
+                ]),
                 ManagedObjects.Attribute.compact(name: "title", type: .string, defaultValueString: ""),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "assignee", destinationEntity: "Person", inverseName: "assigned", inverseEntity: "Person", isOptional: true, maxCount: 1),
-                ManagedObjects.Relationship(name: "watchers", destinationEntity: "Person", inverseName: "watching", inverseEntity: "Person", isToMany: true, isOptional: true),
+                ManagedObjects.Relationship(
+                    name: "assignee", destinationEntity: "Person", inverseName: "assigned", inverseEntity: "Person",
+                    isOptional: true, maxCount: 1
+                ),
+                ManagedObjects.Relationship(
+                    name: "watchers", destinationEntity: "Person", inverseName: "watching", inverseEntity: "Person",
+                    isToMany: true, isOptional: true
+                ),
             ],
             userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.snapshots", value: "YES")]
         )
@@ -57,8 +90,14 @@ public enum TrackerModel {
                 ManagedObjects.Attribute.compact(name: "snapshot", type: .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "assigned", destinationEntity: "Ticket", inverseName: "assignee", inverseEntity: "Ticket", isToMany: true, isOptional: true),
-                ManagedObjects.Relationship(name: "watching", destinationEntity: "Ticket", inverseName: "watchers", inverseEntity: "Ticket", isToMany: true, isOrdered: true, isOptional: true),
+                ManagedObjects.Relationship(
+                    name: "assigned", destinationEntity: "Ticket", inverseName: "assignee", inverseEntity: "Ticket",
+                    isToMany: true, isOptional: true
+                ),
+                ManagedObjects.Relationship(
+                    name: "watching", destinationEntity: "Ticket", inverseName: "watchers", inverseEntity: "Ticket",
+                    isToMany: true, isOrdered: true, isOptional: true
+                ),
             ],
             userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.snapshots", value: "YES")]
         )

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Bookcase` entity.
@@ -21,12 +21,23 @@ extension Bookcase: FetchableManagedObject {
         public static let titles = "titles"
     }
 
-    public var details: [String: Any]? { get { self.attributeValue(at: 0) } set { self.setAttributeValue(newValue, at: 0) } }
-    public var dimensions: BookcaseDimensions? { get { self.attributeValue(at: 1) } set { self.setAttributeValue(newValue, at: 1) } }
+    public var details: [String: Any]? {
+        get { self.attributeValue(at: 0) }
+        set { self.setAttributeValue(newValue, at: 0) }
+    }
+
+    public var dimensions: BookcaseDimensions? {
+        get { self.attributeValue(at: 1) }
+        set { self.setAttributeValue(newValue, at: 1) }
+    }
+
     public var name: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
     /// Stored through the value transformer `NSSecureUnarchiveFromDataTransformer`.
     public var titles: [String]? { get { self.attributeValue(at: 3) } set { self.setAttributeValue(newValue, at: 3) } }
     /// A fetch request for `Bookcase` objects.
     public class func fetchRequest() -> FetchRequest<Bookcase> { FetchRequest<Bookcase>(entityName: "Bookcase") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.details: "details", \.dimensions: "dimensions", \.name: "name", \.titles: "titles"]) }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.details: "details", \.dimensions: "dimensions", \.name: "name", \.titles: "titles"])
+    }
 }

@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TransformablesModel` under the name `Transformables` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Transformables") { TransformablesModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("Transformables") { TransformablesModel.managedObjectModel }
+}
 #endif
 
 /// The model `Transformables`.
@@ -17,9 +19,9 @@ public enum TransformablesModel {
     public static let model = ManagedObjects.Model(
         entities: [bookcaseEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "22522", systemVersion: "23F79", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -36,10 +38,18 @@ public enum TransformablesModel {
         ManagedObjects.Entity(
             name: "Bookcase", representedClassName: "Bookcase", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute(name: "details", type: .transformable, isOptional: true, customClassName: "[String: Any]"),
-                ManagedObjects.Attribute(name: "dimensions", type: .transformable, isOptional: true, customClassName: "BookcaseDimensions", userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.codable", value: "YES")]),
+                ManagedObjects.Attribute(
+                    name: "details", type: .transformable, isOptional: true, customClassName: "[String: Any]"
+                ),
+                ManagedObjects.Attribute(
+                    name: "dimensions", type: .transformable, isOptional: true, customClassName: "BookcaseDimensions",
+                    userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.codable", value: "YES")]
+                ),
                 ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-                ManagedObjects.Attribute(name: "titles", type: .transformable, isOptional: true, customClassName: "[String]", valueTransformerName: "NSSecureUnarchiveFromDataTransformer"),
+                ManagedObjects.Attribute(
+                    name: "titles", type: .transformable, isOptional: true, customClassName: "[String]",
+                    valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
+                ),
             ]
         )
     }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `Tweet` entity.
@@ -24,17 +24,29 @@ extension Tweet: FetchableManagedObject {
     public var created: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
     public var text: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
     public var unique: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-    public var tweeter: TwitterUser? { get { self.toOneRelationship(at: 3) } set { self.setToOneRelationship(newValue, at: 3) } }
+
+    public var tweeter: TwitterUser? {
+        get { self.toOneRelationship(at: 3) }
+        set { self.setToOneRelationship(newValue, at: 3) }
+    }
+
     /// A fetch request for `Tweet` objects.
     public class func fetchRequest() -> FetchRequest<Tweet> { FetchRequest<Tweet>(entityName: "Tweet") }
+
     /// The `Tweet` whose `unique` is `unique` (unique in the model), inserted if there is none.
-    public static func withUnique(_ unique: String, in context: ManagedObjectContext) throws -> Tweet { try Tweet.findOrInsert(Keys.unique, unique, at: 2, in: context) }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.created: "created", \.text: "text", \.unique: "unique", \.tweeter: "tweeter"]) }
+    public static func withUnique(_ unique: String, in context: ManagedObjectContext) throws -> Tweet {
+        try Tweet.findOrInsert(Keys.unique, unique, at: 2, in: context)
+    }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.created: "created", \.text: "text", \.unique: "unique", \.tweeter: "tweeter"])
+    }
 }
 
 extension Tweet {
     /// The stored values of a `Tweet`, as a value that may cross tasks, be encoded (related objects as
-    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
     public struct Snapshot: Sendable, Codable, Hashable {
         public let objectID: ManagedObjects.ObjectID<Tweet>
         public var created: Date?

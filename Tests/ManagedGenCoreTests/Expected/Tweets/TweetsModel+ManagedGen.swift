@@ -3,12 +3,14 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TweetsModel` under the name `Tweets` as the program loads.
-@used @section(".init_array") private let registerModel: @convention(c) () -> Void = { ManagedObjects.GeneratedModels.register("Tweets") { TweetsModel.managedObjectModel } }
+@used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
+    ManagedObjects.GeneratedModels.register("Tweets") { TweetsModel.managedObjectModel }
+}
 #endif
 
 /// The model `Tweets`.
@@ -17,9 +19,9 @@ public enum TweetsModel {
     public static let model = ManagedObjects.Model(
         entities: [tweetEntity(), twitterUserEntity()],
         metadata: ManagedObjects.ModelMetadata(
-            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel", documentVersion: "1.0",
-            lastSavedToolsVersion: "11759", systemVersion: "16D32", minimumToolsVersion: "Automatic",
-            sourceLanguage: "Swift"
+            userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
+            documentVersion: "1.0", lastSavedToolsVersion: "11759", systemVersion: "16D32",
+            minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
         )
     )
 
@@ -31,12 +33,17 @@ public enum TweetsModel {
         ManagedObjects.Entity(
             name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "created", type: .date, usesScalarValueType: false, syncable: true),
+                ManagedObjects.Attribute.compact(
+                    name: "created", type: .date, usesScalarValueType: false, syncable: true
+                ),
                 ManagedObjects.Attribute.compact(name: "text", type: .string, syncable: true),
                 ManagedObjects.Attribute.compact(name: "unique", type: .string, isOptional: true, syncable: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets", inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true),
+                ManagedObjects.Relationship(
+                    name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets",
+                    inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true
+                ),
             ],
             uniquenessConstraints: [["unique"]]
         )
@@ -50,7 +57,10 @@ public enum TweetsModel {
                 ManagedObjects.Attribute.compact(name: "screenName", type: .string, syncable: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet", isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true),
+                ManagedObjects.Relationship(
+                    name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet",
+                    isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true
+                ),
             ]
         )
     }

@@ -3,7 +3,7 @@
 import Foundation
 @_spi(Generated) import ManagedObjects
 
-// Generated for this version of the runtime's contract: if this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
+// If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
 private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
 
 /// The `TwitterUser` entity.
@@ -21,13 +21,24 @@ extension TwitterUser: FetchableManagedObject {
     }
 
     public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var screenName: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+
+    public var screenName: String? {
+        get { self.stringAttribute(at: 1) }
+        set { self.setStringAttribute(newValue, at: 1) }
+    }
+
     public var tweets: Set<Tweet> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
     public func addToTweets(_ value: Tweet) { self.addRelatedObject(value, at: 2) }
     public func removeFromTweets(_ value: Tweet) { self.removeRelatedObject(value, at: 2) }
     public func addToTweets(_ values: Set<Tweet>) { self.addToRelationship(values, at: 2) }
     public func removeFromTweets(_ values: Set<Tweet>) { self.removeFromRelationship(values, at: 2) }
+
     /// A fetch request for `TwitterUser` objects.
-    public class func fetchRequest() -> FetchRequest<TwitterUser> { FetchRequest<TwitterUser>(entityName: "TwitterUser") }
-    public static var propertyNamesByKeyPath: [AnyKeyPath: String] { self.propertyNames([\.name: "name", \.screenName: "screenName", \.tweets: "tweets"]) }
+    public class func fetchRequest() -> FetchRequest<TwitterUser> {
+        FetchRequest<TwitterUser>(entityName: "TwitterUser")
+    }
+
+    public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+        self.propertyNames([\.name: "name", \.screenName: "screenName", \.tweets: "tweets"])
+    }
 }
