@@ -333,7 +333,7 @@ final class PostgreSQLConnectionPool: Sendable {
     // MARK: Values
 
     /// Statement arguments in PostgreSQL's binary form, of the types the schema's columns
-    /// hold (``SQLiteSchema/columnType(_:dialect:)``).
+    /// hold (``CoreDataSchema/columnType(_:dialect:)``).
     static func bindings(_ arguments: [DatabaseValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { append(argument, to: &bindings) }

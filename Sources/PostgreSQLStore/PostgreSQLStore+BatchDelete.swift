@@ -115,7 +115,7 @@ extension PostgreSQLStore {
 
     /// The objects related through `relationship` to the rows of `table` with these keys.
     private func relatedRows(
-        of relationship: RelationshipDescription, storage: SQLiteSchema.Storage?, table: String, keys: [Int64], connection: PostgresConnection
+        of relationship: RelationshipDescription, storage: CoreDataSchema.Storage?, table: String, keys: [Int64], connection: PostgresConnection
     ) throws -> [ManagedObjectID] {
         guard let destination = relationship.destinationEntity else { return [] }
         let destinationTable = schema.table(of: destination).name

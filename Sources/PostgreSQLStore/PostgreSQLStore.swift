@@ -10,7 +10,7 @@ extension PersistentStoreType {
 
 /// A store in a PostgreSQL database, so several processes (on several machines) share one
 /// object graph. Core Data's SQLite layout in PostgreSQL's types (the same `Z<ENTITY>` tables
-/// and columns, decided in one place, `SQLiteSchema`), fetches translated by the SQLite
+/// and columns, decided in one place, `CoreDataSchema`), fetches translated by the SQLite
 /// store's translator in PostgreSQL's dialect, saves in one transaction each.
 ///
 /// - Keys come from one sequence per table (safe with many processes), not from
@@ -29,10 +29,10 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// The database's URL, without its password.
     public let url: URL?
     public var type: PersistentStoreType { .postgreSQL }
-    let schema: SQLiteSchema
+    let schema: CoreDataSchema
     let pool: PostgreSQLConnectionPool
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
-    private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
+    private let layoutsByEntity: [ObjectIdentifier: SQLRowLayout]
     /// Rows into stored objects, by entity number (`Z_ENT`): the SQLite store's reading.
     private let rowReader: SQLRowReader
     /// Each layout's INSERT and UPDATE with PostgreSQL's numbered parameters, by entity.
@@ -106,18 +106,18 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 opened = (identifier, nil, SQLiteStoreMetadata.dictionary(for: model, identifier: identifier, storeType: .postgreSQL))
             }
             if persistentHistoryTracking {
-                let columns = PersistentHistoryColumns(model: model, schema: SQLiteSchema(model: model, existingNumbers: opened.numbers))
+                let columns = PersistentHistoryColumns(model: model, schema: CoreDataSchema(model: model, existingNumbers: opened.numbers))
                 try Self.createPersistentHistory(tombstoneColumns: columns.tombstoneColumnCount, pool: pool, connection: connection)
             }
             return opened
         }
         identifier = opened.identifier
         metadataState = StoreMetadataState(saved: opened.metadata)
-        schema = SQLiteSchema(model: model, existingNumbers: opened.numbers)
+        schema = CoreDataSchema(model: model, existingNumbers: opened.numbers)
         let schema = schema
         historyColumns = PersistentHistoryColumns(model: model, schema: schema)
         recordsHistory = persistentHistoryTracking
-        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
+        let layouts = model.entities.compactMap { SQLRowLayout(entity: $0, schema: schema) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         rowReader = SQLRowReader(
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
@@ -287,7 +287,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         for row in try pool.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY", on: connection) {
             if let (name, number) = try? row.decode((String, Int64).self) { numbersByName[name] = number }
         }
-        let (numbers, missing) = SQLiteSchema.storedNumbers(numbersByName, of: model)
+        let (numbers, missing) = CoreDataSchema.storedNumbers(numbersByName, of: model)
         guard missing.isEmpty else {
             throw ManagedObjectError(
                 .persistentStoreIncompatibleVersionHash,
@@ -299,7 +299,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()", on: connection) {
             if let (table, column) = try? row.decode((String, String).self) { columns[table.uppercased(), default: []].insert(column.uppercased()) }
         }
-        let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+        let schema = CoreDataSchema(model: model, existingNumbers: numbers)
         var problems: [String] = []
         for table in schema.tables {
             let absent = table.columns.map(\.name).filter { !(columns[table.name]?.contains($0) ?? false) }
@@ -321,11 +321,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     static func create(
         model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection, keeping kept: [String: Any] = [:]
     ) throws {
-        let schema = SQLiteSchema(model: model)
+        let schema = CoreDataSchema(model: model)
         for statement in schema.creationStatements(dialect: .postgreSQL) {
             try pool.execute(statement, on: connection)
         }
-        for entity in SQLiteSchema.numberingOrder(of: model) {
+        for entity in CoreDataSchema.numberingOrder(of: model) {
             try pool.execute(
                 "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
                 [schema.entityNumbers[entity.name]?.databaseValue ?? .null, entity.name.databaseValue,
@@ -423,7 +423,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         ManagedObjectID.permanent(entity: entity, storeIdentifier: identifier, number: number)
     }
 
-    /// A row of ``SQLiteSchema/selectClause(_:dialect:)`` as a stored object; `nil` for an
+    /// A row of ``CoreDataSchema/selectClause(_:dialect:)`` as a stored object; `nil` for an
     /// entity number the model does not know.
     private func storedObject(_ row: PostgresRow, connection: PostgresConnection) throws -> StoredObject? {
         let cells = PostgresRandomAccessRow(row)
@@ -814,7 +814,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// written, so the two sides of a many-to-many agree whichever comes first).
     private func writeToManys(of objects: [StoredObject], connection: PostgresConnection) throws -> [EventLoopFuture<PostgresQueryResult>] {
         var writes: [EventLoopFuture<PostgresQueryResult>] = []
-        var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
+        var joinRows: [(join: CoreDataSchema.JoinTable, side: CoreDataSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
         for object in objects {
             guard let storage = schema.storage[object.objectID.entity.name], let owner = object.objectID.storeNumber else { continue }
             for (index, stored) in storage.enumerated() {

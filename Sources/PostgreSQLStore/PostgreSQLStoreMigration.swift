@@ -94,11 +94,11 @@ enum PostgreSQLStoreMigration {
         pool: PostgreSQLConnectionPool, connection: PostgresConnection
     ) throws {
         let (source, destination) = (step.source.model, step.destination.model)
-        let (numbers, missing) = SQLiteSchema.storedNumbers(try primaryKeys(pool: pool, connection: connection).mapValues(\.number), of: source)
+        let (numbers, missing) = CoreDataSchema.storedNumbers(try primaryKeys(pool: pool, connection: connection).mapValues(\.number), of: source)
         guard missing.isEmpty else {
             throw ManagedObjectError(.migration, "\(store) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
         }
-        let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
+        let sourceSchema = CoreDataSchema(model: source, existingNumbers: numbers)
         // The highest key each source table handed out: its sequence's last (a key obtained but
         // never saved included), or a higher key a row holds.
         var highestKeys: [String: Int64] = [:]
@@ -114,7 +114,7 @@ enum PostgreSQLStoreMigration {
         let holding = "z_migrating_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let plan = try InferredMigrationPlan(
             source: source, destination: destination, sourceSchema: sourceSchema,
-            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys,
+            destinationSchema: CoreDataSchema(model: destination), sourceHighestKeys: highestKeys,
             dialect: .postgreSQL, sourceQualifier: holding)
         let statements = try plan.copyStatements()
 

@@ -7,13 +7,13 @@ import GRDB
 /// (`?` parameters; PostgreSQL numbers them) on their own connections, and hand rows over as
 /// cells (`GRDB.DatabaseValue`) through a column accessor, as ``SQLRowReader`` takes them.
 package struct PersistentHistoryRows: Sendable {
-    let schema: SQLiteSchema
+    let schema: CoreDataSchema
     package let columns: PersistentHistoryColumns
     let storeIdentifier: String
     /// The store's file or database, for messages.
     let location: String
 
-    package init(schema: SQLiteSchema, columns: PersistentHistoryColumns, storeIdentifier: String, location: String) {
+    package init(schema: CoreDataSchema, columns: PersistentHistoryColumns, storeIdentifier: String, location: String) {
         self.schema = schema
         self.columns = columns
         self.storeIdentifier = storeIdentifier
@@ -199,7 +199,7 @@ package struct PersistentHistoryRows: Sendable {
     package static let stringInsert = "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, NULL, ?)"
 
     /// The `INSERT` of `rows` `ACHANGE` rows at once, each of ``changeValues(_:key:transaction:)``,
-    /// in `dialect`. SQLite's is `OR FAIL`, as ``SQLiteRowLayout/sqliteInsertSQL(rows:)`` is: a
+    /// in `dialect`. SQLite's is `OR FAIL`, as ``SQLRowLayout/sqliteInsertSQL(rows:)`` is: a
     /// statement that may stop halfway otherwise keeps a statement journal (a temporary file
     /// as large as the rows), and the save's transaction is rolled back on any error anyway.
     package func changeInsert(rows: Int, dialect: SQLDialect) -> String {
@@ -227,7 +227,7 @@ package struct PersistentHistoryRows: Sendable {
     package var changeParameterCount: Int { 6 + columns.tombstoneColumnCount }
 
     /// How many rows one `INSERT` of SQLite's takes: as many as keep its parameters within 999,
-    /// SQLite's smallest limit, up to 100 (as ``SQLiteRowLayout/rowsPerInsert``).
+    /// SQLite's smallest limit, up to 100 (as ``SQLRowLayout/rowsPerInsert``).
     package var changeRowsPerSQLiteInsert: Int { max(1, min(100, 999 / changeParameterCount)) }
 
     /// `record`'s object as `ACHANGE` names it: its entity's number and its key. Throws for an

@@ -30,8 +30,8 @@ package struct InferredMigrationPlan {
     let sourceQualifier: String
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
-    let sourceSchema: SQLiteSchema
-    package let destinationSchema: SQLiteSchema
+    let sourceSchema: CoreDataSchema
+    package let destinationSchema: CoreDataSchema
 
     /// Added to the keys of a source table's rows (by table name): 0 but for an entity moved
     /// into a table whose keys its own would collide with.
@@ -40,8 +40,8 @@ package struct InferredMigrationPlan {
 
     /// `sourceHighestKeys`: by source table, the highest key it handed out.
     package init(
-        source: ManagedObjectModel, destination: ManagedObjectModel, sourceSchema: SQLiteSchema,
-        destinationSchema: SQLiteSchema, sourceHighestKeys: [String: Int64],
+        source: ManagedObjectModel, destination: ManagedObjectModel, sourceSchema: CoreDataSchema,
+        destinationSchema: CoreDataSchema, sourceHighestKeys: [String: Int64],
         dialect: SQLDialect = .sqlite, sourceQualifier: String = "source"
     ) throws {
         self.dialect = dialect
@@ -55,7 +55,7 @@ package struct InferredMigrationPlan {
         // other: the first keeps its keys, the next start past the highest so far.
         var offsets: [String: Int64] = [:]
         var ranges: [String: [(table: String, lower: Int64, upper: Int64)]] = [:]
-        for entity in SQLiteSchema.numberingOrder(of: destination) {
+        for entity in CoreDataSchema.numberingOrder(of: destination) {
             guard let origin = Self.sourceEntity(for: entity, in: source) else { continue }
             let table = destinationSchema.table(of: entity).name
             let sourceTable = sourceSchema.table(of: origin).name
@@ -143,7 +143,7 @@ package struct InferredMigrationPlan {
         var statements: [Statement] = []
         // Entity columns of to-ones read from pairs name rows that may be copied later.
         var entityColumnUpdates: [Statement] = []
-        for entity in SQLiteSchema.numberingOrder(of: destination) {
+        for entity in CoreDataSchema.numberingOrder(of: destination) {
             guard let origin = sourceEntity(for: entity), let number = destinationSchema.entityNumbers[entity.name],
                   let sourceNumber = sourceSchema.entityNumbers[origin.name] else { continue }
             let table = destinationSchema.table(of: entity).name
@@ -211,7 +211,7 @@ package struct InferredMigrationPlan {
     }
 
     /// Fills the owner's key of each destination to-many without inverse kept in its
-    /// destination's rows (``SQLiteSchema/ownerKeptForeignKeys``) from the pairs the source kept,
+    /// destination's rows (``CoreDataSchema/ownerKeptForeignKeys``) from the pairs the source kept,
     /// once every row is in: no to-one of the destination writes that column.
     private func ownerKeptForeignKeyStatements() -> [Statement] {
         var statements: [Statement] = []
@@ -304,8 +304,8 @@ package struct InferredMigrationPlan {
     /// A parameter holding a value of `type`: PostgreSQL types it as the column's type (a
     /// parameter in a SELECT list has no type of its own there).
     private func parameter(of type: AttributeType) -> String {
-        guard dialect == .postgreSQL, let columnType = SQLiteSchema.columnType(of: type) else { return "?" }
-        return "CAST(? AS \(SQLiteSchema.columnType(columnType, dialect: dialect)))"
+        guard dialect == .postgreSQL, let columnType = CoreDataSchema.columnType(of: type) else { return "?" }
+        return "CAST(? AS \(CoreDataSchema.columnType(columnType, dialect: dialect)))"
     }
 
     /// A source column's value as the destination type, when Core Data infers that change.
@@ -467,7 +467,7 @@ package struct InferredMigrationPlan {
 
     /// Per destination table, the highest key its source tables handed out (`Z_MAX`, moved
     /// by their offsets), so keys are never reused.
-    package func destinationHighestKeys() -> [(SQLiteSchema.Table, Int64)] {
+    package func destinationHighestKeys() -> [(CoreDataSchema.Table, Int64)] {
         destinationSchema.tables.map { table in
             let sources = Set(destination.entities.filter { $0.rootEntity === table.root }.compactMap(sourceEntity(for:)).map(sourceTable(of:)))
             return (table, sources.map { (sourceHighestKeys[$0] ?? 0) + (keyOffsets[$0] ?? 0) }.max() ?? 0)

@@ -22,7 +22,7 @@ final class ExternalBinaryDataSave {
 
     /// Reads the external-storage cells of the rows of `objectIDs` (of `layout`'s entity) before
     /// the transaction changes them.
-    func readPreviousCells(of objectIDs: some Sequence<ManagedObjectID>, layout: SQLiteRowLayout, db: Database) throws {
+    func readPreviousCells(of objectIDs: some Sequence<ManagedObjectID>, layout: SQLRowLayout, db: Database) throws {
         let columns = layout.externalBinaryColumns
         guard !columns.isEmpty else { return }
         let statement = try db.cachedStatement(

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// Batch requests in SQL, each one write transaction (all or nothing): a batch insert is one
 /// prepared INSERT run per row, with its keys reserved from `Z_PRIMARYKEY.Z_MAX` in the same
@@ -328,7 +327,7 @@ extension SQLiteStore {
 
     /// The objects related through `relationship` to the rows of `table` with these keys.
     private func relatedRows(
-        of relationship: RelationshipDescription, storage: SQLiteSchema.Storage?, table: String, keys: String, db: Database
+        of relationship: RelationshipDescription, storage: CoreDataSchema.Storage?, table: String, keys: String, db: Database
     ) throws -> [ManagedObjectID] {
         guard let destination = relationship.destinationEntity else { return [] }
         let destinationTable = schema.table(of: destination).name
@@ -346,46 +345,4 @@ extension SQLiteStore {
         return try Row.fetchAll(db, sql: sql, arguments: [keys]).compactMap(storedID)
     }
 
-}
-
-/// Binds values to a prepared statement through SQLite's C API, for the statement's next
-/// execution by GRDB (which resets it first and keeps the bindings).
-struct RowBinder {
-    let statement: SQLiteStatement
-    /// SQLite copies text and blobs before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    init(_ statement: SQLiteStatement) {
-        self.statement = statement
-    }
-
-    /// Makes the statement ready for bindings after its last execution.
-    func start() {
-        sqlite3_reset(statement)
-    }
-
-    func bind(_ value: DatabaseValue.Storage, at index: Int32) {
-        switch value {
-        case .null: sqlite3_bind_null(statement, index)
-        case .int64(let integer): sqlite3_bind_int64(statement, index, integer)
-        case .double(let double): sqlite3_bind_double(statement, index, double)
-        case .string(let string):
-            // With its length in bytes: a text holding a NUL is kept whole (GRDB's own binding,
-            // by C string, ends it at the NUL).
-            var text = string
-            text.withUTF8 { bytes in
-                // An empty buffer may have no address, which would bind NULL: "" stays "".
-                if let address = bytes.baseAddress {
-                    let characters = UnsafeRawPointer(address).assumingMemoryBound(to: CChar.self)
-                    _ = sqlite3_bind_text(statement, index, characters, Int32(bytes.count), Self.transient)
-                } else {
-                    _ = sqlite3_bind_text(statement, index, "", 0, Self.transient)
-                }
-            }
-        case .blob(let data):
-            data.withUnsafeBytes { bytes in
-                _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
-            }
-        }
-    }
 }

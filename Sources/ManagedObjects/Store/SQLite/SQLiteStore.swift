@@ -2,7 +2,7 @@ import DataModel
 import Foundation
 import GRDB
 
-/// A store in an SQLite file laid out as Core Data lays it out (`SQLiteSchema`), so a file
+/// A store in an SQLite file laid out as Core Data lays it out (`CoreDataSchema`), so a file
 /// Core Data wrote opens here and the other way round. Core Data's `NSSQLiteStoreType`.
 ///
 /// The file is a GRDB `DatabasePool` in WAL mode: reads run beside a save and see the last
@@ -18,10 +18,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public let identifier: String
     public let url: URL?
     public var type: PersistentStoreType { .sqlite }
-    let schema: SQLiteSchema
+    let schema: CoreDataSchema
     let pool: DatabasePool
     /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
-    let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
+    let layoutsByEntity: [ObjectIdentifier: SQLRowLayout]
     /// Rows into stored objects, by entity number (`Z_ENT`).
     private let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
@@ -85,7 +85,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 // mode, a creation that fails in turn leaves the file as it was).
             }
         }
-        schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
+        schema = CoreDataSchema(model: model, existingNumbers: existing?.numbers)
         historyColumns = PersistentHistoryColumns(model: model, schema: schema)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
@@ -123,7 +123,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         } catch {
             throw ManagedObjectError(.persistentStoreOpen, "cannot read the triggers of the SQLite store \(path): \(error)", underlying: error)
         }
-        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema, columnsKeptBySQL: columnsKeptBySQL) }
+        let layouts = model.entities.compactMap { SQLRowLayout(entity: $0, schema: schema, columnsKeptBySQL: columnsKeptBySQL) }
         layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
         rowReader = SQLRowReader(
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
@@ -185,14 +185,14 @@ public final class SQLiteStore: PersistentStore, Sendable {
                let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
                 throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
             }
-            let (numbers, missing) = SQLiteSchema.storedNumbers(
+            let (numbers, missing) = CoreDataSchema.storedNumbers(
                 try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model)
             guard missing.isEmpty else {
                 throw ManagedObjectError(
                     .persistentStoreIncompatibleVersionHash,
                     "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
             }
-            let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+            let schema = CoreDataSchema(model: model, existingNumbers: numbers)
             var problems: [String] = []
             for table in schema.tables {
                 let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
@@ -245,7 +245,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// `persistentHistoryTracking` Core Data's history tables (``PersistentHistorySchema``).
     /// `keeping`: the metadata of the store a migration replaces, whose app keys stay.
     static func create(
-        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String,
+        schema: CoreDataSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String,
         persistentHistoryTracking: Bool = false, keeping kept: [String: Any] = [:]
     ) throws {
         let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, keeping: kept)
@@ -254,7 +254,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
             try pool.write { db in
                 for statement in schema.creationStatements { try db.execute(sql: statement) }
-                for entity in SQLiteSchema.numberingOrder(of: model) {
+                for entity in CoreDataSchema.numberingOrder(of: model) {
                     try db.execute(
                         sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
                         arguments: [schema.entityNumbers[entity.name], entity.name,
@@ -417,7 +417,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     /// The columns of `table`'s rows as ``storedObject(_:db:)`` reads them.
-    func selectClause(_ table: SQLiteSchema.Table) -> String {
+    func selectClause(_ table: CoreDataSchema.Table) -> String {
         schema.selectClause(table, dialect: .sqlite)
     }
 
@@ -586,7 +586,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// that have a key of this store (their positions in `objects`, with the keys); an
     /// object without one has no row here.
     private func forEachRunOfOneEntity(
-        in objects: [StoredObject], _ body: (SQLiteRowLayout, [(position: Int, key: Int64)]) throws -> Void
+        in objects: [StoredObject], _ body: (SQLRowLayout, [(position: Int, key: Int64)]) throws -> Void
     ) rethrows {
         var runStart = objects.startIndex
         while runStart < objects.endIndex {
@@ -602,7 +602,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
     }
 
-    /// Inserts the rows of new objects, `SQLiteRowLayout.rowsPerInsert` at a time by one
+    /// Inserts the rows of new objects, `SQLRowLayout.rowsPerInsert` at a time by one
     /// multi-row INSERT: each execution of a statement cost SQLite and GRDB more than binding
     /// a row does.
     private func insertRows(of objects: [StoredObject], db: Database, external: ExternalBinaryDataSave) throws {
@@ -640,10 +640,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// Inserts the rows of the objects at `rows` (positions in `objects`, with their keys) by
     /// one statement. When a row breaks a uniqueness constraint, the rows before it are in
-    /// (`SQLiteRowLayout.sqliteInsertSQL(rows:)`): the first row missing is the one, and the
+    /// (`SQLRowLayout.sqliteInsertSQL(rows:)`): the first row missing is the one, and the
     /// error names its object, as Core Data's does.
     private func insertChunk(
-        _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLiteRowLayout, db: Database,
+        _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLRowLayout, db: Database,
         external: ExternalBinaryDataSave
     ) throws {
         let statement = try rowStatement(sql: layout.sqliteInsertSQL(rows: rows.count), db: db)
@@ -677,7 +677,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// SQLite keeps the last execution's bindings otherwise. A Binary attribute that allows
     /// external storage gets Core Data's cell (`external`).
     private func bindRow(
-        of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLiteRowLayout, binder: RowBinder,
+        of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLRowLayout, binder: RowBinder,
         parameter: inout Int32, external: ExternalBinaryDataSave
     ) throws {
         func bind(_ value: DatabaseValue.Storage) {
@@ -747,11 +747,11 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// removed before any are written, so the two sides of a many-to-many agree whichever
     /// comes first.
     private func writeToManys(of lists: [[StoredObject]], db: Database) throws {
-        var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
+        var joinRows: [(join: CoreDataSchema.JoinTable, side: CoreDataSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
         // By the entity's layout, not its name: most entities have nothing to write here. A
         // save's objects come grouped by entity, so the last layout is kept at hand. By
         // position: an object's values are read only when its entity writes to-manys.
-        var last: (entity: ObjectIdentifier, layout: SQLiteRowLayout?)?
+        var last: (entity: ObjectIdentifier, layout: SQLRowLayout?)?
         for objects in lists {
             for position in objects.indices {
                 let objectID = objects[position].objectID

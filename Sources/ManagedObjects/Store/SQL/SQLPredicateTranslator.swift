@@ -43,11 +43,11 @@ package struct SQLPredicateTranslator {
     /// The alias of the fetched entity's table in the statements the store builds.
     package static let tableAlias = "t0"
 
-    let schema: SQLiteSchema
+    let schema: CoreDataSchema
     let entity: EntityDescription
     let dialect: SQLDialect
 
-    package init(schema: SQLiteSchema, entity: EntityDescription, dialect: SQLDialect = .sqlite) {
+    package init(schema: CoreDataSchema, entity: EntityDescription, dialect: SQLDialect = .sqlite) {
         self.schema = schema
         self.entity = entity
         self.dialect = dialect
@@ -550,38 +550,12 @@ package struct SQLPredicateTranslator {
     private static let compiledPatterns = LockedValue<[PatternKey: CompiledPattern]>([:])
 }
 
-extension SQLiteSchema.Storage {
+extension CoreDataSchema.Storage {
     /// The column of an attribute or a to-one's foreign key.
     var column: String? {
         switch self {
         case .attribute(let column, _), .toOne(let column, _): column
         default: nil
         }
-    }
-}
-
-/// The SQL a translation is written in.
-package enum SQLDialect: Sendable {
-    case sqlite
-    case postgreSQL
-
-    var `true`: String { self == .sqlite ? "1" : "TRUE" }
-    var `false`: String { self == .sqlite ? "0" : "FALSE" }
-
-    /// `sql` with its `?` parameters as PostgreSQL's `$1`, `$2`, …: translated SQL holds no `?`
-    /// but parameters (values are never SQL text).
-    package static func numberingParameters(_ sql: String) -> String {
-        var numbered = ""
-        numbered.reserveCapacity(sql.utf8.count + 16)
-        var number = 0
-        for character in sql {
-            if character == "?" {
-                number += 1
-                numbered += "$\(number)"
-            } else {
-                numbered.append(character)
-            }
-        }
-        return numbered
     }
 }

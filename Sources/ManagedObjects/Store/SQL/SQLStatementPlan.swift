@@ -6,7 +6,7 @@ import GRDB
 /// not translate whole, the rows read are narrowed by the parts that do and the predicate is
 /// evaluated in memory. Parameters are `?` (a PostgreSQL store numbers them).
 package struct SQLStatementPlan {
-    /// Reads the candidate rows (the columns of ``SQLiteSchema/selectClause(_:dialect:)``),
+    /// Reads the candidate rows (the columns of ``CoreDataSchema/selectClause(_:dialect:)``),
     /// in the order `rest` expects them.
     package var statement: String
     /// Counts the matching objects, when SQL answers a count request alone.
@@ -20,7 +20,7 @@ package struct SQLStatementPlan {
     /// SQL answered are removed.
     package var rest: StoreRequest
 
-    package init(_ request: StoreRequest, schema: SQLiteSchema, dialect: SQLDialect) {
+    package init(_ request: StoreRequest, schema: CoreDataSchema, dialect: SQLDialect) {
         let alias = SQLPredicateTranslator.tableAlias
         let table = schema.table(of: request.entity)
         let numbers = request.entities.compactMap { schema.entityNumbers[$0.name] }
