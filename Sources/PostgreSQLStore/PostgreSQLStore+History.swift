@@ -134,16 +134,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
     /// their rows go, for the tombstones of their deletion.
     func historyTombstones(of objectIDs: some Sequence<ManagedObjectID>, connection: PostgresConnection) throws -> [ManagedObjectID: [DatabaseValue]] {
         guard recordsHistory else { return [:] }
-        let rows = historyRows
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
-        for objectID in objectIDs {
-            guard let sql = rows.tombstoneQuery(of: objectID.entity, dialect: .postgreSQL), let key = objectID.storeNumber else { continue }
-            if let row = try pool.query(sql, [key.databaseValue], on: connection).first {
-                let cells = PostgresRandomAccessRow(row)
-                tombstones[objectID] = (0..<cells.count).map { PostgreSQLConnectionPool.databaseValue(cells[$0]) }
-            }
-        }
-        return tombstones
+        return try engine.historyTombstones(of: objectIDs, rows: historyRows, on: PostgreSQLExecutor(pool: pool, connection: connection))
     }
 
     /// The most rows one `INSERT` into `ACHANGE` writes (PostgreSQL takes 65,535 parameters).

@@ -31,10 +31,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     public var type: PersistentStoreType { .postgreSQL }
     let schema: CoreDataSchema
     let pool: PostgreSQLConnectionPool
-    /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
-    private let layoutsByEntity: [ObjectIdentifier: SQLRowLayout]
-    /// Rows into stored objects, by entity number (`Z_ENT`): the SQLite store's reading.
-    private let rowReader: SQLRowReader
+    /// Core Data's layout at work (``RelationalStoreEngine``, the SQLite store's): row layouts
+    /// and reading, row binding, to-many reads and writes, the batch-delete walk.
+    let engine: RelationalStoreEngine
     /// Each layout's INSERT and UPDATE with PostgreSQL's numbered parameters, by entity.
     private let rowStatements: [ObjectIdentifier: (insert: String, update: String)]
     /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
@@ -117,12 +116,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         let schema = schema
         historyColumns = PersistentHistoryColumns(model: model, schema: schema)
         recordsHistory = persistentHistoryTracking
-        let layouts = model.entities.compactMap { SQLRowLayout(entity: $0, schema: schema) }
-        layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
-        rowReader = SQLRowReader(
-            layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
-            schema: schema, storeIdentifier: identifier)
-        rowStatements = layoutsByEntity.mapValues {
+        engine = RelationalStoreEngine(model: model, schema: schema, dialect: .postgreSQL, storeIdentifier: identifier)
+        rowStatements = engine.layoutsByEntity.mapValues {
             (SQLDialect.numberingParameters($0.insertSQL), SQLDialect.numberingParameters($0.updateSQL))
         }
         pinned = nil
@@ -134,8 +129,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         url = store.url
         schema = store.schema
         pool = store.pool
-        layoutsByEntity = store.layoutsByEntity
-        rowReader = store.rowReader
+        engine = store.engine
         rowStatements = store.rowStatements
         self.pinned = pinned
         metadataState = store.metadataState
@@ -287,32 +281,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         for row in try pool.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY", on: connection) {
             if let (name, number) = try? row.decode((String, Int64).self) { numbersByName[name] = number }
         }
-        let (numbers, missing) = CoreDataSchema.storedNumbers(numbersByName, of: model)
-        guard missing.isEmpty else {
-            throw ManagedObjectError(
-                .persistentStoreIncompatibleVersionHash,
-                "the model is not the one the PostgreSQL database \(location) was written with: it has no entity \(missing.joined(separator: ", "))")
-        }
         // Unquoted names are folded to lower case by PostgreSQL.
         var columns: [String: Set<String>] = [:]
         for row in try pool.query(
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()", on: connection) {
             if let (table, column) = try? row.decode((String, String).self) { columns[table.uppercased(), default: []].insert(column.uppercased()) }
         }
-        let schema = CoreDataSchema(model: model, existingNumbers: numbers)
-        var problems: [String] = []
-        for table in schema.tables {
-            let absent = table.columns.map(\.name).filter { !(columns[table.name]?.contains($0) ?? false) }
-            if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
-        }
-        for join in schema.joinTables where columns[join.name] == nil {
-            problems.append("no join table \(join.name)")
-        }
-        guard problems.isEmpty else {
-            throw ManagedObjectError(
-                .persistentStoreIncompatibleVersionHash,
-                "the model is not the one the PostgreSQL database \(location) was written with: \(problems.joined(separator: "; "))")
-        }
+        let numbers = try RelationalStoreEngine.checkTables(
+            of: model, numbersByStoredName: numbersByName, store: "the PostgreSQL database \(location)") { columns[$0] }
         return (identifier, numbers, dictionary)
     }
 
@@ -321,21 +297,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     static func create(
         model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection, keeping kept: [String: Any] = [:]
     ) throws {
-        let schema = CoreDataSchema(model: model)
-        for statement in schema.creationStatements(dialect: .postgreSQL) {
-            try pool.execute(statement, on: connection)
-        }
-        for entity in CoreDataSchema.numberingOrder(of: model) {
-            try pool.execute(
-                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                [schema.entityNumbers[entity.name]?.databaseValue ?? .null, entity.name.databaseValue,
-                 (entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0).databaseValue],
-                on: connection)
-        }
         let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, storeType: .postgreSQL, keeping: kept)
-        try pool.execute(
-            "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-            [identifier.databaseValue, plist.databaseValue], on: connection)
+        for statement in RelationalStoreEngine.creationStatements(
+            schema: CoreDataSchema(model: model), model: model, dialect: .postgreSQL, identifier: identifier, plist: plist) {
+            try pool.execute(statement.sql, statement.arguments, on: connection)
+        }
     }
 
     // MARK: Reading
@@ -369,37 +335,15 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
-        let table = schema.table(of: objectID.entity)
         return try read { connection in
-            let rows = try pool.query(
-                "\(schema.selectClause(table, dialect: .postgreSQL)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?",
-                [number.databaseValue], on: connection)
+            let rows = try pool.query(engine.rowQuery(of: objectID.entity), [number.databaseValue], on: connection)
             return try rows.first.flatMap { try storedObject($0, connection: connection) }
         }
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
-              let destination = relationship.destinationEntity else { return [] }
-        let sql: String
-        switch schema.storage[objectID.entity.name]?[relationship.index] {
-        case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
-            sql = "SELECT Z_PK, \(schema.entityNumberColumn(ofTable: table)) FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
-        case .toManyByJoin(let join, let side)?:
-            let destinationTable = schema.table(of: destination).name
-            sql = """
-                SELECT d.Z_PK, \(schema.entityNumberColumn(ofTable: destinationTable, alias: "d")) FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
-                WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
-                """
-        default:
-            return []
-        }
-        return try read { connection in
-            try pool.query(sql, [number.databaseValue], on: connection).compactMap { row in
-                guard let (key, entityNumber) = try? row.decode((Int64, Int64).self),
-                      let entity = schema.entitiesByNumber[entityNumber] else { return nil }
-                return permanentID(entity: entity, number: key)
-            }
+        try read { connection in
+            try engine.relatedObjectIDs(of: objectID, relationship: relationship, on: PostgreSQLExecutor(pool: pool, connection: connection))
         }
     }
 
@@ -427,7 +371,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// entity number the model does not know.
     private func storedObject(_ row: PostgresRow, connection: PostgresConnection) throws -> StoredObject? {
         let cells = PostgresRandomAccessRow(row)
-        return try rowReader.storedObject(
+        return try engine.rowReader.storedObject(
             column: { $0 < cells.count ? PostgreSQLConnectionPool.databaseValue(cells[$0]) : .null },
             entityNumber: { table, key in
                 try pool.query("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [key.databaseValue], on: connection)
@@ -527,7 +471,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                     let index = failed.position - firstRowWrite
                     throw RowWriteError(objectID: writers.indices.contains(index) ? writers[index] : nil, error: failed.error)
                 }
-                try pool.waitForAll(writeToManys(of: changes.updated + changes.inserted, connection: connection))
+                try pool.waitForAll(writeToManys(of: [changes.updated, changes.inserted], connection: connection))
                 if recordsHistory && !changes.isEmpty {
                     try recordHistory(
                         historyRows.records(of: changes, tombstones: tombstones), author: changes.transactionAuthor,
@@ -741,12 +685,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     }
 
     private func delete(_ objectID: ManagedObjectID, connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
-        let key = PostgreSQLConnectionPool.bindings([objectID.storeNumber?.databaseValue ?? .null])
-        var writes = [pool.send("DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", bindings: key, on: connection)]
-        for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
-            writes.append(pool.send("DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", bindings: key, on: connection))
-        }
-        return writes
+        guard let key = objectID.storeNumber else { return [] }
+        let row = SQLStatement("DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", [key.databaseValue])
+        return PostgreSQLExecutor(pool: pool, connection: connection).send([row] + engine.joinRowDeletions(of: objectID.entity, key: key))
     }
 
     /// Inserts or updates an object's row: its attributes and to-one keys.
@@ -754,50 +695,29 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         _ object: StoredObject, version: Int, inserting: Bool, connection: PostgresConnection
     ) throws -> [EventLoopFuture<PostgresQueryResult>] {
         let entity = object.objectID.entity
-        guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let statements = rowStatements[ObjectIdentifier(entity)],
+        guard let layout = engine.layout(of: entity), let statements = rowStatements[ObjectIdentifier(entity)],
               let key = object.objectID.storeNumber else { return [] }
         var bindings = PostgresBindings(capacity: layout.writtenColumns.count + 3)
-        if inserting {
-            bindings.append(key)
-            bindings.append(layout.number)
-        }
-        bindings.append(Int64(version))
-        for column in layout.writtenColumns {
-            switch column {
-            case .attribute(let index, let type):
-                guard case .attribute(let value?) = object.values[index] else {
-                    bindings.appendNull()
-                    continue
+        try engine.forEachParameter(of: object, key: key, version: version, inserting: inserting, layout: layout) { parameter in
+            switch parameter {
+            case .value(let value):
+                PostgreSQLConnectionPool.append(value, to: &bindings)
+            case .attribute(nil, _, _):
+                bindings.appendNull()
+            case .attribute(let decimal as Decimal, _, .decimal):
+                // NUMERIC, which takes no text parameter.
+                try bindings.append(decimal)
+            case .attribute(let value?, let index, let type):
+                let property = layout.entity.properties[index]
+                let cell = try SQLiteValues.databaseValue(of: value, property: property, type: type, objectID: object.objectID)
+                if case .string(let text) = cell.storage, text.utf8.contains(0) {
+                    // PostgreSQL's text holds no NUL: refused here, naming the attribute, not by the server.
+                    throw ManagedObjectError(
+                        .validation, "the PostgreSQL store cannot keep a string holding a NUL character (U+0000): \(entity.name).\(property.name)",
+                        entityName: entity.name, objectID: object.objectID, key: property.name)
                 }
-                if type == .decimal, let decimal = value as? Decimal {
-                    // NUMERIC, which takes no text parameter.
-                    try bindings.append(decimal)
-                } else {
-                    let property = layout.entity.properties[index]
-                    let cell = try SQLiteValues.databaseValue(of: value, property: property, type: type, objectID: object.objectID)
-                    if case .string(let text) = cell.storage, text.utf8.contains(0) {
-                        // PostgreSQL's text holds no NUL: refused here, naming the attribute, not by the server.
-                        throw ManagedObjectError(
-                            .validation, "the PostgreSQL store cannot keep a string holding a NUL character (U+0000): \(entity.name).\(property.name)",
-                            entityName: entity.name, objectID: object.objectID, key: property.name)
-                    }
-                    PostgreSQLConnectionPool.append(cell, to: &bindings)
-                }
-            case .toOneKey(let index):
-                guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
-                    bindings.appendNull()
-                    continue
-                }
-                bindings.append(relatedKey)
-            case .toOneEntity(let index):
-                guard case .toOne(let related?) = object.values[index],
-                      let number = layoutsByEntity[ObjectIdentifier(related.entity)]?.number else {
-                    bindings.appendNull()
-                    continue
-                }
-                bindings.append(number)
-                case .compositeElement(let index, let path, let type):
-                let cell = try layout.compositeElementCell(object: object, index: index, path: path, type: type)
+                PostgreSQLConnectionPool.append(cell, to: &bindings)
+            case .compositeElement(let cell, let type):
                 if type == .decimal, case .string(let text) = cell.storage, let decimal = Decimal(string: text) {
                     try bindings.append(decimal)
                 } else {
@@ -805,56 +725,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 }
             }
         }
-        if !inserting { bindings.append(key) }
         return [pool.send(numbered: inserting ? statements.insert : statements.update, bindings: bindings, on: connection)]
     }
 
-    /// Writes the loaded to-manys of saved objects: order columns and owners' keys of to-manys
-    /// kept in the destination's rows, and join-table rows (an object's rows all removed before any is
-    /// written, so the two sides of a many-to-many agree whichever comes first).
-    private func writeToManys(of objects: [StoredObject], connection: PostgresConnection) throws -> [EventLoopFuture<PostgresQueryResult>] {
-        var writes: [EventLoopFuture<PostgresQueryResult>] = []
-        var joinRows: [(join: CoreDataSchema.JoinTable, side: CoreDataSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
-        for object in objects {
-            guard let storage = schema.storage[object.objectID.entity.name], let owner = object.objectID.storeNumber else { continue }
-            for (index, stored) in storage.enumerated() {
-                guard case .toMany(let members) = object.values[index] else { continue }
-                switch stored {
-                case .toManyByInverse:
-                    for write in schema.foreignKeyWrites(entity: object.objectID.entity, index: index, owner: owner, members: members) {
-                        writes.append(pool.send(
-                            write.sql,
-                            bindings: PostgreSQLConnectionPool.bindings(write.arguments.map { $0?.databaseValue ?? .null }),
-                            on: connection))
-                    }
-                case .toManyByJoin(let join, let side):
-                    writes.append(pool.send(
-                        "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?",
-                        bindings: PostgreSQLConnectionPool.bindings([owner.databaseValue]), on: connection))
-                    joinRows.append((join, side, owner, members))
-                default:
-                    continue
-                }
-            }
-        }
-        for (join, side, owner, members) in joinRows {
-            let orderColumn = join.orderColumn(ownedBy: side)
-            let columns = [join.column(side), join.otherColumn(side)] + (orderColumn.map { [$0] } ?? [])
-            let update = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
-            let sql = """
-                INSERT INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) \
-                ON CONFLICT (\(join.firstColumn), \(join.secondColumn)) \(update)
-                """
-            for (position, member) in members.enumerated() {
-                var arguments: [DatabaseValue] = [owner.databaseValue, member.storeNumber?.databaseValue ?? .null]
-                if orderColumn != nil { arguments.append((position + 1).databaseValue) }
-                writes.append(pool.send(sql, bindings: PostgreSQLConnectionPool.bindings(arguments), on: connection))
-            }
-        }
-        return writes
+    /// Writes the loaded to-manys of saved objects (``RelationalStoreEngine/toManyWrites(of:)``).
+    private func writeToManys(of lists: [[StoredObject]], connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
+        PostgreSQLExecutor(pool: pool, connection: connection).send(engine.toManyWrites(of: lists))
     }
 
-    /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
     /// A row's INSERT or UPDATE that failed, and the object it wrote.
     private struct RowWriteError: WrapsStatementError {
         var objectID: ManagedObjectID?
@@ -862,22 +740,13 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         var statementError: any Error { error }
     }
 
+    /// A unique index violation as Core Data reports it (133021), naming the constrained keys of
+    /// the index the server names.
     private func constraintConflict(_ error: PSQLError, objectID: ManagedObjectID?) -> ManagedObjectError {
-        // PostgreSQL folds the unquoted index name to lower case.
-        let indexName = error.serverInfo?[.constraintName]?.lowercased()
-        guard let index = schema.uniqueIndexes.first(where: { $0.name.lowercased() == indexName }),
-              let entity = schema.entitiesByNumber.values.first(where: { index.name.hasPrefix("Z_\($0.name)_UNIQUE_") }) else {
+        guard let (index, entity) = error.serverInfo?[.constraintName].flatMap(engine.uniqueIndex(named:)) else {
             return ManagedObjectError(
                 .constraintConflict, "a uniqueness constraint of the PostgreSQL database \(pool.location) would be broken: \(pool.describe(error))", underlying: error)
         }
-        let storage = schema.storage[entity.name] ?? []
-        let names = index.columns.compactMap { column in
-            storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
-                .map { entity.properties[$0].name }
-        }
-        return ManagedObjectError(
-            .constraintConflict,
-            "\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
-            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
+        return engine.constraintConflict(entity: entity, columns: index.columns, objectID: objectID)
     }
 }

@@ -1,5 +1,7 @@
-/// The SQL a translation is written in: the few words in which SQLite's and PostgreSQL's
-/// statements differ (Booleans, parameters).
+import GRDB
+
+/// The SQL a statement is written in: the few words in which SQLite's and PostgreSQL's
+/// statements differ (Booleans, parameters, sets of keys).
 package enum SQLDialect: Sendable {
     case sqlite
     case postgreSQL
@@ -22,5 +24,21 @@ package enum SQLDialect: Sendable {
             }
         }
         return numbered
+    }
+
+    /// A condition that `column` holds one of the keys of one parameter bound to ``keySet(_:)``,
+    /// however many keys there are: SQLite reads them from a JSON array, PostgreSQL from an
+    /// array literal.
+    package func isOneOfKeys(_ column: String) -> String {
+        switch self {
+        case .sqlite: "\(column) IN (SELECT value FROM json_each(?))"
+        case .postgreSQL: "\(column) = ANY(?::bigint[])"
+        }
+    }
+
+    /// Keys as the one parameter of ``isOneOfKeys(_:)``.
+    package func keySet(_ keys: some Sequence<Int64>) -> DatabaseValue {
+        let list = keys.map(String.init).joined(separator: ",")
+        return (self == .sqlite ? "[\(list)]" : "{\(list)}").databaseValue
     }
 }

@@ -93,15 +93,7 @@ extension SQLiteStore {
     /// The values of the preserved attributes (``PersistentHistoryColumns``) of the stored
     /// objects `objectIDs`, as their columns hold them, for the tombstones of their deletion.
     func historyTombstones(of objectIDs: some Sequence<ManagedObjectID>, db: Database) throws -> [ManagedObjectID: [DatabaseValue]] {
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
-        let rows = historyRows
-        for objectID in objectIDs {
-            guard let sql = rows.tombstoneQuery(of: objectID.entity, dialect: .sqlite), let key = objectID.storeNumber else { continue }
-            if let row = try Row.fetchOne(try db.cachedStatement(sql: sql), arguments: [key]) {
-                tombstones[objectID] = (0..<row.count).map { row[$0] as DatabaseValue }
-            }
-        }
-        return tombstones
+        try engine.historyTombstones(of: objectIDs, rows: historyRows, on: SQLiteExecutor(db: db))
     }
 
     /// Records one transaction with `records`, then the insertions of `inserted` (rows of this
@@ -148,7 +140,7 @@ extension SQLiteStore {
                 runEnd += 1
             }
             let count = runEnd - runStart
-            if isRange, let first, let layout = layoutsByEntity[ObjectIdentifier(entity)] {
+            if isRange, let first, let layout = engine.layout(of: entity) {
                 try db.cachedStatement(sql: PersistentHistoryRows.insertionsCopy(from: layout.table.name))
                     .execute(arguments: [key - first, layout.number, transaction, first, first &+ Int64(count - 1)])
                 guard db.changesCount == count else {

@@ -20,9 +20,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public var type: PersistentStoreType { .sqlite }
     let schema: CoreDataSchema
     let pool: DatabasePool
-    /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
-    let layoutsByEntity: [ObjectIdentifier: SQLRowLayout]
-    /// Rows into stored objects, by entity number (`Z_ENT`).
+    /// Core Data's layout at work (``RelationalStoreEngine``): row layouts, row binding, to-many
+    /// reads and writes, the batch-delete walk.
+    let engine: RelationalStoreEngine
+    /// Rows into stored objects, by entity number (`Z_ENT`): the engine's, at hand for each row.
     private let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
     private let reader: any DatabaseReader
@@ -123,11 +124,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
         } catch {
             throw ManagedObjectError(.persistentStoreOpen, "cannot read the triggers of the SQLite store \(path): \(error)", underlying: error)
         }
-        let layouts = model.entities.compactMap { SQLRowLayout(entity: $0, schema: schema, columnsKeptBySQL: columnsKeptBySQL) }
-        layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
-        rowReader = SQLRowReader(
-            layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
-            schema: schema, storeIdentifier: identifier, externalData: externalData)
+        engine = RelationalStoreEngine(
+            model: model, schema: schema, dialect: .sqlite, storeIdentifier: identifier, columnsKeptBySQL: columnsKeptBySQL,
+            externalData: externalData)
+        rowReader = engine.rowReader
         reader = pool
         recordsHistory = persistentHistoryTracking
     }
@@ -149,7 +149,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         url = store.url
         schema = store.schema
         pool = store.pool
-        layoutsByEntity = store.layoutsByEntity
+        engine = store.engine
         rowReader = store.rowReader
         reader = snapshot
         externalData = store.externalData
@@ -185,27 +185,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
                let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
                 throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
             }
-            let (numbers, missing) = CoreDataSchema.storedNumbers(
-                try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model)
-            guard missing.isEmpty else {
-                throw ManagedObjectError(
-                    .persistentStoreIncompatibleVersionHash,
-                    "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
-            }
-            let schema = CoreDataSchema(model: model, existingNumbers: numbers)
-            var problems: [String] = []
-            for table in schema.tables {
-                let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
-                let absent = table.columns.map(\.name).filter { !present.contains($0) }
-                if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
-            }
-            for join in schema.joinTables where try !db.tableExists(join.name) {
-                problems.append("no join table \(join.name)")
-            }
-            guard problems.isEmpty else {
-                throw ManagedObjectError(
-                    .persistentStoreIncompatibleVersionHash,
-                    "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
+            let numbers = try RelationalStoreEngine.checkTables(
+                of: model, numbersByStoredName: try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), store: path
+            ) { table in
+                try db.tableExists(table) ? Set(try db.columns(in: table).map { $0.name.uppercased() }) : nil
             }
             return (identifier, numbers, try SQLiteStoreMetadata.read(db))
         }
@@ -253,15 +236,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
             // Core Data's stores use incremental auto-vacuum, which must be set before any table.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
             try pool.write { db in
-                for statement in schema.creationStatements { try db.execute(sql: statement) }
-                for entity in CoreDataSchema.numberingOrder(of: model) {
-                    try db.execute(
-                        sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                        arguments: [schema.entityNumbers[entity.name], entity.name,
-                                    entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0])
+                for statement in RelationalStoreEngine.creationStatements(
+                    schema: schema, model: model, dialect: .sqlite, identifier: identifier, plist: plist) {
+                    try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
                 }
-                try db.execute(
-                    sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, plist])
                 if persistentHistoryTracking {
                     try PersistentHistorySchema.create(
                         in: db, tombstoneColumns: PersistentHistoryColumns(model: model, schema: schema).tombstoneColumnCount)
@@ -361,9 +339,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     func snapshot(for objectID: ManagedObjectID, db: Database) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
-        let table = schema.table(of: objectID.entity)
-        let statement = try db.cachedStatement(
-            sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?")
+        let statement = try db.cachedStatement(sql: engine.rowQuery(of: objectID.entity))
         // The cursor stays alive while the row is read: it resets the statement when it goes.
         let rows = try Row.fetchCursor(statement, arguments: [number])
         return try withExtendedLifetime(rows) {
@@ -376,30 +352,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription, db: Database) throws -> [ManagedObjectID] {
-        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
-              let destination = relationship.destinationEntity else { return [] }
-        let sql: String
-        switch schema.storage[objectID.entity.name]?[relationship.index] {
-        case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
-            sql = "SELECT Z_PK, \(schema.entityNumberColumn(ofTable: table)) FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
-        case .toManyByJoin(let join, let side)?:
-            let destinationTable = schema.table(of: destination).name
-            sql = """
-                SELECT d.Z_PK, \(schema.entityNumberColumn(ofTable: destinationTable, alias: "d")) FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
-                WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
-                """
-        default:
-            return []
-        }
-        return try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap(storedID)
+        try engine.relatedObjectIDs(of: objectID, relationship: relationship, on: SQLiteExecutor(db: db))
     }
 
     /// The ID of a `Z_PK, Z_ENT` row; `nil` when either is NULL or the number names no entity
     /// (a damaged store: such rows are left out, never trapped on).
     func storedID(_ row: Row) -> ManagedObjectID? {
-        guard let number = (row.convertible(0) as Int64?), let entityNumber = (row.convertible(1) as Int64?),
-              let entity = schema.entitiesByNumber[entityNumber] else { return nil }
-        return permanentID(entity: entity, number: number)
+        engine.objectID(key: row.convertible(0), entityNumber: row.convertible(1))
     }
 
     /// A read through `reader`; SQLite's own errors (a damaged page found late, an I/O error)
@@ -528,7 +487,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// The external-storage cells of the rows a save changes or deletes, before it does.
     private func readPreviousExternalCells(of changes: StoreChangeSet, into external: ExternalBinaryDataSave, db: Database) throws {
         for deleted in changes.deleted {
-            guard let layout = layoutsByEntity[ObjectIdentifier(deleted.objectID.entity)],
+            guard let layout = engine.layout(of: deleted.objectID.entity),
                   !layout.externalBinaryColumns.isEmpty else { continue }
             try external.readPreviousCells(of: CollectionOfOne(deleted.objectID), layout: layout, db: db)
         }
@@ -576,8 +535,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             conflicts.deleted.append((objectID, readVersion))
             return
         }
-        for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
-            try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [objectID.storeNumber])
+        if let key = objectID.storeNumber {
+            try SQLiteExecutor(db: db).run(engine.joinRowDeletions(of: objectID.entity, key: key))
         }
     }
 
@@ -593,7 +552,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             let entity = objects[runStart].objectID.entity
             var runEnd = runStart + 1
             while runEnd < objects.endIndex, objects[runEnd].objectID.entity === entity { runEnd += 1 }
-            if let layout = layoutsByEntity[ObjectIdentifier(entity)] {
+            if let layout = engine.layout(of: entity) {
                 try body(layout, (runStart..<runEnd).compactMap { position in
                     objects[position].objectID.storeNumber.map { (position: position, key: $0) }
                 })
@@ -672,123 +631,49 @@ public final class SQLiteStore: PersistentStore, Sendable {
         return statement
     }
 
-    /// Binds one row from `parameter` on: for an insert `Z_PK` and `Z_ENT`, then `Z_OPT`, the
-    /// written columns, and for an update `Z_PK` last. Every parameter is bound on every row:
-    /// SQLite keeps the last execution's bindings otherwise. A Binary attribute that allows
-    /// external storage gets Core Data's cell (`external`).
+    /// Binds one row from `parameter` on, in the engine's order
+    /// (``RelationalStoreEngine/forEachParameter(of:key:version:inserting:layout:_:)``). Every
+    /// parameter is bound on every row: SQLite keeps the last execution's bindings otherwise. A
+    /// Binary attribute that allows external storage gets Core Data's cell (`external`).
     private func bindRow(
         of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLRowLayout, binder: RowBinder,
         parameter: inout Int32, external: ExternalBinaryDataSave
     ) throws {
-        func bind(_ value: DatabaseValue.Storage) {
-            binder.bind(value, at: parameter)
-            parameter += 1
-        }
-        if inserting {
-            bind(.int64(key))
-            bind(.int64(layout.number))
-        }
-        bind(.int64(Int64(version)))
-        for column in layout.writtenColumns {
-            switch column {
-            case .attribute(let index, .binary) where layout.externalBinaryColumns.contains(where: { $0.index == index }):
+        var position = parameter
+        defer { parameter = position }
+        try engine.forEachParameter(of: object, key: key, version: version, inserting: inserting, layout: layout) { cell in
+            switch cell {
+            case .value(let value), .compositeElement(let value, _):
+                binder.bind(value.storage, at: position)
+            case .attribute(let value, let index, .binary) where layout.externalBinaryColumns.contains(where: { $0.index == index }):
                 let property = layout.entity.properties[index]
                 var data: Data?
-                if case .attribute(let value?) = object.values[index],
-                   case .blob(let bytes) = try SQLiteValues.databaseValue(of: value, property: property, type: .binary, objectID: object.objectID).storage {
+                if let value, case .blob(let bytes) = try SQLiteValues.databaseValue(
+                    of: value, property: property, type: .binary, objectID: object.objectID).storage {
                     data = bytes
                 }
-                bind(try external.cell(for: data, index: index, attribute: property.name, objectID: object.objectID))
-            case .attribute(let index, let type):
-                guard case .attribute(let value?) = object.values[index] else {
-                    bind(.null)
-                    continue
-                }
-                bind(try SQLiteValues.databaseValue(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID).storage)
-            case .toOneKey(let index):
-                guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
-                    bind(.null)
-                    continue
-                }
-                bind(.int64(relatedKey))
-            case .toOneEntity(let index):
-                guard case .toOne(let related?) = object.values[index],
-                      let number = layoutsByEntity[ObjectIdentifier(related.entity)]?.number else {
-                    bind(.null)
-                    continue
-                }
-                bind(.int64(number))
-                case .compositeElement(let index, let path, let type):
-                bind(try layout.compositeElementCell(object: object, index: index, path: path, type: type).storage)
+                binder.bind(try external.cell(for: data, index: index, attribute: property.name, objectID: object.objectID), at: position)
+            case .attribute(nil, _, _):
+                binder.bind(.null, at: position)
+            case .attribute(let value?, let index, let type):
+                binder.bind(
+                    try SQLiteValues.databaseValue(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID).storage,
+                    at: position)
             }
+            position += 1
         }
-        if !inserting { bind(.int64(key)) }
     }
 
     /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
+    /// SQLite's message names the index by its columns (`TABLE.COLUMN, …`).
     func constraintConflict(_ error: DatabaseError, entity: EntityDescription, objectID: ManagedObjectID?, detail: String = "") -> ManagedObjectError {
         let table = schema.table(of: entity)
-        let storage = schema.storage[entity.name] ?? []
         let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
-        let names = index.map { unique in
-            unique.columns.compactMap { column in
-                storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
-                    .map { entity.properties[$0].name }
-            }
-        } ?? []
-        return ManagedObjectError(
-            .constraintConflict,
-            "\(detail)\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
-            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
+        return engine.constraintConflict(entity: entity, columns: index?.columns, objectID: objectID, detail: detail)
     }
 
-    /// Writes the loaded to-manys of saved objects: order columns and owners' keys of to-manys
-    /// kept in the destination's rows, and join-table rows. A join table's rows of an object are all
-    /// removed before any are written, so the two sides of a many-to-many agree whichever
-    /// comes first.
+    /// Writes the loaded to-manys of saved objects (``RelationalStoreEngine/toManyWrites(of:)``).
     private func writeToManys(of lists: [[StoredObject]], db: Database) throws {
-        var joinRows: [(join: CoreDataSchema.JoinTable, side: CoreDataSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
-        // By the entity's layout, not its name: most entities have nothing to write here. A
-        // save's objects come grouped by entity, so the last layout is kept at hand. By
-        // position: an object's values are read only when its entity writes to-manys.
-        var last: (entity: ObjectIdentifier, layout: SQLRowLayout?)?
-        for objects in lists {
-            for position in objects.indices {
-                let objectID = objects[position].objectID
-                let entity = ObjectIdentifier(objectID.entity)
-                if last?.entity != entity { last = (entity, layoutsByEntity[entity]) }
-                guard let layout = last?.layout, layout.writesToManys,
-                      let owner = objectID.storeNumber else { continue }
-                for (index, stored) in layout.storage.enumerated() {
-                    guard case .toMany(let members) = objects[position].values[index] else { continue }
-                    switch stored {
-                    case .toManyByInverse:
-                        for write in schema.foreignKeyWrites(entity: layout.entity, index: index, owner: owner, members: members) {
-                            try db.cachedStatement(sql: write.sql).execute(arguments: StatementArguments(write.arguments))
-                        }
-                    case .toManyByJoin(let join, let side):
-                        try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [owner])
-                        joinRows.append((join, side, owner, members))
-                    default:
-                        continue
-                    }
-                }
-            }
-        }
-        for (join, side, owner, members) in joinRows {
-            let orderColumn = join.orderColumn(ownedBy: side)
-            let columns = [join.column(side), join.otherColumn(side)] + (orderColumn.map { [$0] } ?? [])
-            let update = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
-            for (position, member) in members.enumerated() {
-                var arguments: [DatabaseValue] = [owner.databaseValue, member.storeNumber.databaseValue]
-                if orderColumn != nil { arguments.append((position + 1).databaseValue) }
-                try db.execute(
-                    sql: """
-                        INSERT INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) \
-                        ON CONFLICT(\(join.firstColumn), \(join.secondColumn)) \(update)
-                        """,
-                    arguments: StatementArguments(arguments))
-            }
-        }
+        try SQLiteExecutor(db: db).run(engine.toManyWrites(of: lists))
     }
 }
