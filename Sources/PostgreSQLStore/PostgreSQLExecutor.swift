@@ -1,4 +1,3 @@
-import GRDB
 import ManagedObjects
 import PostgresNIO
 
@@ -8,14 +7,14 @@ struct PostgreSQLExecutor: SQLExecutor {
     let pool: PostgreSQLConnectionPool
     let connection: PostgresConnection
 
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
         try pool.execute(sql, arguments, on: connection)
     }
 
-    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
         try pool.query(sql, arguments, on: connection).map { row in
             let cells = PostgresRandomAccessRow(row)
-            return (0..<cells.count).map { PostgreSQLConnectionPool.databaseValue(cells[$0]) }
+            return (0..<cells.count).map { PostgreSQLConnectionPool.value(cells[$0]) }
         }
     }
 

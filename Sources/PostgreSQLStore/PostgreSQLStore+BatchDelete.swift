@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ManagedObjects
 import PostgresNIO
 
@@ -38,7 +37,7 @@ extension PostgreSQLStore {
     /// persistent history, records them as one transaction: deletions with their tombstones, the
     /// nullified objects as updates of their inverse relationships.
     private func delete(_ targets: [ManagedObjectID], request: StoreBatchDelete, connection: PostgresConnection) throws -> StoreBatchOutcome {
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
+        var tombstones: [ManagedObjectID: [SQLValue]] = [:]
         let deletion = try engine.batchDelete(targets, on: PostgreSQLExecutor(pool: pool, connection: connection)) { objectIDs, _ in
             tombstones.merge(try historyTombstones(of: objectIDs, connection: connection)) { first, _ in first }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ManagedObjects
 import PostgresNIO
 
@@ -10,8 +9,10 @@ extension PersistentStoreType {
 
 /// A store in a PostgreSQL database, so several processes (on several machines) share one
 /// object graph. Core Data's SQLite layout in PostgreSQL's types (the same `Z<ENTITY>` tables
-/// and columns, decided in one place, `CoreDataSchema`), fetches translated by the SQLite
-/// store's translator in PostgreSQL's dialect, saves in one transaction each.
+/// and columns, decided in one place, `CoreDataSchema`), read and written by the engine the
+/// SQLite store uses too (`RelationalStoreEngine`: row layouts and binding, to-manys, the
+/// batch-delete walk) and fetches translated by its translator, in PostgreSQL's dialect; this
+/// store adds the connections, the locking and saves in one transaction each.
 ///
 /// - Keys come from one sequence per table (safe with many processes), not from
 ///   `Z_PRIMARYKEY`, which still names the entities and their numbers.
@@ -91,7 +92,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             if settings.statementTimeout != nil { try pool.execute("SET LOCAL statement_timeout = 0", on: connection) }
             // One process creates the schema and tables; the others wait here, then find them
             // (`CREATE SCHEMA IF NOT EXISTS` itself fails when two run at once).
-            try pool.execute("SELECT pg_advisory_xact_lock(?)", [Self.creationLockKey.databaseValue], on: connection)
+            try pool.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.creationLockKey)], on: connection)
             if let databaseSchema { try pool.execute("CREATE SCHEMA IF NOT EXISTS \(databaseSchema)", on: connection) }
             if let migration {
                 try PostgreSQLStoreMigration.migrateIfNeeded(to: model, options: migration, pool: pool, connection: connection)
@@ -273,7 +274,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
               let identifier = try? cells[0].decode(String.self) else {
             throw ManagedObjectError(.persistentStoreIncompatibleSchema, "the PostgreSQL database \(location) has no store metadata (Z_METADATA is empty)")
         }
-        var dictionary = Data.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[1])).flatMap {
+        var dictionary = PostgreSQLConnectionPool.value(cells[1]).dataValue.flatMap {
             try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
         } ?? [:]
         dictionary["NSStoreUUID"] = identifier
@@ -325,18 +326,13 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         !predicate.containsBlock
     }
 
-    /// Related objects as evaluation reads them. A read that fails here counts as no object:
-    /// the graph cannot throw, and the same read fails the fetch that follows.
-    private var graph: SnapshotSubject.Graph {
-        SnapshotSubject.Graph(
-            snapshot: { [self] in try? snapshot(for: $0) },
-            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
-    }
+    /// Related objects as evaluation reads them.
+    private var graph: SnapshotSubject.Graph { SnapshotSubject.Graph(reading: self) }
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
         return try read { connection in
-            let rows = try pool.query(engine.rowQuery(of: objectID.entity), [number.databaseValue], on: connection)
+            let rows = try pool.query(engine.rowQuery(of: objectID.entity), [.integer(number)], on: connection)
             return try rows.first.flatMap { try storedObject($0, connection: connection) }
         }
     }
@@ -372,9 +368,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private func storedObject(_ row: PostgresRow, connection: PostgresConnection) throws -> StoredObject? {
         let cells = PostgresRandomAccessRow(row)
         return try engine.rowReader.storedObject(
-            column: { $0 < cells.count ? PostgreSQLConnectionPool.databaseValue(cells[$0]) : .null },
+            column: { $0 < cells.count ? PostgreSQLConnectionPool.value(cells[$0]) : .null },
             entityNumber: { table, key in
-                try pool.query("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [key.databaseValue], on: connection)
+                try pool.query("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [.integer(key)], on: connection)
                     .first.flatMap { try? $0.decode(Int64.self) }
             })
     }
@@ -387,7 +383,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         try refuseWritesToPinnedView()
         let sequence = schema.keySequence(of: schema.table(of: entity))
         let keys = try read { connection in
-            try pool.query("SELECT nextval('\(sequence)') FROM generate_series(1, ?)", [count.databaseValue], on: connection)
+            try pool.query("SELECT nextval('\(sequence)') FROM generate_series(1, ?)", [.integer(Int64(count))], on: connection)
                 .compactMap { try? $0.decode(Int64.self) }
         }
         guard keys.count == count else {
@@ -411,9 +407,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             throw ManagedObjectError(.persistentStoreIncompatibleSchema, "the PostgreSQL database \(pool.location) has no store metadata (Z_METADATA is empty)")
         }
         let plist = try SQLiteStoreMetadata.propertyList(
-            of: metadata, storedPropertyList: Data.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[1])),
+            of: metadata, storedPropertyList: PostgreSQLConnectionPool.value(cells[1]).dataValue,
             store: pool.location)
-        try pool.execute("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", [plist.databaseValue, version.databaseValue], on: connection)
+        try pool.execute("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", [.blob(plist), .integer(version)], on: connection)
     }
 
     public func save(_ changes: StoreChangeSet) throws {
@@ -597,12 +593,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private func storedOwner(of object: StoredObject, under constraint: UniquenessIndex.Constraint) throws -> StoredObject? {
         let storage = schema.storage[object.objectID.entity.name] ?? []
         var conditions: [String] = []
-        var arguments: [DatabaseValue] = []
+        var arguments: [SQLValue] = []
         for index in constraint.indexes {
             guard storage.indices.contains(index), case .attribute(let column, let type) = storage[index],
                   case .attribute(let value?) = object.values[index] else { return nil }
             conditions.append("\(SQLPredicateTranslator.tableAlias).\(column) = ?")
-            arguments.append(try SQLiteValues.databaseValue(
+            arguments.append(try CoreDataValues.cell(
                 of: value, property: object.objectID.entity.properties[index], type: type, objectID: object.objectID))
         }
         let table = schema.table(of: object.objectID.entity)
@@ -670,7 +666,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             let objectsByKey = Dictionary(objects.map { ($0.objectID.storeNumber ?? 0, $0.objectID) }, uniquingKeysWith: { first, _ in first })
             let rows = try pool.query(
                 "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(keys.map { _ in "?" }.joined(separator: ", "))) ORDER BY Z_PK FOR UPDATE",
-                keys.map(\.databaseValue), on: connection)
+                keys.map(SQLValue.integer), on: connection)
             for row in rows {
                 if let (key, version) = try? row.decode((Int64, Int64?).self), let objectID = objectsByKey[key] {
                     stored[objectID] = version.map(Int.init) ?? 0
@@ -686,7 +682,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
 
     private func delete(_ objectID: ManagedObjectID, connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
         guard let key = objectID.storeNumber else { return [] }
-        let row = SQLStatement("DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", [key.databaseValue])
+        let row = SQLStatement("DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", [.integer(key)])
         return PostgreSQLExecutor(pool: pool, connection: connection).send([row] + engine.joinRowDeletions(of: objectID.entity, key: key))
     }
 
@@ -709,8 +705,8 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 try bindings.append(decimal)
             case .attribute(let value?, let index, let type):
                 let property = layout.entity.properties[index]
-                let cell = try SQLiteValues.databaseValue(of: value, property: property, type: type, objectID: object.objectID)
-                if case .string(let text) = cell.storage, text.utf8.contains(0) {
+                let cell = try CoreDataValues.cell(of: value, property: property, type: type, objectID: object.objectID)
+                if case .text(let text) = cell, text.utf8.contains(0) {
                     // PostgreSQL's text holds no NUL: refused here, naming the attribute, not by the server.
                     throw ManagedObjectError(
                         .validation, "the PostgreSQL store cannot keep a string holding a NUL character (U+0000): \(entity.name).\(property.name)",
@@ -718,7 +714,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 }
                 PostgreSQLConnectionPool.append(cell, to: &bindings)
             case .compositeElement(let cell, let type):
-                if type == .decimal, case .string(let text) = cell.storage, let decimal = Decimal(string: text) {
+                if type == .decimal, case .text(let text) = cell, let decimal = Decimal(string: text) {
                     try bindings.append(decimal)
                 } else {
                     PostgreSQLConnectionPool.append(cell, to: &bindings)

@@ -40,12 +40,12 @@ private final class RecordingExecutor: SQLExecutor {
         self.inner = inner
     }
 
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
         statements.append(sql)
         try inner.execute(sql, arguments)
     }
 
-    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
         statements.append(sql)
         return try inner.rows(sql, arguments)
     }

@@ -1,6 +1,5 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// The mapping Core Data's lightweight migration infers between two versions, as SQL that
 /// copies the source version's rows (tables qualified by `sourceQualifier`: the SQLite store's
@@ -88,7 +87,7 @@ package struct InferredMigrationPlan {
     package struct Statement {
         package var entity: String
         package var sql: String
-        package var arguments: [DatabaseValue]
+        package var arguments: [SQLValue]
     }
 
     /// A source table in the statements.
@@ -150,7 +149,7 @@ package struct InferredMigrationPlan {
             let sourceTable = sourceTable(of: origin)
             var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
             var values = [shifted("s.Z_PK", from: sourceTable), String(number), "s.Z_OPT"]
-            var arguments: [DatabaseValue] = []
+            var arguments: [SQLValue] = []
             for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []) {
                 switch storage {
                 case .attribute(let column, _):
@@ -288,14 +287,14 @@ package struct InferredMigrationPlan {
     }
 
     /// The value of `attribute` for a row `s` of the source entity; `nil` for NULL.
-    private func attributeValue(_ attribute: AttributeDescription, of entity: EntityDescription) throws -> (sql: String, arguments: [DatabaseValue])? {
+    private func attributeValue(_ attribute: AttributeDescription, of entity: EntityDescription) throws -> (sql: String, arguments: [SQLValue])? {
         var sql: String?
         if case .attribute(let sourceAttribute)? = sourceProperty(for: attribute, of: entity)?.kind,
            let sourceEntity = sourceEntity(for: entity),
            case .attribute(let column, let sourceType)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] {
             sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, entity: entity.name, attribute: attribute.name)
         }
-        let defaultValue = try SQLiteValues.databaseValue(attribute.defaultValue, type: attribute.type, attribute: attribute.name)
+        let defaultValue = try CoreDataValues.cell(attribute.defaultValue, type: attribute.type, attribute: attribute.name)
         guard !defaultValue.isNull, !attribute.isOptional || sql == nil else { return sql.map { ($0, []) } }
         let parameter = parameter(of: attribute.type)
         return (sql.map { "COALESCE(\($0), \(parameter))" } ?? parameter, [defaultValue])

@@ -391,6 +391,19 @@ package struct CoreDataSchema: @unchecked Sendable {
         return writes
     }
 
+    /// The schema of a store a migration reads, written with `model` (its entity numbers from
+    /// `numbersByStoredName`, its `Z_PRIMARYKEY`'s); throws `migration` (134110) naming `store`
+    /// when it lacks entities of the model.
+    package static func migrationSource(
+        _ model: ManagedObjectModel, numbersByStoredName: [String: Int64], store: String
+    ) throws -> (schema: CoreDataSchema, numbers: [String: Int64]) {
+        let (numbers, missing) = storedNumbers(numbersByStoredName, of: model)
+        guard missing.isEmpty else {
+            throw ManagedObjectError(.migration, "\(store) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
+        }
+        return (CoreDataSchema(model: model, existingNumbers: numbers), numbers)
+    }
+
     package func table(of entity: EntityDescription) -> Table {
         tables.first { $0.root === entity.rootEntity }!
     }

@@ -1,6 +1,5 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// The batch-delete walk of every SQL store: the matching rows go and the delete rules apply in
 /// SQL, a round of statements per entity covering all its keys (cascade deletes, nullify clears
@@ -19,7 +18,7 @@ extension RelationalStoreEngine {
         /// The persistent history of the deletion, as one transaction: deletions with their
         /// tombstones, the nullified objects as updates of their inverse relationships.
         package func historyRecords(
-            tombstones: [ManagedObjectID: [DatabaseValue]], columns: PersistentHistoryColumns
+            tombstones: [ManagedObjectID: [SQLValue]], columns: PersistentHistoryColumns
         ) -> [PersistentHistoryRows.Record] {
             deleted.map { PersistentHistoryRows.Record(type: .delete, objectID: $0, tombstone: tombstones[$0] ?? []) }
                 + relatedUpdated.map { id in
@@ -112,7 +111,7 @@ extension RelationalStoreEngine {
     /// The objects related through `relationship` to the rows of `table` with the keys `keys`
     /// (one parameter, ``SQLDialect/keySet(_:)``).
     private func relatedRows(
-        of relationship: RelationshipDescription, storage: CoreDataSchema.Storage?, table: String, keys: DatabaseValue,
+        of relationship: RelationshipDescription, storage: CoreDataSchema.Storage?, table: String, keys: SQLValue,
         on executor: some SQLExecutor
     ) throws -> [ManagedObjectID] {
         guard let destination = relationship.destinationEntity else { return [] }

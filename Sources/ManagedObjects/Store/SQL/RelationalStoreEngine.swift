@@ -1,6 +1,5 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// Core Data's relational layout at work, for every SQL store: what a store does with its
 /// tables that does not depend on how it reaches its database. Checking and creating the
@@ -83,11 +82,11 @@ package final class RelationalStoreEngine: Sendable {
         for entity in CoreDataSchema.numberingOrder(of: model) {
             statements.append(SQLStatement(
                 "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                [schema.entityNumbers[entity.name].databaseValue, entity.name.databaseValue,
-                 (entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0).databaseValue]))
+                [.integer(orNull: schema.entityNumbers[entity.name]), .text(entity.name),
+                 .integer(entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0)]))
         }
         statements.append(SQLStatement(
-            "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [identifier.databaseValue, plist.databaseValue]))
+            "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.text(identifier), .blob(plist)]))
         return statements
     }
 
@@ -126,7 +125,7 @@ package final class RelationalStoreEngine: Sendable {
     ) throws -> [ManagedObjectID] {
         guard objectID.storeIdentifier == storeIdentifier, let number = objectID.storeNumber,
               let sql = toManyQuery(of: objectID.entity, relationship: relationship) else { return [] }
-        return try executor.rows(sql, [number.databaseValue]).compactMap(objectID(ofRow:))
+        return try executor.rows(sql, [.integer(number)]).compactMap(objectID(ofRow:))
     }
 
     /// The ID of a row of `Z_PK, Z_ENT`; `nil` when either is NULL or the number names no entity
@@ -136,9 +135,9 @@ package final class RelationalStoreEngine: Sendable {
         return rowReader.permanentID(entity: entity, number: key)
     }
 
-    package func objectID(ofRow cells: [DatabaseValue]) -> ManagedObjectID? {
+    package func objectID(ofRow cells: [SQLValue]) -> ManagedObjectID? {
         guard cells.count >= 2 else { return nil }
-        return objectID(key: Int64.fromDatabaseValue(cells[0]), entityNumber: Int64.fromDatabaseValue(cells[1]))
+        return objectID(key: cells[0].int64Value, entityNumber: cells[1].int64Value)
     }
 
     // MARK: Writing rows
@@ -146,12 +145,12 @@ package final class RelationalStoreEngine: Sendable {
     /// A parameter of a row's INSERT or UPDATE, as ``forEachParameter(of:key:version:inserting:layout:_:)`` gives it.
     package enum RowParameter {
         /// A key, an entity number, a version or NULL, bound as it is.
-        case value(DatabaseValue)
+        case value(SQLValue)
         /// The value (`nil`: none) of the attribute at `index` of the entity's properties, of
-        /// storage `type`: the store encodes it (``SQLiteValues``, and its own columns' needs).
+        /// storage `type`: the store encodes it (``CoreDataValues``, and its own columns' needs).
         case attribute(Any?, index: Int, type: AttributeType)
         /// One element of a composite attribute, encoded.
-        case compositeElement(DatabaseValue, type: AttributeType)
+        case compositeElement(SQLValue, type: AttributeType)
     }
 
     /// Calls `bind` with each parameter of `layout`'s row statement for `object`, in order: for
@@ -161,10 +160,10 @@ package final class RelationalStoreEngine: Sendable {
         of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLRowLayout, _ bind: (RowParameter) throws -> Void
     ) throws {
         if inserting {
-            try bind(.value(key.databaseValue))
-            try bind(.value(layout.number.databaseValue))
+            try bind(.value(.integer(key)))
+            try bind(.value(.integer(layout.number)))
         }
-        try bind(.value(Int64(version).databaseValue))
+        try bind(.value(.integer(Int64(version))))
         for column in layout.writtenColumns {
             switch column {
             case .attribute(let index, let type):
@@ -178,18 +177,18 @@ package final class RelationalStoreEngine: Sendable {
                     try bind(.value(.null))
                     continue
                 }
-                try bind(.value(relatedKey.databaseValue))
+                try bind(.value(.integer(relatedKey)))
             case .toOneEntity(let index):
                 guard case .toOne(let related?) = object.values[index], let number = self.layout(of: related.entity)?.number else {
                     try bind(.value(.null))
                     continue
                 }
-                try bind(.value(number.databaseValue))
+                try bind(.value(.integer(number)))
             case .compositeElement(let index, let path, let type):
                 try bind(.compositeElement(try layout.compositeElementCell(object: object, index: index, path: path, type: type), type: type))
             }
         }
-        if !inserting { try bind(.value(key.databaseValue)) }
+        if !inserting { try bind(.value(.integer(key))) }
     }
 
     /// The statements that delete the join-table rows of the object with key `key` of `entity`,
@@ -197,7 +196,7 @@ package final class RelationalStoreEngine: Sendable {
     package func joinRowDeletions(of entity: EntityDescription, key: Int64) -> [SQLStatement] {
         var statements: [SQLStatement] = []
         for case .toManyByJoin(let join, let side) in schema.storage[entity.name] ?? [] {
-            statements.append(SQLStatement("DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", [key.databaseValue]))
+            statements.append(SQLStatement("DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", [.integer(key)]))
         }
         return statements
     }
@@ -224,10 +223,10 @@ package final class RelationalStoreEngine: Sendable {
                     switch stored {
                     case .toManyByInverse:
                         for write in schema.foreignKeyWrites(entity: layout.entity, index: index, owner: owner, members: members) {
-                            statements.append(SQLStatement(write.sql, write.arguments.map(\.databaseValue)))
+                            statements.append(SQLStatement(write.sql, write.arguments.map(SQLValue.integer(orNull:))))
                         }
                     case .toManyByJoin(let join, let side):
-                        statements.append(SQLStatement("DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", [owner.databaseValue]))
+                        statements.append(SQLStatement("DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", [.integer(owner)]))
                         joinRows.append((join, side, owner, members))
                     default:
                         continue
@@ -244,8 +243,8 @@ package final class RelationalStoreEngine: Sendable {
                 ON CONFLICT (\(join.firstColumn), \(join.secondColumn)) \(update)
                 """
             for (position, member) in members.enumerated() {
-                var arguments: [DatabaseValue] = [owner.databaseValue, member.storeNumber.databaseValue]
-                if orderColumn != nil { arguments.append((position + 1).databaseValue) }
+                var arguments: [SQLValue] = [.integer(owner), .integer(orNull: member.storeNumber)]
+                if orderColumn != nil { arguments.append(.integer(Int64(position + 1))) }
                 statements.append(SQLStatement(sql, arguments))
             }
         }
@@ -285,11 +284,11 @@ package final class RelationalStoreEngine: Sendable {
     /// objects `objectIDs`, as their columns hold them, for the tombstones of their deletion.
     package func historyTombstones(
         of objectIDs: some Sequence<ManagedObjectID>, rows: PersistentHistoryRows, on executor: some SQLExecutor
-    ) throws -> [ManagedObjectID: [DatabaseValue]] {
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
+    ) throws -> [ManagedObjectID: [SQLValue]] {
+        var tombstones: [ManagedObjectID: [SQLValue]] = [:]
         for objectID in objectIDs {
             guard let sql = rows.tombstoneQuery(of: objectID.entity, dialect: dialect), let key = objectID.storeNumber else { continue }
-            if let row = try executor.rows(sql, [key.databaseValue]).first { tombstones[objectID] = row }
+            if let row = try executor.rows(sql, [.integer(key)]).first { tombstones[objectID] = row }
         }
         return tombstones
     }

@@ -1,4 +1,3 @@
-import GRDB
 
 /// The SQL a statement is written in: the few words in which SQLite's and PostgreSQL's
 /// statements differ (Booleans, parameters, sets of keys).
@@ -37,8 +36,8 @@ package enum SQLDialect: Sendable {
     }
 
     /// Keys as the one parameter of ``isOneOfKeys(_:)``.
-    package func keySet(_ keys: some Sequence<Int64>) -> DatabaseValue {
+    package func keySet(_ keys: some Sequence<Int64>) -> SQLValue {
         let list = keys.map(String.init).joined(separator: ",")
-        return (self == .sqlite ? "[\(list)]" : "{\(list)}").databaseValue
+        return .text(self == .sqlite ? "[\(list)]" : "{\(list)}")
     }
 }

@@ -1,6 +1,5 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// One entity's rows as the store reads and writes them, worked out once when the store opens
 /// from ``CoreDataSchema``, so that a fetch or a save looks nothing up by name per row: where
@@ -152,11 +151,11 @@ package final class SQLRowLayout: @unchecked Sendable {
 
     /// The cell of one element of the composite attribute at `index` of `object`, for both SQL
     /// stores' writes.
-    package func compositeElementCell(object: StoredObject, index: Int, path: [String], type: AttributeType) throws -> DatabaseValue {
+    package func compositeElementCell(object: StoredObject, index: Int, path: [String], type: AttributeType) throws -> SQLValue {
         guard case .attribute(let value?) = object.values[index] else { return .null }
         let name = ([entity.properties[index].name] + path).joined(separator: ".")
         guard let element = try CompositeValues.element(at: path, of: value, attribute: name) else { return .null }
-        return try SQLiteValues.databaseValue(of: element, type: type, attribute: name)
+        return try CoreDataValues.cell(of: element, type: type, attribute: name)
     }
 
     /// SQLite's insert of `rows` new rows (each as in `insertSQL`), at most `rowsPerInsert`.

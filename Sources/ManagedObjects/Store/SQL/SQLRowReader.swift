@@ -1,6 +1,5 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// Reading rows of ``CoreDataSchema/selectClause(_:dialect:)`` into stored objects: the one
 /// reading both SQL stores use, each giving its own way to a row's cells. A class: a store
@@ -34,10 +33,10 @@ package final class SQLRowReader: Sendable {
     /// with `keepingUndecodableTransformables`, such a cell reads as an
     /// ``UndecodedTransformable`` instead (an export hands the bytes on).
     package func storedObject(
-        column: (Int) -> DatabaseValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?,
+        column: (Int) -> SQLValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?,
         keepingUndecodableTransformables: Bool = false
     ) throws -> StoredObject? {
-        func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
+        func integer(_ position: Int) -> Int64? { column(position).int64Value }
         guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
         let objectID = permanentID(entity: layout.entity, number: key)
         var values: [StoredValue] = []
@@ -48,11 +47,11 @@ package final class SQLRowReader: Sendable {
                 do {
                     values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
                 } catch let error as ManagedObjectError where keepingUndecodableTransformables {
-                    guard case .blob(let data) = column(position).storage else { throw error }
+                    guard case .blob(let data) = column(position) else { throw error }
                     values.append(.attribute(UndecodedTransformable(data: data, reason: error.message)))
                 }
             case .attribute(let position, let type):
-                values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
+                values.append(.attribute(CoreDataValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
             case .externalBinary(let position):
                 values.append(.attribute(try externalBinaryValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
             case .toOne(let position, let entityPosition, let destination, let destinationTable):
@@ -67,7 +66,7 @@ package final class SQLRowReader: Sendable {
                 values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
             case .composite(let elements):
                 values.append(.attribute(CompositeValues.dictionary(elements.map { element in
-                    (element.path, SQLiteValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))
+                    (element.path, CoreDataValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))
                 })))
             case .toManyFault:
                 values.append(.toManyFault)
@@ -79,22 +78,22 @@ package final class SQLRowReader: Sendable {
     }
 
     /// A Transformable cell (the BLOB its transformer wrote) as the value it transforms back to.
-    private func transformableValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
+    private func transformableValue(_ cell: SQLValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
         guard case .attribute(let attribute) = property.kind else { return nil }
         // A cell of another kind reads as nil, as a cell that does not read as its attribute's
-        // type does for every other type (`SQLiteValues.attributeValue`).
-        guard case .blob(let data) = cell.storage else { return nil }
+        // type does for every other type (`CoreDataValues.attributeValue`).
+        guard case .blob(let data) = cell else { return nil }
         return try TransformableValues.value(of: data, attribute: attribute, objectID: objectID)
     }
 
     /// A Binary cell of an attribute that allows external storage: through Core Data's marker
     /// where the store keeps one (``ExternalBinaryData/value(ofCell:attribute:objectID:)``).
-    private func externalBinaryValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
+    private func externalBinaryValue(_ cell: SQLValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
         guard let externalData else {
-            return SQLiteValues.attributeValue(cell, type: .binary, resolveObjectID: { _ in nil })
+            return CoreDataValues.attributeValue(cell, type: .binary, resolveObjectID: { _ in nil })
         }
         // As any other cell that does not read as its attribute's type: nil.
-        guard case .blob(let data) = cell.storage else { return nil }
+        guard case .blob(let data) = cell else { return nil }
         return try externalData.value(ofCell: data, attribute: property.name, objectID: objectID)
     }
 

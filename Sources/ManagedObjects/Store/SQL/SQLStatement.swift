@@ -1,12 +1,11 @@
-import GRDB
 
 /// A statement as ``RelationalStoreEngine`` writes it for a store to run: SQL with `?`
 /// parameters, and their values in order.
 package struct SQLStatement {
     package var sql: String
-    package var arguments: [DatabaseValue]
+    package var arguments: [SQLValue]
 
-    package init(_ sql: String, _ arguments: [DatabaseValue] = []) {
+    package init(_ sql: String, _ arguments: [SQLValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }

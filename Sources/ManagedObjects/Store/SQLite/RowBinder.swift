@@ -17,12 +17,12 @@ struct RowBinder {
         sqlite3_reset(statement)
     }
 
-    func bind(_ value: DatabaseValue.Storage, at index: Int32) {
+    func bind(_ value: SQLValue, at index: Int32) {
         switch value {
         case .null: sqlite3_bind_null(statement, index)
-        case .int64(let integer): sqlite3_bind_int64(statement, index, integer)
-        case .double(let double): sqlite3_bind_double(statement, index, double)
-        case .string(let string):
+        case .integer(let integer): sqlite3_bind_int64(statement, index, integer)
+        case .real(let double): sqlite3_bind_double(statement, index, double)
+        case .text(let string):
             // With its length in bytes: a text holding a NUL is kept whole (GRDB's own binding,
             // by C string, ends it at the NUL).
             var text = string

@@ -5,13 +5,13 @@ import GRDB
 struct SQLiteExecutor: SQLExecutor {
     let db: Database
 
-    func execute(_ sql: String, _ arguments: [DatabaseValue]) throws {
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
         try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
     }
 
-    func rows(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
         try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments)).map { row in
-            (0..<row.count).map { row[$0] as DatabaseValue }
+            (0..<row.count).map(row.sqlValue)
         }
     }
 

@@ -47,19 +47,19 @@ extension SQLiteStore {
             if returning { keys.reserveCapacity(request.rowCount) }
             for row in 0..<request.rowCount {
                 binder.start()
-                binder.bind(.int64(first + Int64(row)), at: 1)
-                binder.bind(.int64(entityNumber), at: 2)
-                binder.bind(.int64(1), at: 3)
+                binder.bind(.integer(first + Int64(row)), at: 1)
+                binder.bind(.integer(entityNumber), at: 2)
+                binder.bind(.integer(1), at: 3)
                 for (index, column) in columns.enumerated() {
                     if externalColumns.contains(index) {
-                        binder.bind(try external.cell(forBatchValue: request.value(row: row, column: column.position), attribute: column.attribute, objectID: nil).storage,
+                        binder.bind(try external.cell(forBatchValue: request.value(row: row, column: column.position), attribute: column.attribute, objectID: nil),
                                     at: Int32(4 + index))
                         continue
                     }
                     let value = try request.value(row: row, column: column.position).map {
-                        try SQLiteValues.databaseValue(of: $0, property: column.attribute, type: column.type, objectID: nil)
+                        try CoreDataValues.cell(of: $0, property: column.attribute, type: column.type, objectID: nil)
                     }
-                    binder.bind((value ?? .null).storage, at: Int32(4 + index))
+                    binder.bind(value ?? .null, at: Int32(4 + index))
                 }
                 do {
                     if returning {
@@ -116,13 +116,13 @@ extension SQLiteStore {
             do {
                 if plan.rest.predicate == nil, constants, externalAssignments.isEmpty {
                     // One statement: the store's own WHERE, every value a bound parameter.
-                    var arguments: [DatabaseValue] = []
+                    var arguments: [SQLValue] = []
                     var set = ["Z_OPT = Z_OPT + 1"]
                     for assignment in assignments {
                         guard case .constant(let value) = assignment.value else { continue }
                         set.append("\(assignment.column) = ?")
                         arguments.append(try value.map {
-                            try SQLiteValues.databaseValue(of: $0, property: assignment.attribute, type: assignment.type, objectID: nil)
+                            try CoreDataValues.cell(of: $0, property: assignment.attribute, type: assignment.type, objectID: nil)
                         } ?? .null)
                     }
                     let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
@@ -154,7 +154,7 @@ extension SQLiteStore {
                             continue
                         }
                         arguments.append(try value.map {
-                            try SQLiteValues.databaseValue(
+                            try CoreDataValues.cell(
                                 of: $0, property: assignment.attribute, type: assignment.type, objectID: object.objectID)
                         } ?? .null)
                     }
@@ -239,7 +239,7 @@ extension SQLiteStore {
     /// objects as updates of the inverse relationship.
     private func delete(_ targets: [ManagedObjectID], db: Database, external: ExternalBinaryDataSave, request: StoreBatchDelete) throws -> StoreBatchOutcome {
         let executor = SQLiteExecutor(db: db)
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
+        var tombstones: [ManagedObjectID: [SQLValue]] = [:]
         let deletion = try engine.batchDelete(targets, on: executor) { objectIDs, entity in
             if let layout = engine.layout(of: entity), !layout.externalBinaryColumns.isEmpty {
                 try external.readPreviousCells(of: objectIDs, layout: layout, db: db)

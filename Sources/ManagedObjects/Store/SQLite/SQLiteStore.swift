@@ -3,7 +3,9 @@ import Foundation
 import GRDB
 
 /// A store in an SQLite file laid out as Core Data lays it out (`CoreDataSchema`), so a file
-/// Core Data wrote opens here and the other way round. Core Data's `NSSQLiteStoreType`.
+/// Core Data wrote opens here and the other way round. Core Data's `NSSQLiteStoreType`. What
+/// it shares with the PostgreSQL store (row layouts and binding, to-manys, the batch-delete
+/// walk) is `RelationalStoreEngine`'s; this store adds the file, its connections and locking.
 ///
 /// The file is a GRDB `DatabasePool` in WAL mode: reads run beside a save and see the last
 /// completed one; each save is one write transaction (all or nothing, also across a crash).
@@ -318,13 +320,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
         !predicate.containsBlock
     }
 
-    /// Related objects as evaluation reads them. A read that fails here counts as no object:
-    /// the graph cannot throw, and the same read fails the fetch that follows.
-    private var graph: SnapshotSubject.Graph {
-        SnapshotSubject.Graph(
-            snapshot: { [self] in try? snapshot(for: $0) },
-            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
-    }
+    /// Related objects as evaluation reads them.
+    private var graph: SnapshotSubject.Graph { SnapshotSubject.Graph(reading: self) }
 
     /// Related objects as evaluation reads them inside a transaction on `db` (a batch request's).
     func graph(in db: Database) -> SnapshotSubject.Graph {
@@ -386,7 +383,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     func storedObject(_ statement: Statement, db: Database, keepingUndecodableTransformables: Bool = false) throws -> StoredObject? {
         let sqliteStatement = statement.sqliteStatement
         return try rowReader.storedObject(
-            column: { DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0)) },
+            column: { SQLValue(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0))) },
             entityNumber: { table, key in
                 try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"), arguments: [key])
             },
@@ -584,7 +581,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 var parameter: Int32 = 1
                 try bindRow(of: object, key: key, version: object.version + 1, inserting: false,
                             layout: layout, binder: binder, parameter: &parameter, external: external)
-                binder.bind(.int64(Int64(object.version)), at: parameter)
+                binder.bind(.integer(Int64(object.version)), at: parameter)
                 do {
                     try statement.execute()
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -644,12 +641,12 @@ public final class SQLiteStore: PersistentStore, Sendable {
         try engine.forEachParameter(of: object, key: key, version: version, inserting: inserting, layout: layout) { cell in
             switch cell {
             case .value(let value), .compositeElement(let value, _):
-                binder.bind(value.storage, at: position)
+                binder.bind(value, at: position)
             case .attribute(let value, let index, .binary) where layout.externalBinaryColumns.contains(where: { $0.index == index }):
                 let property = layout.entity.properties[index]
                 var data: Data?
-                if let value, case .blob(let bytes) = try SQLiteValues.databaseValue(
-                    of: value, property: property, type: .binary, objectID: object.objectID).storage {
+                if let value, case .blob(let bytes) = try CoreDataValues.cell(
+                    of: value, property: property, type: .binary, objectID: object.objectID) {
                     data = bytes
                 }
                 binder.bind(try external.cell(for: data, index: index, attribute: property.name, objectID: object.objectID), at: position)
@@ -657,7 +654,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 binder.bind(.null, at: position)
             case .attribute(let value?, let index, let type):
                 binder.bind(
-                    try SQLiteValues.databaseValue(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID).storage,
+                    try CoreDataValues.cell(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID),
                     at: position)
             }
             position += 1

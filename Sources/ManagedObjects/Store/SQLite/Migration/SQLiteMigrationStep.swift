@@ -102,11 +102,8 @@ extension InferredMigrationPlan {
                 source: source, destination: destination, sourceSchema: CoreDataSchema(model: source),
                 destinationSchema: CoreDataSchema(model: destination), sourceHighestKeys: [:])
         }
-        let (numbers, missing) = CoreDataSchema.storedNumbers(layout.primaryKeys.mapValues(\.number), of: source)
-        guard missing.isEmpty else {
-            throw ManagedObjectError(.migration, "\(store) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
-        }
-        let sourceSchema = CoreDataSchema(model: source, existingNumbers: numbers)
+        let (sourceSchema, numbers) = try CoreDataSchema.migrationSource(
+            source, numbersByStoredName: layout.primaryKeys.mapValues(\.number), store: store)
         // The highest key each source table handed out (its root entity's Z_MAX, or a higher key
         // a row holds).
         var highestKeys: [String: Int64] = [:]
