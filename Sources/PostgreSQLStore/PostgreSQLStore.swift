@@ -30,11 +30,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// The database's URL, without its password.
     public let url: URL?
     public var type: PersistentStoreType { .postgreSQL }
-    let schema: CoreDataSchema
     let pool: PostgreSQLConnectionPool
     /// Core Data's layout at work (``RelationalStoreEngine``, the SQLite store's): row layouts
     /// and reading, row binding, to-many reads and writes, the batch-delete walk.
     let engine: RelationalStoreEngine
+    /// Where each entity and property lives (the engine's).
+    var schema: CoreDataSchema { engine.schema }
+    /// How history names an update's properties and keeps a deletion's preserved values.
+    var historyColumns: PersistentHistoryColumns { engine.historyColumns }
     /// Each layout's INSERT and UPDATE with PostgreSQL's numbered parameters, by entity.
     private let rowStatements: [ObjectIdentifier: (insert: String, update: String)]
     /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
@@ -50,8 +53,6 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// Whether saves record persistent history (opened with `persistentHistoryTracking`).
     let recordsHistory: Bool
     public var recordsPersistentHistory: Bool { recordsHistory }
-    /// How history names an update's properties and keeps a deletion's preserved values.
-    let historyColumns: PersistentHistoryColumns
 
     /// A connection in a read-only REPEATABLE READ transaction: every read sees the database as
     /// it was at the transaction's first statement. Closing the connection ends it.
@@ -113,9 +114,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         }
         identifier = opened.identifier
         metadataState = StoreMetadataState(saved: opened.metadata)
-        schema = CoreDataSchema(model: model, existingNumbers: opened.numbers)
-        let schema = schema
-        historyColumns = PersistentHistoryColumns(model: model, schema: schema)
+        let schema = CoreDataSchema(model: model, existingNumbers: opened.numbers)
         recordsHistory = persistentHistoryTracking
         engine = RelationalStoreEngine(model: model, schema: schema, dialect: .postgreSQL, storeIdentifier: identifier)
         rowStatements = engine.layoutsByEntity.mapValues {
@@ -128,14 +127,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private init(_ store: PostgreSQLStore, pinned: PinnedTransaction) {
         identifier = store.identifier
         url = store.url
-        schema = store.schema
         pool = store.pool
         engine = store.engine
         rowStatements = store.rowStatements
         self.pinned = pinned
         metadataState = store.metadataState
         recordsHistory = store.recordsHistory
-        historyColumns = store.historyColumns
     }
 
     /// A view that reads the database as it is now, which later saves (of any process) do not

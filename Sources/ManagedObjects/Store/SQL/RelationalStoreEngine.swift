@@ -15,6 +15,8 @@ package final class RelationalStoreEngine: Sendable {
     package let layoutsByEntity: [ObjectIdentifier: SQLRowLayout]
     /// Rows into stored objects, by entity number (`Z_ENT`).
     package let rowReader: SQLRowReader
+    /// How persistent history names an update's properties and keeps a deletion's preserved values.
+    package let historyColumns: PersistentHistoryColumns
 
     /// `columnsKeptBySQL`: columns the store's triggers keep (``SQLRowLayout``); `externalData`:
     /// where a store that keeps large Binary values in files keeps them.
@@ -29,6 +31,7 @@ package final class RelationalStoreEngine: Sendable {
         rowReader = SQLRowReader(
             layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
             schema: schema, storeIdentifier: storeIdentifier, externalData: externalData)
+        historyColumns = PersistentHistoryColumns(model: model, schema: schema)
     }
 
     package var storeIdentifier: String { rowReader.storeIdentifier }

@@ -20,11 +20,14 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public let identifier: String
     public let url: URL?
     public var type: PersistentStoreType { .sqlite }
-    let schema: CoreDataSchema
     let pool: DatabasePool
     /// Core Data's layout at work (``RelationalStoreEngine``): row layouts, row binding, to-many
     /// reads and writes, the batch-delete walk.
     let engine: RelationalStoreEngine
+    /// Where each entity and property lives (the engine's).
+    var schema: CoreDataSchema { engine.schema }
+    /// How history names an update's properties and keeps a deletion's preserved values.
+    var historyColumns: PersistentHistoryColumns { engine.historyColumns }
     /// Rows into stored objects, by entity number (`Z_ENT`): the engine's, at hand for each row.
     private let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
@@ -37,8 +40,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// `persistentHistoryTracking`): one `ATRANSACTION` row and one `ACHANGE` row per object.
     let recordsHistory: Bool
     public var recordsPersistentHistory: Bool { recordsHistory }
-    /// How history names an update's properties and keeps a deletion's preserved values.
-    let historyColumns: PersistentHistoryColumns
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -88,8 +89,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 // mode, a creation that fails in turn leaves the file as it was).
             }
         }
-        schema = CoreDataSchema(model: model, existingNumbers: existing?.numbers)
-        historyColumns = PersistentHistoryColumns(model: model, schema: schema)
+        let schema = CoreDataSchema(model: model, existingNumbers: existing?.numbers)
+        let historyColumns = PersistentHistoryColumns(model: model, schema: schema)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
         let checkpointer = WALCheckpointer()
@@ -119,7 +120,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
                             persistentHistoryTracking: persistentHistoryTracking)
             metadataState = StoreMetadataState(saved: SQLiteStoreMetadata.dictionary(for: model, identifier: identifier))
         }
-        let schema = schema
         let columnsKeptBySQL: Set<String>
         do {
             columnsKeptBySQL = existing == nil ? [] : try pool.read(DerivedAttributeTriggers.maintainedColumns(in:))
@@ -149,7 +149,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
     private init(_ store: SQLiteStore, readingFrom snapshot: DatabaseSnapshot) {
         identifier = store.identifier
         url = store.url
-        schema = store.schema
         pool = store.pool
         engine = store.engine
         rowReader = store.rowReader
@@ -157,7 +156,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
         externalData = store.externalData
         metadataState = store.metadataState
         recordsHistory = store.recordsHistory
-        historyColumns = store.historyColumns
     }
 
     /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
