@@ -94,8 +94,6 @@ let package = Package(
                 "ManagedObjects",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                // Column values go through the SQLite store's conversions (GRDB's DatabaseValue).
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Not a product: the child process the crash-safety test kills while it saves.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import ManagedObjects
 import PostgresNIO
@@ -184,7 +183,7 @@ final class PostgreSQLConnectionPool: Sendable {
     }
 
     /// The rows of `sql`, its `?` parameters bound to `arguments`.
-    func query(_ sql: String, _ arguments: [DatabaseValue] = [], on connection: PostgresConnection) throws -> [PostgresRow] {
+    func query(_ sql: String, _ arguments: [SQLValue] = [], on connection: PostgresConnection) throws -> [PostgresRow] {
         try query(sql, bindings: Self.bindings(arguments), on: connection)
     }
 
@@ -205,7 +204,7 @@ final class PostgreSQLConnectionPool: Sendable {
         return connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
     }
 
-    func execute(_ sql: String, _ arguments: [DatabaseValue] = [], on connection: PostgresConnection) throws {
+    func execute(_ sql: String, _ arguments: [SQLValue] = [], on connection: PostgresConnection) throws {
         _ = try query(sql, arguments, on: connection)
     }
 
@@ -333,39 +332,39 @@ final class PostgreSQLConnectionPool: Sendable {
     // MARK: Values
 
     /// Statement arguments in PostgreSQL's binary form, of the types the schema's columns
-    /// hold (``SQLiteSchema/columnType(_:dialect:)``).
-    static func bindings(_ arguments: [DatabaseValue]) -> PostgresBindings {
+    /// hold (``CoreDataSchema/columnType(_:dialect:)``).
+    static func bindings(_ arguments: [SQLValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { append(argument, to: &bindings) }
         return bindings
     }
 
-    static func append(_ value: DatabaseValue, to bindings: inout PostgresBindings) {
-        switch value.storage {
+    static func append(_ value: SQLValue, to bindings: inout PostgresBindings) {
+        switch value {
         case .null: bindings.appendNull()
-        case .int64(let integer): bindings.append(integer)
-        case .double(let double): bindings.append(double)
-        case .string(let string): bindings.append(string)
+        case .integer(let integer): bindings.append(integer)
+        case .real(let double): bindings.append(double)
+        case .text(let string): bindings.append(string)
         case .blob(let data): bindings.append(ByteBuffer(bytes: data))
         }
     }
 
-    /// A column of a row as the value kinds the SQLite store reads (`SQLiteValues`), so both
+    /// A column of a row as the value kinds the SQLite store reads (``CoreDataValues``), so both
     /// stores turn columns into attribute values in one place; `.null` for a value of a type
     /// the schema does not use.
-    static func databaseValue(_ cell: PostgresCell) -> DatabaseValue {
+    static func value(_ cell: PostgresCell) -> SQLValue {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int2, .int4, .int8:
-            return (try? cell.decode(Int64.self)).map { $0.databaseValue } ?? .null
+            return (try? cell.decode(Int64.self)).map(SQLValue.integer) ?? .null
         case .float4, .float8:
-            return (try? cell.decode(Double.self)).map { $0.databaseValue } ?? .null
+            return (try? cell.decode(Double.self)).map(SQLValue.real) ?? .null
         case .bytea:
-            return (try? cell.decode(ByteBuffer.self)).map { Data($0.readableBytesView).databaseValue } ?? .null
+            return (try? cell.decode(ByteBuffer.self)).map { .blob(Data($0.readableBytesView)) } ?? .null
         case .bool:
-            return (try? cell.decode(Bool.self)).map { ($0 ? 1 : 0).databaseValue } ?? .null
+            return (try? cell.decode(Bool.self)).map { .integer($0 ? 1 : 0) } ?? .null
         default:
-            return (try? cell.decode(String.self)).map { $0.databaseValue } ?? .null
+            return (try? cell.decode(String.self)).map(SQLValue.text) ?? .null
         }
     }
 

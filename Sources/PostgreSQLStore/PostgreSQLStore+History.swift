@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ManagedObjects
 import PostgresNIO
 
@@ -26,7 +25,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
             for entity in PersistentHistorySchema.entities {
                 try pool.execute(
                     "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0) ON CONFLICT (Z_ENT) DO NOTHING",
-                    [entity.number.databaseValue, entity.name.databaseValue], on: connection)
+                    [.integer(entity.number), .text(entity.name)], on: connection)
             }
             return
         }
@@ -64,20 +63,20 @@ extension PostgreSQLStore: PersistentHistoryStore {
             guard try Self.hasHistoryTables(pool: pool, connection: connection) else { return [] }
             let transactions = try pool.query(PersistentHistoryRows.transactionsQuery(where: condition), arguments, on: connection)
                 .map { PostgresRandomAccessRow($0) }
-            guard let first = transactions.first, let firstNumber = Int64.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(first[0])) else {
+            guard let first = transactions.first, let firstNumber = PostgreSQLConnectionPool.value(first[0]).int64Value else {
                 return []
             }
             let tombstoneColumns = try Self.tombstoneColumns(pool: pool, connection: connection)
             var changesByTransaction: [Int64: [PersistentHistoryChange]] = [:]
             for row in try pool.query(
-                PersistentHistoryRows.changesQuery(tombstoneColumns: tombstoneColumns), [firstNumber.databaseValue], on: connection) {
+                PersistentHistoryRows.changesQuery(tombstoneColumns: tombstoneColumns), [.integer(firstNumber)], on: connection) {
                 let cells = PostgresRandomAccessRow(row)
                 let change = try rows.change(
-                    { PostgreSQLConnectionPool.databaseValue(cells[$0]) }, count: cells.count, tombstoneCell: Self.tombstoneValue)
+                    { PostgreSQLConnectionPool.value(cells[$0]) }, count: cells.count, tombstoneCell: Self.tombstoneValue)
                 changesByTransaction[change.transactionNumber, default: []].append(change)
             }
             return try transactions.map { cells in
-                try rows.transaction({ PostgreSQLConnectionPool.databaseValue(cells[$0]) }, changes: changesByTransaction)
+                try rows.transaction({ PostgreSQLConnectionPool.value(cells[$0]) }, changes: changesByTransaction)
             }
         }
     }
@@ -132,18 +131,9 @@ extension PostgreSQLStore: PersistentHistoryStore {
 
     /// The values of the preserved attributes of the stored objects `objectIDs`, read before
     /// their rows go, for the tombstones of their deletion.
-    func historyTombstones(of objectIDs: some Sequence<ManagedObjectID>, connection: PostgresConnection) throws -> [ManagedObjectID: [DatabaseValue]] {
+    func historyTombstones(of objectIDs: some Sequence<ManagedObjectID>, connection: PostgresConnection) throws -> [ManagedObjectID: [SQLValue]] {
         guard recordsHistory else { return [:] }
-        let rows = historyRows
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
-        for objectID in objectIDs {
-            guard let sql = rows.tombstoneQuery(of: objectID.entity, dialect: .postgreSQL), let key = objectID.storeNumber else { continue }
-            if let row = try pool.query(sql, [key.databaseValue], on: connection).first {
-                let cells = PostgresRandomAccessRow(row)
-                tombstones[objectID] = (0..<cells.count).map { PostgreSQLConnectionPool.databaseValue(cells[$0]) }
-            }
-        }
-        return tombstones
+        return try engine.historyTombstones(of: objectIDs, rows: historyRows, on: PostgreSQLExecutor(pool: pool, connection: connection))
     }
 
     /// The most rows one `INSERT` into `ACHANGE` writes (PostgreSQL takes 65,535 parameters).
@@ -165,8 +155,8 @@ extension PostgreSQLStore: PersistentHistoryStore {
         var writes = [pool.send(
             PersistentHistoryRows.transactionInsert,
             bindings: PostgreSQLConnectionPool.bindings([
-                transaction.databaseValue, authorKey.databaseValue, bundleKey.databaseValue, contextNameKey.databaseValue,
-                processKey.databaseValue, Date().timeIntervalSinceReferenceDate.databaseValue,
+                .integer(transaction), .integer(orNull: authorKey), .integer(orNull: bundleKey), .integer(orNull: contextNameKey),
+                .integer(orNull: processKey), .real(Date().timeIntervalSinceReferenceDate),
             ]),
             on: connection)]
         if !records.isEmpty {
@@ -194,7 +184,7 @@ extension PostgreSQLStore: PersistentHistoryStore {
     private func reserveHistoryKeys(_ count: Int, entity: Int64, connection: PostgresConnection) throws -> Int64 {
         let row = try pool.query(
             "UPDATE Z_PRIMARYKEY SET Z_MAX = COALESCE(Z_MAX, 0) + ? WHERE Z_ENT = ? RETURNING Z_MAX",
-            [count.databaseValue, entity.databaseValue], on: connection).first
+            [.integer(Int64(count)), .integer(entity)], on: connection).first
         guard let last = row.flatMap({ try? $0.decode(Int64.self) }) else {
             throw ManagedObjectError(
                 .persistentStoreSave, "the PostgreSQL database \(pool.location) has no Z_PRIMARYKEY row for the history entity \(entity)")
@@ -205,12 +195,12 @@ extension PostgreSQLStore: PersistentHistoryStore {
     /// The `ATRANSACTIONSTRING` key of `name`, added when the table does not have it yet.
     private func historyString(_ name: String?, connection: PostgresConnection) throws -> Int64? {
         guard let name else { return nil }
-        if let key = try pool.query(PersistentHistoryRows.stringQuery, [name.databaseValue], on: connection).first
+        if let key = try pool.query(PersistentHistoryRows.stringQuery, [.text(name)], on: connection).first
             .flatMap({ try? $0.decode(Int64.self) }) {
             return key
         }
         let key = try reserveHistoryKeys(1, entity: 16003, connection: connection)
-        try pool.execute(PersistentHistoryRows.stringInsert, [key.databaseValue, name.databaseValue], on: connection)
+        try pool.execute(PersistentHistoryRows.stringInsert, [.integer(key), .text(name)], on: connection)
         return key
     }
 
@@ -219,30 +209,30 @@ extension PostgreSQLStore: PersistentHistoryStore {
     /// A tombstone cell as `ACHANGE` keeps it here: SQLite's BLOB column holds any kind of value,
     /// PostgreSQL's BYTEA bytes only, so the cell is tagged with its kind (`i` 8-byte integer,
     /// `f` 8-byte double, `s` UTF-8 text, `b` bytes; big-endian).
-    static func tombstoneCell(_ value: DatabaseValue) -> DatabaseValue {
+    static func tombstoneCell(_ value: SQLValue) -> SQLValue {
         var bytes: [UInt8]
-        switch value.storage {
+        switch value {
         case .null: return .null
-        case .int64(let integer): bytes = [UInt8(ascii: "i")] + withUnsafeBytes(of: integer.bigEndian, Array.init)
-        case .double(let double): bytes = [UInt8(ascii: "f")] + withUnsafeBytes(of: double.bitPattern.bigEndian, Array.init)
-        case .string(let string): bytes = [UInt8(ascii: "s")] + Array(string.utf8)
+        case .integer(let integer): bytes = [UInt8(ascii: "i")] + withUnsafeBytes(of: integer.bigEndian, Array.init)
+        case .real(let double): bytes = [UInt8(ascii: "f")] + withUnsafeBytes(of: double.bitPattern.bigEndian, Array.init)
+        case .text(let string): bytes = [UInt8(ascii: "s")] + Array(string.utf8)
         case .blob(let data): bytes = [UInt8(ascii: "b")] + Array(data)
         }
-        return Data(bytes).databaseValue
+        return .blob(Data(bytes))
     }
 
     /// ``tombstoneCell(_:)`` read back; a cell of another form reads as no value.
-    static func tombstoneValue(_ cell: DatabaseValue) -> DatabaseValue {
-        guard let data = Data.fromDatabaseValue(cell), let tag = data.first else { return .null }
+    static func tombstoneValue(_ cell: SQLValue) -> SQLValue {
+        guard let data = cell.dataValue, let tag = data.first else { return .null }
         let payload = Array(data.dropFirst())
         func number() -> UInt64? {
             payload.count == 8 ? payload.reduce(0) { $0 << 8 | UInt64($1) } : nil
         }
         switch tag {
-        case UInt8(ascii: "i"): return number().map { Int64(bitPattern: $0).databaseValue } ?? .null
-        case UInt8(ascii: "f"): return number().map { Double(bitPattern: $0).databaseValue } ?? .null
-        case UInt8(ascii: "s"): return String(bytes: payload, encoding: .utf8)?.databaseValue ?? .null
-        case UInt8(ascii: "b"): return Data(payload).databaseValue
+        case UInt8(ascii: "i"): return number().map { .integer(Int64(bitPattern: $0)) } ?? .null
+        case UInt8(ascii: "f"): return number().map { .real(Double(bitPattern: $0)) } ?? .null
+        case UInt8(ascii: "s"): return String(bytes: payload, encoding: .utf8).map(SQLValue.text) ?? .null
+        case UInt8(ascii: "b"): return .blob(Data(payload))
         default: return .null
         }
     }

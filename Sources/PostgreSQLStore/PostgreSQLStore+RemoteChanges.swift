@@ -35,7 +35,7 @@ extension PostgreSQLStore {
             func send() {
                 notifications.append(pool.send(
                     "SELECT pg_notify(?, ?)",
-                    bindings: PostgreSQLConnectionPool.bindings([changeChannel.databaseValue, payload.databaseValue]), on: connection))
+                    bindings: PostgreSQLConnectionPool.bindings([.text(changeChannel), .text(payload)]), on: connection))
                 payload = prefix
             }
             for objectID in objectIDs {

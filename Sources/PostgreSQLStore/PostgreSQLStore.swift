@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ManagedObjects
 import PostgresNIO
 
@@ -10,8 +9,10 @@ extension PersistentStoreType {
 
 /// A store in a PostgreSQL database, so several processes (on several machines) share one
 /// object graph. Core Data's SQLite layout in PostgreSQL's types (the same `Z<ENTITY>` tables
-/// and columns, decided in one place, `SQLiteSchema`), fetches translated by the SQLite
-/// store's translator in PostgreSQL's dialect, saves in one transaction each.
+/// and columns, decided in one place, `CoreDataSchema`), read and written by the engine the
+/// SQLite store uses too (`RelationalStoreEngine`: row layouts and binding, to-manys, the
+/// batch-delete walk) and fetches translated by its translator, in PostgreSQL's dialect; this
+/// store adds the connections, the locking and saves in one transaction each.
 ///
 /// - Keys come from one sequence per table (safe with many processes), not from
 ///   `Z_PRIMARYKEY`, which still names the entities and their numbers.
@@ -29,12 +30,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// The database's URL, without its password.
     public let url: URL?
     public var type: PersistentStoreType { .postgreSQL }
-    let schema: SQLiteSchema
     let pool: PostgreSQLConnectionPool
-    /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
-    private let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
-    /// Rows into stored objects, by entity number (`Z_ENT`): the SQLite store's reading.
-    private let rowReader: SQLRowReader
+    /// Core Data's layout at work (``RelationalStoreEngine``, the SQLite store's): row layouts
+    /// and reading, row binding, to-many reads and writes, the batch-delete walk.
+    let engine: RelationalStoreEngine
+    /// Where each entity and property lives (the engine's).
+    var schema: CoreDataSchema { engine.schema }
+    /// How history names an update's properties and keeps a deletion's preserved values.
+    var historyColumns: PersistentHistoryColumns { engine.historyColumns }
     /// Each layout's INSERT and UPDATE with PostgreSQL's numbered parameters, by entity.
     private let rowStatements: [ObjectIdentifier: (insert: String, update: String)]
     /// Tells this store's own save notifications from other stores' (RemoteChanges.swift).
@@ -50,8 +53,6 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     /// Whether saves record persistent history (opened with `persistentHistoryTracking`).
     let recordsHistory: Bool
     public var recordsPersistentHistory: Bool { recordsHistory }
-    /// How history names an update's properties and keeps a deletion's preserved values.
-    let historyColumns: PersistentHistoryColumns
 
     /// A connection in a read-only REPEATABLE READ transaction: every read sees the database as
     /// it was at the transaction's first statement. Closing the connection ends it.
@@ -92,7 +93,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             if settings.statementTimeout != nil { try pool.execute("SET LOCAL statement_timeout = 0", on: connection) }
             // One process creates the schema and tables; the others wait here, then find them
             // (`CREATE SCHEMA IF NOT EXISTS` itself fails when two run at once).
-            try pool.execute("SELECT pg_advisory_xact_lock(?)", [Self.creationLockKey.databaseValue], on: connection)
+            try pool.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.creationLockKey)], on: connection)
             if let databaseSchema { try pool.execute("CREATE SCHEMA IF NOT EXISTS \(databaseSchema)", on: connection) }
             if let migration {
                 try PostgreSQLStoreMigration.migrateIfNeeded(to: model, options: migration, pool: pool, connection: connection)
@@ -106,23 +107,17 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                 opened = (identifier, nil, SQLiteStoreMetadata.dictionary(for: model, identifier: identifier, storeType: .postgreSQL))
             }
             if persistentHistoryTracking {
-                let columns = PersistentHistoryColumns(model: model, schema: SQLiteSchema(model: model, existingNumbers: opened.numbers))
+                let columns = PersistentHistoryColumns(model: model, schema: CoreDataSchema(model: model, existingNumbers: opened.numbers))
                 try Self.createPersistentHistory(tombstoneColumns: columns.tombstoneColumnCount, pool: pool, connection: connection)
             }
             return opened
         }
         identifier = opened.identifier
         metadataState = StoreMetadataState(saved: opened.metadata)
-        schema = SQLiteSchema(model: model, existingNumbers: opened.numbers)
-        let schema = schema
-        historyColumns = PersistentHistoryColumns(model: model, schema: schema)
+        let schema = CoreDataSchema(model: model, existingNumbers: opened.numbers)
         recordsHistory = persistentHistoryTracking
-        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema) }
-        layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
-        rowReader = SQLRowReader(
-            layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
-            schema: schema, storeIdentifier: identifier)
-        rowStatements = layoutsByEntity.mapValues {
+        engine = RelationalStoreEngine(model: model, schema: schema, dialect: .postgreSQL, storeIdentifier: identifier)
+        rowStatements = engine.layoutsByEntity.mapValues {
             (SQLDialect.numberingParameters($0.insertSQL), SQLDialect.numberingParameters($0.updateSQL))
         }
         pinned = nil
@@ -132,15 +127,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private init(_ store: PostgreSQLStore, pinned: PinnedTransaction) {
         identifier = store.identifier
         url = store.url
-        schema = store.schema
         pool = store.pool
-        layoutsByEntity = store.layoutsByEntity
-        rowReader = store.rowReader
+        engine = store.engine
         rowStatements = store.rowStatements
         self.pinned = pinned
         metadataState = store.metadataState
         recordsHistory = store.recordsHistory
-        historyColumns = store.historyColumns
     }
 
     /// A view that reads the database as it is now, which later saves (of any process) do not
@@ -279,7 +271,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
               let identifier = try? cells[0].decode(String.self) else {
             throw ManagedObjectError(.persistentStoreIncompatibleSchema, "the PostgreSQL database \(location) has no store metadata (Z_METADATA is empty)")
         }
-        var dictionary = Data.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[1])).flatMap {
+        var dictionary = PostgreSQLConnectionPool.value(cells[1]).dataValue.flatMap {
             try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
         } ?? [:]
         dictionary["NSStoreUUID"] = identifier
@@ -287,32 +279,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         for row in try pool.query("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY", on: connection) {
             if let (name, number) = try? row.decode((String, Int64).self) { numbersByName[name] = number }
         }
-        let (numbers, missing) = SQLiteSchema.storedNumbers(numbersByName, of: model)
-        guard missing.isEmpty else {
-            throw ManagedObjectError(
-                .persistentStoreIncompatibleVersionHash,
-                "the model is not the one the PostgreSQL database \(location) was written with: it has no entity \(missing.joined(separator: ", "))")
-        }
         // Unquoted names are folded to lower case by PostgreSQL.
         var columns: [String: Set<String>] = [:]
         for row in try pool.query(
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()", on: connection) {
             if let (table, column) = try? row.decode((String, String).self) { columns[table.uppercased(), default: []].insert(column.uppercased()) }
         }
-        let schema = SQLiteSchema(model: model, existingNumbers: numbers)
-        var problems: [String] = []
-        for table in schema.tables {
-            let absent = table.columns.map(\.name).filter { !(columns[table.name]?.contains($0) ?? false) }
-            if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
-        }
-        for join in schema.joinTables where columns[join.name] == nil {
-            problems.append("no join table \(join.name)")
-        }
-        guard problems.isEmpty else {
-            throw ManagedObjectError(
-                .persistentStoreIncompatibleVersionHash,
-                "the model is not the one the PostgreSQL database \(location) was written with: \(problems.joined(separator: "; "))")
-        }
+        let numbers = try RelationalStoreEngine.checkTables(
+            of: model, numbersByStoredName: numbersByName, store: "the PostgreSQL database \(location)") { columns[$0] }
         return (identifier, numbers, dictionary)
     }
 
@@ -321,21 +295,11 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     static func create(
         model: ManagedObjectModel, identifier: String, pool: PostgreSQLConnectionPool, connection: PostgresConnection, keeping kept: [String: Any] = [:]
     ) throws {
-        let schema = SQLiteSchema(model: model)
-        for statement in schema.creationStatements(dialect: .postgreSQL) {
-            try pool.execute(statement, on: connection)
-        }
-        for entity in SQLiteSchema.numberingOrder(of: model) {
-            try pool.execute(
-                "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                [schema.entityNumbers[entity.name]?.databaseValue ?? .null, entity.name.databaseValue,
-                 (entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0).databaseValue],
-                on: connection)
-        }
         let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, storeType: .postgreSQL, keeping: kept)
-        try pool.execute(
-            "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-            [identifier.databaseValue, plist.databaseValue], on: connection)
+        for statement in RelationalStoreEngine.creationStatements(
+            schema: CoreDataSchema(model: model), model: model, dialect: .postgreSQL, identifier: identifier, plist: plist) {
+            try pool.execute(statement.sql, statement.arguments, on: connection)
+        }
     }
 
     // MARK: Reading
@@ -359,47 +323,20 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         !predicate.containsBlock
     }
 
-    /// Related objects as evaluation reads them. A read that fails here counts as no object:
-    /// the graph cannot throw, and the same read fails the fetch that follows.
-    private var graph: SnapshotSubject.Graph {
-        SnapshotSubject.Graph(
-            snapshot: { [self] in try? snapshot(for: $0) },
-            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
-    }
+    /// Related objects as evaluation reads them.
+    private var graph: SnapshotSubject.Graph { SnapshotSubject.Graph(reading: self) }
 
     public func snapshot(for objectID: ManagedObjectID) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
-        let table = schema.table(of: objectID.entity)
         return try read { connection in
-            let rows = try pool.query(
-                "\(schema.selectClause(table, dialect: .postgreSQL)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?",
-                [number.databaseValue], on: connection)
+            let rows = try pool.query(engine.rowQuery(of: objectID.entity), [.integer(number)], on: connection)
             return try rows.first.flatMap { try storedObject($0, connection: connection) }
         }
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) throws -> [ManagedObjectID] {
-        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
-              let destination = relationship.destinationEntity else { return [] }
-        let sql: String
-        switch schema.storage[objectID.entity.name]?[relationship.index] {
-        case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
-            sql = "SELECT Z_PK, \(schema.entityNumberColumn(ofTable: table)) FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
-        case .toManyByJoin(let join, let side)?:
-            let destinationTable = schema.table(of: destination).name
-            sql = """
-                SELECT d.Z_PK, \(schema.entityNumberColumn(ofTable: destinationTable, alias: "d")) FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
-                WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
-                """
-        default:
-            return []
-        }
-        return try read { connection in
-            try pool.query(sql, [number.databaseValue], on: connection).compactMap { row in
-                guard let (key, entityNumber) = try? row.decode((Int64, Int64).self),
-                      let entity = schema.entitiesByNumber[entityNumber] else { return nil }
-                return permanentID(entity: entity, number: key)
-            }
+        try read { connection in
+            try engine.relatedObjectIDs(of: objectID, relationship: relationship, on: PostgreSQLExecutor(pool: pool, connection: connection))
         }
     }
 
@@ -423,14 +360,14 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         ManagedObjectID.permanent(entity: entity, storeIdentifier: identifier, number: number)
     }
 
-    /// A row of ``SQLiteSchema/selectClause(_:dialect:)`` as a stored object; `nil` for an
+    /// A row of ``CoreDataSchema/selectClause(_:dialect:)`` as a stored object; `nil` for an
     /// entity number the model does not know.
     private func storedObject(_ row: PostgresRow, connection: PostgresConnection) throws -> StoredObject? {
         let cells = PostgresRandomAccessRow(row)
-        return try rowReader.storedObject(
-            column: { $0 < cells.count ? PostgreSQLConnectionPool.databaseValue(cells[$0]) : .null },
+        return try engine.rowReader.storedObject(
+            column: { $0 < cells.count ? PostgreSQLConnectionPool.value(cells[$0]) : .null },
             entityNumber: { table, key in
-                try pool.query("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [key.databaseValue], on: connection)
+                try pool.query("SELECT Z_ENT FROM \(table) WHERE Z_PK = ?", [.integer(key)], on: connection)
                     .first.flatMap { try? $0.decode(Int64.self) }
             })
     }
@@ -443,7 +380,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         try refuseWritesToPinnedView()
         let sequence = schema.keySequence(of: schema.table(of: entity))
         let keys = try read { connection in
-            try pool.query("SELECT nextval('\(sequence)') FROM generate_series(1, ?)", [count.databaseValue], on: connection)
+            try pool.query("SELECT nextval('\(sequence)') FROM generate_series(1, ?)", [.integer(Int64(count))], on: connection)
                 .compactMap { try? $0.decode(Int64.self) }
         }
         guard keys.count == count else {
@@ -467,9 +404,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             throw ManagedObjectError(.persistentStoreIncompatibleSchema, "the PostgreSQL database \(pool.location) has no store metadata (Z_METADATA is empty)")
         }
         let plist = try SQLiteStoreMetadata.propertyList(
-            of: metadata, storedPropertyList: Data.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[1])),
+            of: metadata, storedPropertyList: PostgreSQLConnectionPool.value(cells[1]).dataValue,
             store: pool.location)
-        try pool.execute("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", [plist.databaseValue, version.databaseValue], on: connection)
+        try pool.execute("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = ?", [.blob(plist), .integer(version)], on: connection)
     }
 
     public func save(_ changes: StoreChangeSet) throws {
@@ -527,7 +464,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
                     let index = failed.position - firstRowWrite
                     throw RowWriteError(objectID: writers.indices.contains(index) ? writers[index] : nil, error: failed.error)
                 }
-                try pool.waitForAll(writeToManys(of: changes.updated + changes.inserted, connection: connection))
+                try pool.waitForAll(writeToManys(of: [changes.updated, changes.inserted], connection: connection))
                 if recordsHistory && !changes.isEmpty {
                     try recordHistory(
                         historyRows.records(of: changes, tombstones: tombstones), author: changes.transactionAuthor,
@@ -653,12 +590,12 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     private func storedOwner(of object: StoredObject, under constraint: UniquenessIndex.Constraint) throws -> StoredObject? {
         let storage = schema.storage[object.objectID.entity.name] ?? []
         var conditions: [String] = []
-        var arguments: [DatabaseValue] = []
+        var arguments: [SQLValue] = []
         for index in constraint.indexes {
             guard storage.indices.contains(index), case .attribute(let column, let type) = storage[index],
                   case .attribute(let value?) = object.values[index] else { return nil }
             conditions.append("\(SQLPredicateTranslator.tableAlias).\(column) = ?")
-            arguments.append(try SQLiteValues.databaseValue(
+            arguments.append(try CoreDataValues.cell(
                 of: value, property: object.objectID.entity.properties[index], type: type, objectID: object.objectID))
         }
         let table = schema.table(of: object.objectID.entity)
@@ -726,7 +663,7 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
             let objectsByKey = Dictionary(objects.map { ($0.objectID.storeNumber ?? 0, $0.objectID) }, uniquingKeysWith: { first, _ in first })
             let rows = try pool.query(
                 "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN (\(keys.map { _ in "?" }.joined(separator: ", "))) ORDER BY Z_PK FOR UPDATE",
-                keys.map(\.databaseValue), on: connection)
+                keys.map(SQLValue.integer), on: connection)
             for row in rows {
                 if let (key, version) = try? row.decode((Int64, Int64?).self), let objectID = objectsByKey[key] {
                     stored[objectID] = version.map(Int.init) ?? 0
@@ -741,12 +678,9 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
     }
 
     private func delete(_ objectID: ManagedObjectID, connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
-        let key = PostgreSQLConnectionPool.bindings([objectID.storeNumber?.databaseValue ?? .null])
-        var writes = [pool.send("DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", bindings: key, on: connection)]
-        for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
-            writes.append(pool.send("DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", bindings: key, on: connection))
-        }
-        return writes
+        guard let key = objectID.storeNumber else { return [] }
+        let row = SQLStatement("DELETE FROM \(schema.table(of: objectID.entity).name) WHERE Z_PK = ?", [.integer(key)])
+        return PostgreSQLExecutor(pool: pool, connection: connection).send([row] + engine.joinRowDeletions(of: objectID.entity, key: key))
     }
 
     /// Inserts or updates an object's row: its attributes and to-one keys.
@@ -754,107 +688,44 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         _ object: StoredObject, version: Int, inserting: Bool, connection: PostgresConnection
     ) throws -> [EventLoopFuture<PostgresQueryResult>] {
         let entity = object.objectID.entity
-        guard let layout = layoutsByEntity[ObjectIdentifier(entity)], let statements = rowStatements[ObjectIdentifier(entity)],
+        guard let layout = engine.layout(of: entity), let statements = rowStatements[ObjectIdentifier(entity)],
               let key = object.objectID.storeNumber else { return [] }
         var bindings = PostgresBindings(capacity: layout.writtenColumns.count + 3)
-        if inserting {
-            bindings.append(key)
-            bindings.append(layout.number)
-        }
-        bindings.append(Int64(version))
-        for column in layout.writtenColumns {
-            switch column {
-            case .attribute(let index, let type):
-                guard case .attribute(let value?) = object.values[index] else {
-                    bindings.appendNull()
-                    continue
+        try engine.forEachParameter(of: object, key: key, version: version, inserting: inserting, layout: layout) { parameter in
+            switch parameter {
+            case .value(let value):
+                PostgreSQLConnectionPool.append(value, to: &bindings)
+            case .attribute(nil, _, _):
+                bindings.appendNull()
+            case .attribute(let decimal as Decimal, _, .decimal):
+                // NUMERIC, which takes no text parameter.
+                try bindings.append(decimal)
+            case .attribute(let value?, let index, let type):
+                let property = layout.entity.properties[index]
+                let cell = try CoreDataValues.cell(of: value, property: property, type: type, objectID: object.objectID)
+                if case .text(let text) = cell, text.utf8.contains(0) {
+                    // PostgreSQL's text holds no NUL: refused here, naming the attribute, not by the server.
+                    throw ManagedObjectError(
+                        .validation, "the PostgreSQL store cannot keep a string holding a NUL character (U+0000): \(entity.name).\(property.name)",
+                        entityName: entity.name, objectID: object.objectID, key: property.name)
                 }
-                if type == .decimal, let decimal = value as? Decimal {
-                    // NUMERIC, which takes no text parameter.
-                    try bindings.append(decimal)
-                } else {
-                    let property = layout.entity.properties[index]
-                    let cell = try SQLiteValues.databaseValue(of: value, property: property, type: type, objectID: object.objectID)
-                    if case .string(let text) = cell.storage, text.utf8.contains(0) {
-                        // PostgreSQL's text holds no NUL: refused here, naming the attribute, not by the server.
-                        throw ManagedObjectError(
-                            .validation, "the PostgreSQL store cannot keep a string holding a NUL character (U+0000): \(entity.name).\(property.name)",
-                            entityName: entity.name, objectID: object.objectID, key: property.name)
-                    }
-                    PostgreSQLConnectionPool.append(cell, to: &bindings)
-                }
-            case .toOneKey(let index):
-                guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
-                    bindings.appendNull()
-                    continue
-                }
-                bindings.append(relatedKey)
-            case .toOneEntity(let index):
-                guard case .toOne(let related?) = object.values[index],
-                      let number = layoutsByEntity[ObjectIdentifier(related.entity)]?.number else {
-                    bindings.appendNull()
-                    continue
-                }
-                bindings.append(number)
-                case .compositeElement(let index, let path, let type):
-                let cell = try layout.compositeElementCell(object: object, index: index, path: path, type: type)
-                if type == .decimal, case .string(let text) = cell.storage, let decimal = Decimal(string: text) {
+                PostgreSQLConnectionPool.append(cell, to: &bindings)
+            case .compositeElement(let cell, let type):
+                if type == .decimal, case .text(let text) = cell, let decimal = Decimal(string: text) {
                     try bindings.append(decimal)
                 } else {
                     PostgreSQLConnectionPool.append(cell, to: &bindings)
                 }
             }
         }
-        if !inserting { bindings.append(key) }
         return [pool.send(numbered: inserting ? statements.insert : statements.update, bindings: bindings, on: connection)]
     }
 
-    /// Writes the loaded to-manys of saved objects: order columns and owners' keys of to-manys
-    /// kept in the destination's rows, and join-table rows (an object's rows all removed before any is
-    /// written, so the two sides of a many-to-many agree whichever comes first).
-    private func writeToManys(of objects: [StoredObject], connection: PostgresConnection) throws -> [EventLoopFuture<PostgresQueryResult>] {
-        var writes: [EventLoopFuture<PostgresQueryResult>] = []
-        var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
-        for object in objects {
-            guard let storage = schema.storage[object.objectID.entity.name], let owner = object.objectID.storeNumber else { continue }
-            for (index, stored) in storage.enumerated() {
-                guard case .toMany(let members) = object.values[index] else { continue }
-                switch stored {
-                case .toManyByInverse:
-                    for write in schema.foreignKeyWrites(entity: object.objectID.entity, index: index, owner: owner, members: members) {
-                        writes.append(pool.send(
-                            write.sql,
-                            bindings: PostgreSQLConnectionPool.bindings(write.arguments.map { $0?.databaseValue ?? .null }),
-                            on: connection))
-                    }
-                case .toManyByJoin(let join, let side):
-                    writes.append(pool.send(
-                        "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?",
-                        bindings: PostgreSQLConnectionPool.bindings([owner.databaseValue]), on: connection))
-                    joinRows.append((join, side, owner, members))
-                default:
-                    continue
-                }
-            }
-        }
-        for (join, side, owner, members) in joinRows {
-            let orderColumn = join.orderColumn(ownedBy: side)
-            let columns = [join.column(side), join.otherColumn(side)] + (orderColumn.map { [$0] } ?? [])
-            let update = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
-            let sql = """
-                INSERT INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) \
-                ON CONFLICT (\(join.firstColumn), \(join.secondColumn)) \(update)
-                """
-            for (position, member) in members.enumerated() {
-                var arguments: [DatabaseValue] = [owner.databaseValue, member.storeNumber?.databaseValue ?? .null]
-                if orderColumn != nil { arguments.append((position + 1).databaseValue) }
-                writes.append(pool.send(sql, bindings: PostgreSQLConnectionPool.bindings(arguments), on: connection))
-            }
-        }
-        return writes
+    /// Writes the loaded to-manys of saved objects (``RelationalStoreEngine/toManyWrites(of:)``).
+    private func writeToManys(of lists: [[StoredObject]], connection: PostgresConnection) -> [EventLoopFuture<PostgresQueryResult>] {
+        PostgreSQLExecutor(pool: pool, connection: connection).send(engine.toManyWrites(of: lists))
     }
 
-    /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
     /// A row's INSERT or UPDATE that failed, and the object it wrote.
     private struct RowWriteError: WrapsStatementError {
         var objectID: ManagedObjectID?
@@ -862,22 +733,13 @@ public final class PostgreSQLStore: PersistentStore, Sendable {
         var statementError: any Error { error }
     }
 
+    /// A unique index violation as Core Data reports it (133021), naming the constrained keys of
+    /// the index the server names.
     private func constraintConflict(_ error: PSQLError, objectID: ManagedObjectID?) -> ManagedObjectError {
-        // PostgreSQL folds the unquoted index name to lower case.
-        let indexName = error.serverInfo?[.constraintName]?.lowercased()
-        guard let index = schema.uniqueIndexes.first(where: { $0.name.lowercased() == indexName }),
-              let entity = schema.entitiesByNumber.values.first(where: { index.name.hasPrefix("Z_\($0.name)_UNIQUE_") }) else {
+        guard let (index, entity) = error.serverInfo?[.constraintName].flatMap(engine.uniqueIndex(named:)) else {
             return ManagedObjectError(
                 .constraintConflict, "a uniqueness constraint of the PostgreSQL database \(pool.location) would be broken: \(pool.describe(error))", underlying: error)
         }
-        let storage = schema.storage[entity.name] ?? []
-        let names = index.columns.compactMap { column in
-            storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
-                .map { entity.properties[$0].name }
-        }
-        return ManagedObjectError(
-            .constraintConflict,
-            "\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
-            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
+        return engine.constraintConflict(entity: entity, columns: index.columns, objectID: objectID)
     }
 }

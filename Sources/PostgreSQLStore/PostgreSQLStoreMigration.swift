@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ManagedObjects
 import PostgresNIO
 
@@ -58,8 +57,8 @@ enum PostgreSQLStoreMigration {
         guard let row = present.first, (try? row.decode(Bool.self)) == true else { return nil }
         guard let first = try pool.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1", on: connection).first,
               case let cells = PostgresRandomAccessRow(first),
-              let identifier = String.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[0])) else { return nil }
-        var metadata = Data.fromDatabaseValue(PostgreSQLConnectionPool.databaseValue(cells[1])).flatMap {
+              let identifier = PostgreSQLConnectionPool.value(cells[0]).stringValue else { return nil }
+        var metadata = PostgreSQLConnectionPool.value(cells[1]).dataValue.flatMap {
             try? PropertyListSerialization.propertyList(from: $0, format: nil) as? [String: Any]
         } ?? [:]
         metadata["NSStoreUUID"] = identifier
@@ -94,11 +93,8 @@ enum PostgreSQLStoreMigration {
         pool: PostgreSQLConnectionPool, connection: PostgresConnection
     ) throws {
         let (source, destination) = (step.source.model, step.destination.model)
-        let (numbers, missing) = SQLiteSchema.storedNumbers(try primaryKeys(pool: pool, connection: connection).mapValues(\.number), of: source)
-        guard missing.isEmpty else {
-            throw ManagedObjectError(.migration, "\(store) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
-        }
-        let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
+        let (sourceSchema, _) = try CoreDataSchema.migrationSource(
+            source, numbersByStoredName: try primaryKeys(pool: pool, connection: connection).mapValues(\.number), store: store)
         // The highest key each source table handed out: its sequence's last (a key obtained but
         // never saved included), or a higher key a row holds.
         var highestKeys: [String: Int64] = [:]
@@ -114,7 +110,7 @@ enum PostgreSQLStoreMigration {
         let holding = "z_migrating_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let plan = try InferredMigrationPlan(
             source: source, destination: destination, sourceSchema: sourceSchema,
-            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys,
+            destinationSchema: CoreDataSchema(model: destination), sourceHighestKeys: highestKeys,
             dialect: .postgreSQL, sourceQualifier: holding)
         let statements = try plan.copyStatements()
 
@@ -149,7 +145,7 @@ enum PostgreSQLStoreMigration {
                 SELECT setval('\(plan.destinationSchema.keySequence(of: table))', next) \
                 FROM (SELECT GREATEST(?, (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table.name))) AS next) AS highest WHERE next > 0
                 """,
-                [highest.databaseValue], on: connection)
+                [.integer(highest)], on: connection)
         }
         try pool.execute("DROP SCHEMA \(holding) CASCADE", on: connection)
     }

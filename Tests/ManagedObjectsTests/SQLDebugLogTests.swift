@@ -55,7 +55,7 @@ struct SQLDebugLogTests {
         let statement = #/^sql: .+ \(\d+\.\d{6} s\)$/#
 
         let levelOne = try messages(atLevel: 1, writer: writer)
-        // A save's rows go in by `INSERT OR FAIL INTO` (SQLiteRowLayout.sqliteInsertSQL(rows:)).
+        // A save's rows go in by `INSERT OR FAIL INTO` (SQLRowLayout.sqliteInsertSQL(rows:)).
         let insert = try #require(levelOne.first { $0.contains("INSERT OR FAIL INTO ZENTRY") })
         #expect(insert.wholeMatch(of: statement) != nil, "\(insert)")
         #expect(levelOne.contains { $0.contains("SELECT") && $0.contains("FROM ZENTRY") })

@@ -66,7 +66,7 @@ struct SQLPredicateTranslatorTests {
                             let plan = store.fetchPlan(for: StoreRequest(entity: model["Tweet"]!, predicate: predicate))
                             #expect(plan.rest.predicate == nil, "\(format) is SQL")
                             #expect(!plan.statement.contains(argument), "\(format) binds \(argument)")
-                            #expect(plan.arguments.contains(argument.databaseValue))
+                            #expect(plan.arguments.contains(.text(argument)))
                         }
                         let request = FetchRequest<ManagedObject>(
                             entityName: "Tweet", predicate: predicate, sortDescriptors: [ObjectSortDescriptor(key: "unique")])

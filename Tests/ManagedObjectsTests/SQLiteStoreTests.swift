@@ -116,8 +116,8 @@ struct SQLiteStoreTests {
 
     @Test("entities are numbered roots by name, each followed by its sub-entities depth first")
     func entityNumbering() {
-        let schema = SQLiteSchema(model: model)
-        #expect(SQLiteSchema.numberingOrder(of: model).map(\.name) == ["Owner", "Sample", "Painting", "Photo", "Step", "Tag"])
+        let schema = CoreDataSchema(model: model)
+        #expect(CoreDataSchema.numberingOrder(of: model).map(\.name) == ["Owner", "Sample", "Painting", "Photo", "Step", "Tag"])
         #expect(schema.entityNumbers == ["Owner": 1, "Sample": 2, "Painting": 3, "Photo": 4, "Step": 5, "Tag": 6])
     }
 

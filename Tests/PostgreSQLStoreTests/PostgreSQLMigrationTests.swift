@@ -72,11 +72,11 @@ struct PostgreSQLMigrationTests {
             return try pool.withConnection { connection in
                 try pool.query(sql, on: connection).map { row in
                     PostgresRandomAccessRow(row).map { cell in
-                        switch PostgreSQLConnectionPool.databaseValue(cell).storage {
+                        switch PostgreSQLConnectionPool.value(cell) {
                         case .null: nil
-                        case .int64(let value): String(value)
-                        case .double(let value): String(value)
-                        case .string(let value): value
+                        case .integer(let value): String(value)
+                        case .real(let value): String(value)
+                        case .text(let value): value
                         case .blob(let value): value.base64EncodedString()
                         }
                     }

@@ -18,6 +18,14 @@ package final class SnapshotSubject: KeyValueCoding, ObjectIdentifying {
             self.snapshot = snapshot
             self.relatedObjectIDs = relatedObjectIDs
         }
+
+        /// Related objects as `store` reads them. A read that fails counts as no object: the
+        /// graph cannot throw, and the same read fails the fetch that follows.
+        package init(reading store: some PersistentStore) {
+            self.init(
+                snapshot: { try? store.snapshot(for: $0) },
+                relatedObjectIDs: { (try? store.relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
+        }
     }
 
     var snapshot: StoredObject

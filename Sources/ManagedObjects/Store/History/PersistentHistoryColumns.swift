@@ -35,7 +35,7 @@ package struct PersistentHistoryColumns: Sendable {
     /// How many `ZTOMBSTONE<n>` columns the model needs.
     package let tombstoneColumnCount: Int
 
-    package init(model: ManagedObjectModel, schema: SQLiteSchema) {
+    package init(model: ManagedObjectModel, schema: CoreDataSchema) {
         var byEntity: [ObjectIdentifier: EntityColumns] = [:]
         var count = 0
         for entity in model.entities {

@@ -1,19 +1,18 @@
 import Foundation
-import GRDB
 
 /// Persistent history's rows as every SQL store reads and writes them (``PersistentHistorySchema``'s
 /// tables): the statements, the conditions of a point in history, rows into transactions and
 /// changes, and a save's changes into rows. The SQLite and PostgreSQL stores run the same SQL
 /// (`?` parameters; PostgreSQL numbers them) on their own connections, and hand rows over as
-/// cells (`GRDB.DatabaseValue`) through a column accessor, as ``SQLRowReader`` takes them.
+/// cells (``SQLValue``) through a column accessor, as ``SQLRowReader`` takes them.
 package struct PersistentHistoryRows: Sendable {
-    let schema: SQLiteSchema
+    let schema: CoreDataSchema
     package let columns: PersistentHistoryColumns
     let storeIdentifier: String
     /// The store's file or database, for messages.
     let location: String
 
-    package init(schema: SQLiteSchema, columns: PersistentHistoryColumns, storeIdentifier: String, location: String) {
+    package init(schema: CoreDataSchema, columns: PersistentHistoryColumns, storeIdentifier: String, location: String) {
         self.schema = schema
         self.columns = columns
         self.storeIdentifier = storeIdentifier
@@ -61,7 +60,7 @@ package struct PersistentHistoryRows: Sendable {
     /// The SQL condition on `ATRANSACTION t` of the transactions after `start` (`after`), or
     /// of those before it (up to and including a token's transaction; saved before a date). A
     /// token of another store throws `persistentHistoryTokenExpired` (134301) naming both stores.
-    package func condition(_ start: PersistentHistoryChangeRequest.Start, after: Bool) throws -> (String, [DatabaseValue]) {
+    package func condition(_ start: PersistentHistoryChangeRequest.Start, after: Bool) throws -> (String, [SQLValue]) {
         switch start {
         case .beginning:
             return ("1 = 1", [])
@@ -71,24 +70,24 @@ package struct PersistentHistoryRows: Sendable {
                     .persistentHistoryTokenExpired,
                     "the history token \(token) is of the store \(token.storeIdentifier), not of \(location) (\(storeIdentifier))")
             }
-            return (after ? "t.Z_PK > ?" : "t.Z_PK <= ?", [token.transactionNumber.databaseValue])
+            return (after ? "t.Z_PK > ?" : "t.Z_PK <= ?", [.integer(token.transactionNumber)])
         case .afterDate(let date):
-            return (after ? "t.ZTIMESTAMP > ?" : "t.ZTIMESTAMP < ?", [date.timeIntervalSinceReferenceDate.databaseValue])
+            return (after ? "t.ZTIMESTAMP > ?" : "t.ZTIMESTAMP < ?", [.real(date.timeIntervalSinceReferenceDate)])
         }
     }
 
     /// A row of ``transactionsQuery(where:)`` as a transaction with `changes`.
     package func transaction(
-        _ cell: (Int) -> DatabaseValue, changes changesByTransaction: [Int64: [PersistentHistoryChange]]
+        _ cell: (Int) -> SQLValue, changes changesByTransaction: [Int64: [PersistentHistoryChange]]
     ) throws -> PersistentHistoryTransaction {
-        guard let number = Int64.fromDatabaseValue(cell(0)), let timestamp = Double.fromDatabaseValue(cell(1)) else {
+        guard let number = cell(0).int64Value, let timestamp = cell(1).doubleValue else {
             throw ManagedObjectError(
                 .persistentStoreOperation, "ATRANSACTION row \(cell(0)) in \(location) has no Z_PK or ZTIMESTAMP")
         }
         return PersistentHistoryTransaction(
             transactionNumber: number, timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
-            author: String.fromDatabaseValue(cell(2)), contextName: String.fromDatabaseValue(cell(3)),
-            processID: String.fromDatabaseValue(cell(4)), bundleID: String.fromDatabaseValue(cell(5)), storeID: storeIdentifier,
+            author: cell(2).stringValue, contextName: cell(3).stringValue,
+            processID: cell(4).stringValue, bundleID: cell(5).stringValue, storeID: storeIdentifier,
             changes: changesByTransaction[number] ?? [])
     }
 
@@ -97,12 +96,12 @@ package struct PersistentHistoryRows: Sendable {
     /// properties than the entity has, throws naming the table and row, never traps.
     /// `tombstoneCell` reads a tombstone cell as its store wrote it.
     package func change(
-        _ cell: (Int) -> DatabaseValue, count: Int, tombstoneCell: (DatabaseValue) -> DatabaseValue = { $0 }
+        _ cell: (Int) -> SQLValue, count: Int, tombstoneCell: (SQLValue) -> SQLValue = { $0 }
     ) throws -> PersistentHistoryChange {
-        let place = "ACHANGE row \(Int64.fromDatabaseValue(cell(0)) ?? 0) in \(location)"
-        guard let number = Int64.fromDatabaseValue(cell(0)), let transaction = Int64.fromDatabaseValue(cell(1)),
-              let typeNumber = Int.fromDatabaseValue(cell(2)), let entityNumber = Int64.fromDatabaseValue(cell(3)),
-              let key = Int64.fromDatabaseValue(cell(4)) else {
+        let place = "ACHANGE row \(cell(0).int64Value ?? 0) in \(location)"
+        guard let number = cell(0).int64Value, let transaction = cell(1).int64Value,
+              let typeNumber = cell(2).intValue, let entityNumber = cell(3).int64Value,
+              let key = cell(4).int64Value else {
             throw ManagedObjectError(.persistentStoreOperation, "\(place) has a NULL column")
         }
         guard let type = PersistentHistoryChangeType(rawValue: typeNumber) else {
@@ -113,7 +112,7 @@ package struct PersistentHistoryRows: Sendable {
                 .persistentStoreOperation, "\(place) names the entity number \(entityNumber), which is not the store's")
         }
         var updated: Set<PropertyDescription>?
-        if type == .update, let bitmap = Data.fromDatabaseValue(cell(5)) {
+        if type == .update, let bitmap = cell(5).dataValue {
             guard let properties = columns.properties(in: bitmap, of: entity) else {
                 throw ManagedObjectError(
                     .persistentStoreOperation,
@@ -126,7 +125,7 @@ package struct PersistentHistoryRows: Sendable {
         if type == .delete, let attributes = columns.columns(of: entity)?.tombstoneAttributes, !attributes.isEmpty {
             var values: [String: Any] = [:]
             for (position, attribute) in attributes.enumerated() where 6 + position < count {
-                if let value = SQLiteValues.attributeValue(tombstoneCell(cell(6 + position)), type: attribute.type, resolveObjectID: { _ in nil }) {
+                if let value = CoreDataValues.attributeValue(tombstoneCell(cell(6 + position)), type: attribute.type, resolveObjectID: { _ in nil }) {
                     values[attribute.name] = value
                 }
             }
@@ -146,9 +145,9 @@ package struct PersistentHistoryRows: Sendable {
         package var type: PersistentHistoryChangeType
         package var objectID: ManagedObjectID
         package var columns: Data? = nil
-        package var tombstone: [DatabaseValue] = []
+        package var tombstone: [SQLValue] = []
 
-        package init(type: PersistentHistoryChangeType, objectID: ManagedObjectID, columns: Data? = nil, tombstone: [DatabaseValue] = []) {
+        package init(type: PersistentHistoryChangeType, objectID: ManagedObjectID, columns: Data? = nil, tombstone: [SQLValue] = []) {
             self.type = type
             self.objectID = objectID
             self.columns = columns
@@ -158,7 +157,7 @@ package struct PersistentHistoryRows: Sendable {
 
     /// A save's changes as records: deletions (with their tombstones, read before the rows went),
     /// updates (with the properties the saving context changed), insertions.
-    package func records(of changes: StoreChangeSet, tombstones: [ManagedObjectID: [DatabaseValue]]) -> [Record] {
+    package func records(of changes: StoreChangeSet, tombstones: [ManagedObjectID: [SQLValue]]) -> [Record] {
         var records: [Record] = []
         records.reserveCapacity(changes.inserted.count + changes.updated.count + changes.deleted.count)
         records += changes.deleted.map { Record(type: .delete, objectID: $0.objectID, tombstone: tombstones[$0.objectID] ?? []) }
@@ -199,7 +198,7 @@ package struct PersistentHistoryRows: Sendable {
     package static let stringInsert = "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, 16003, NULL, ?)"
 
     /// The `INSERT` of `rows` `ACHANGE` rows at once, each of ``changeValues(_:key:transaction:)``,
-    /// in `dialect`. SQLite's is `OR FAIL`, as ``SQLiteRowLayout/sqliteInsertSQL(rows:)`` is: a
+    /// in `dialect`. SQLite's is `OR FAIL`, as ``SQLRowLayout/sqliteInsertSQL(rows:)`` is: a
     /// statement that may stop halfway otherwise keeps a statement journal (a temporary file
     /// as large as the rows), and the save's transaction is rolled back on any error anyway.
     package func changeInsert(rows: Int, dialect: SQLDialect) -> String {
@@ -227,7 +226,7 @@ package struct PersistentHistoryRows: Sendable {
     package var changeParameterCount: Int { 6 + columns.tombstoneColumnCount }
 
     /// How many rows one `INSERT` of SQLite's takes: as many as keep its parameters within 999,
-    /// SQLite's smallest limit, up to 100 (as ``SQLiteRowLayout/rowsPerInsert``).
+    /// SQLite's smallest limit, up to 100 (as ``SQLRowLayout/rowsPerInsert``).
     package var changeRowsPerSQLiteInsert: Int { max(1, min(100, 999 / changeParameterCount)) }
 
     /// `record`'s object as `ACHANGE` names it: its entity's number and its key. Throws for an
@@ -244,12 +243,12 @@ package struct PersistentHistoryRows: Sendable {
     /// The cells of `record`'s `ACHANGE` row, numbered `key`, in `transaction`; `tombstoneCell`
     /// makes a tombstone cell as the store keeps it. Throws for an object without a key in the store.
     package func changeValues(
-        _ record: Record, key: Int64, transaction: Int64, tombstoneCell: (DatabaseValue) -> DatabaseValue = { $0 }
-    ) throws -> [DatabaseValue] {
+        _ record: Record, key: Int64, transaction: Int64, tombstoneCell: (SQLValue) -> SQLValue = { $0 }
+    ) throws -> [SQLValue] {
         let (entity, number) = try changedObject(record)
-        var values: [DatabaseValue] = [
-            key.databaseValue, record.type.rawValue.databaseValue, entity.databaseValue, number.databaseValue,
-            transaction.databaseValue, record.columns.databaseValue,
+        var values: [SQLValue] = [
+            .integer(key), .integer(Int64(record.type.rawValue)), .integer(entity), .integer(number),
+            .integer(transaction), record.columns.map(SQLValue.blob) ?? .null,
         ]
         values += (0..<columns.tombstoneColumnCount).map { $0 < record.tombstone.count ? tombstoneCell(record.tombstone[$0]) : .null }
         return values

@@ -21,7 +21,7 @@ package enum PersistentHistorySchema {
 
     /// The tables (columns grouped by type, as Core Data orders them; with `count` tombstone columns) and indexes in `dialect`: Core Data's own
     /// statements for SQLite; for PostgreSQL the same tables in the types that hold the same
-    /// values (``SQLiteSchema/columnType(_:dialect:)``; a tombstone cell is then a tagged
+    /// values (``CoreDataSchema/columnType(_:dialect:)``; a tombstone cell is then a tagged
     /// BYTEA, see `PostgreSQLStore+History.swift`), without SQLite's collations.
     package static func creationStatements(dialect: SQLDialect, tombstoneColumns count: Int) -> [String] {
         let tables: [(name: String, columns: [(String, String)])] = [
@@ -34,10 +34,10 @@ package enum PersistentHistorySchema {
             ]),
             ("ATRANSACTIONSTRING", [("ZNAME", "VARCHAR")]),
         ]
-        let integer = SQLiteSchema.columnType("INTEGER", dialect: dialect)
+        let integer = CoreDataSchema.columnType("INTEGER", dialect: dialect)
         var statements = tables.map { table in
             let columns = ["Z_PK \(integer) PRIMARY KEY", "Z_ENT \(integer)", "Z_OPT \(integer)"]
-                + table.columns.map { "\($0.0) \(SQLiteSchema.columnType($0.1, dialect: dialect))" }
+                + table.columns.map { "\($0.0) \(CoreDataSchema.columnType($0.1, dialect: dialect))" }
             return "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )"
         }
         let binary = dialect == .sqlite ? " COLLATE BINARY ASC" : ""

@@ -1,6 +1,5 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// The mapping Core Data's lightweight migration infers between two versions, as SQL that
 /// copies the source version's rows (tables qualified by `sourceQualifier`: the SQLite store's
@@ -30,8 +29,8 @@ package struct InferredMigrationPlan {
     let sourceQualifier: String
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
-    let sourceSchema: SQLiteSchema
-    package let destinationSchema: SQLiteSchema
+    let sourceSchema: CoreDataSchema
+    package let destinationSchema: CoreDataSchema
 
     /// Added to the keys of a source table's rows (by table name): 0 but for an entity moved
     /// into a table whose keys its own would collide with.
@@ -40,8 +39,8 @@ package struct InferredMigrationPlan {
 
     /// `sourceHighestKeys`: by source table, the highest key it handed out.
     package init(
-        source: ManagedObjectModel, destination: ManagedObjectModel, sourceSchema: SQLiteSchema,
-        destinationSchema: SQLiteSchema, sourceHighestKeys: [String: Int64],
+        source: ManagedObjectModel, destination: ManagedObjectModel, sourceSchema: CoreDataSchema,
+        destinationSchema: CoreDataSchema, sourceHighestKeys: [String: Int64],
         dialect: SQLDialect = .sqlite, sourceQualifier: String = "source"
     ) throws {
         self.dialect = dialect
@@ -55,7 +54,7 @@ package struct InferredMigrationPlan {
         // other: the first keeps its keys, the next start past the highest so far.
         var offsets: [String: Int64] = [:]
         var ranges: [String: [(table: String, lower: Int64, upper: Int64)]] = [:]
-        for entity in SQLiteSchema.numberingOrder(of: destination) {
+        for entity in CoreDataSchema.numberingOrder(of: destination) {
             guard let origin = Self.sourceEntity(for: entity, in: source) else { continue }
             let table = destinationSchema.table(of: entity).name
             let sourceTable = sourceSchema.table(of: origin).name
@@ -88,7 +87,7 @@ package struct InferredMigrationPlan {
     package struct Statement {
         package var entity: String
         package var sql: String
-        package var arguments: [DatabaseValue]
+        package var arguments: [SQLValue]
     }
 
     /// A source table in the statements.
@@ -143,14 +142,14 @@ package struct InferredMigrationPlan {
         var statements: [Statement] = []
         // Entity columns of to-ones read from pairs name rows that may be copied later.
         var entityColumnUpdates: [Statement] = []
-        for entity in SQLiteSchema.numberingOrder(of: destination) {
+        for entity in CoreDataSchema.numberingOrder(of: destination) {
             guard let origin = sourceEntity(for: entity), let number = destinationSchema.entityNumbers[entity.name],
                   let sourceNumber = sourceSchema.entityNumbers[origin.name] else { continue }
             let table = destinationSchema.table(of: entity).name
             let sourceTable = sourceTable(of: origin)
             var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
             var values = [shifted("s.Z_PK", from: sourceTable), String(number), "s.Z_OPT"]
-            var arguments: [DatabaseValue] = []
+            var arguments: [SQLValue] = []
             for (property, storage) in zip(entity.properties, destinationSchema.storage[entity.name] ?? []) {
                 switch storage {
                 case .attribute(let column, _):
@@ -211,7 +210,7 @@ package struct InferredMigrationPlan {
     }
 
     /// Fills the owner's key of each destination to-many without inverse kept in its
-    /// destination's rows (``SQLiteSchema/ownerKeptForeignKeys``) from the pairs the source kept,
+    /// destination's rows (``CoreDataSchema/ownerKeptForeignKeys``) from the pairs the source kept,
     /// once every row is in: no to-one of the destination writes that column.
     private func ownerKeptForeignKeyStatements() -> [Statement] {
         var statements: [Statement] = []
@@ -288,14 +287,14 @@ package struct InferredMigrationPlan {
     }
 
     /// The value of `attribute` for a row `s` of the source entity; `nil` for NULL.
-    private func attributeValue(_ attribute: AttributeDescription, of entity: EntityDescription) throws -> (sql: String, arguments: [DatabaseValue])? {
+    private func attributeValue(_ attribute: AttributeDescription, of entity: EntityDescription) throws -> (sql: String, arguments: [SQLValue])? {
         var sql: String?
         if case .attribute(let sourceAttribute)? = sourceProperty(for: attribute, of: entity)?.kind,
            let sourceEntity = sourceEntity(for: entity),
            case .attribute(let column, let sourceType)? = sourceSchema.storage[sourceEntity.name]?[sourceAttribute.index] {
             sql = try conversion(of: "s.\(column)", from: sourceType, to: attribute.type, entity: entity.name, attribute: attribute.name)
         }
-        let defaultValue = try SQLiteValues.databaseValue(attribute.defaultValue, type: attribute.type, attribute: attribute.name)
+        let defaultValue = try CoreDataValues.cell(attribute.defaultValue, type: attribute.type, attribute: attribute.name)
         guard !defaultValue.isNull, !attribute.isOptional || sql == nil else { return sql.map { ($0, []) } }
         let parameter = parameter(of: attribute.type)
         return (sql.map { "COALESCE(\($0), \(parameter))" } ?? parameter, [defaultValue])
@@ -304,8 +303,8 @@ package struct InferredMigrationPlan {
     /// A parameter holding a value of `type`: PostgreSQL types it as the column's type (a
     /// parameter in a SELECT list has no type of its own there).
     private func parameter(of type: AttributeType) -> String {
-        guard dialect == .postgreSQL, let columnType = SQLiteSchema.columnType(of: type) else { return "?" }
-        return "CAST(? AS \(SQLiteSchema.columnType(columnType, dialect: dialect)))"
+        guard dialect == .postgreSQL, let columnType = CoreDataSchema.columnType(of: type) else { return "?" }
+        return "CAST(? AS \(CoreDataSchema.columnType(columnType, dialect: dialect)))"
     }
 
     /// A source column's value as the destination type, when Core Data infers that change.
@@ -467,7 +466,7 @@ package struct InferredMigrationPlan {
 
     /// Per destination table, the highest key its source tables handed out (`Z_MAX`, moved
     /// by their offsets), so keys are never reused.
-    package func destinationHighestKeys() -> [(SQLiteSchema.Table, Int64)] {
+    package func destinationHighestKeys() -> [(CoreDataSchema.Table, Int64)] {
         destinationSchema.tables.map { table in
             let sources = Set(destination.entities.filter { $0.rootEntity === table.root }.compactMap(sourceEntity(for:)).map(sourceTable(of:)))
             return (table, sources.map { (sourceHighestKeys[$0] ?? 0) + (keyOffsets[$0] ?? 0) }.max() ?? 0)

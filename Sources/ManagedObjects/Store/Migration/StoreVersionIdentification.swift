@@ -7,7 +7,7 @@ import GRDB
 /// A store says it by its version hashes (``ModelVersionHash``, equal to Core Data's). A store
 /// whose hashes no version has (written by this runtime before its hashes were Core Data's, or
 /// by a model not among the versions) is identified by its schema: a version whose tables and
-/// columns (``SQLiteSchema``) the store has, its `Z_PRIMARYKEY` naming that version's entities,
+/// columns (``CoreDataSchema``) the store has, its `Z_PRIMARYKEY` naming that version's entities,
 /// the most exact layout first. Of several alike
 /// (a bundle may hold identical versions), the one named by the store's
 /// `NSStoreModelVersionIdentifiers` wins, then the version it is opened with, the current one,
@@ -58,9 +58,9 @@ package enum StoreVersionIdentification {
         /// table and column of `model` and the same entities (by name or renaming identifier);
         /// `nil` when it does not. 0: the store lays out exactly as `model`.
         func extraColumns(beyond model: ManagedObjectModel) -> Int? {
-            let (numbers, missing) = SQLiteSchema.storedNumbers(primaryKeys.mapValues(\.number), of: model)
+            let (numbers, missing) = CoreDataSchema.storedNumbers(primaryKeys.mapValues(\.number), of: model)
             guard missing.isEmpty, numbers.count == primaryKeys.count else { return nil }
-            let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+            let schema = CoreDataSchema(model: model, existingNumbers: numbers)
             var expected: [String: Set<String>] = [:]
             for table in schema.tables {
                 expected[table.name.uppercased()] = Set(["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map { $0.name.uppercased() })

@@ -22,7 +22,7 @@ final class ExternalBinaryDataSave {
 
     /// Reads the external-storage cells of the rows of `objectIDs` (of `layout`'s entity) before
     /// the transaction changes them.
-    func readPreviousCells(of objectIDs: some Sequence<ManagedObjectID>, layout: SQLiteRowLayout, db: Database) throws {
+    func readPreviousCells(of objectIDs: some Sequence<ManagedObjectID>, layout: SQLRowLayout, db: Database) throws {
         let columns = layout.externalBinaryColumns
         guard !columns.isEmpty else { return }
         let statement = try db.cachedStatement(
@@ -46,7 +46,7 @@ final class ExternalBinaryDataSave {
 
     /// The cell for an external-storage attribute's value (`nil`: NULL), writing a file for a
     /// large value; the row's previous file is released when the cell no longer names it.
-    func cell(for value: Data?, index: Int, attribute: String, objectID: ManagedObjectID?) throws -> DatabaseValue.Storage {
+    func cell(for value: Data?, index: Int, attribute: String, objectID: ManagedObjectID?) throws -> SQLValue {
         let previous = objectID.flatMap { previousCells[$0]?[index] }
         let cell = try value.map {
             try data.cell(for: $0, previousCell: previous, attribute: attribute, objectID: objectID, written: &written)
@@ -59,16 +59,13 @@ final class ExternalBinaryDataSave {
 
     /// The cell for a value given to a batch request for an external-storage attribute (any
     /// value: one the attribute cannot keep is an error naming it, as in a save).
-    func cell(forBatchValue value: Any?, attribute: AttributeDescription, objectID: ManagedObjectID?) throws -> DatabaseValue {
+    func cell(forBatchValue value: Any?, attribute: AttributeDescription, objectID: ManagedObjectID?) throws -> SQLValue {
         var data: Data?
-        if let value, case .blob(let bytes) = try SQLiteValues.databaseValue(
-            of: value, property: attribute, type: .binary, objectID: objectID).storage {
+        if let value, case .blob(let bytes) = try CoreDataValues.cell(
+            of: value, property: attribute, type: .binary, objectID: objectID) {
             data = bytes
         }
-        guard case .blob(let cell) = try cell(for: data, index: attribute.index, attribute: attribute.name, objectID: objectID) else {
-            return .null
-        }
-        return cell.databaseValue
+        return try cell(for: data, index: attribute.index, attribute: attribute.name, objectID: objectID)
     }
 
     /// After the transaction: the released files go when it committed, the written ones when

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// Batch requests in SQL, each one write transaction (all or nothing): a batch insert is one
 /// prepared INSERT run per row, with its keys reserved from `Z_PRIMARYKEY.Z_MAX` in the same
@@ -48,19 +47,19 @@ extension SQLiteStore {
             if returning { keys.reserveCapacity(request.rowCount) }
             for row in 0..<request.rowCount {
                 binder.start()
-                binder.bind(.int64(first + Int64(row)), at: 1)
-                binder.bind(.int64(entityNumber), at: 2)
-                binder.bind(.int64(1), at: 3)
+                binder.bind(.integer(first + Int64(row)), at: 1)
+                binder.bind(.integer(entityNumber), at: 2)
+                binder.bind(.integer(1), at: 3)
                 for (index, column) in columns.enumerated() {
                     if externalColumns.contains(index) {
-                        binder.bind(try external.cell(forBatchValue: request.value(row: row, column: column.position), attribute: column.attribute, objectID: nil).storage,
+                        binder.bind(try external.cell(forBatchValue: request.value(row: row, column: column.position), attribute: column.attribute, objectID: nil),
                                     at: Int32(4 + index))
                         continue
                     }
                     let value = try request.value(row: row, column: column.position).map {
-                        try SQLiteValues.databaseValue(of: $0, property: column.attribute, type: column.type, objectID: nil)
+                        try CoreDataValues.cell(of: $0, property: column.attribute, type: column.type, objectID: nil)
                     }
-                    binder.bind((value ?? .null).storage, at: Int32(4 + index))
+                    binder.bind(value ?? .null, at: Int32(4 + index))
                 }
                 do {
                     if returning {
@@ -117,13 +116,13 @@ extension SQLiteStore {
             do {
                 if plan.rest.predicate == nil, constants, externalAssignments.isEmpty {
                     // One statement: the store's own WHERE, every value a bound parameter.
-                    var arguments: [DatabaseValue] = []
+                    var arguments: [SQLValue] = []
                     var set = ["Z_OPT = Z_OPT + 1"]
                     for assignment in assignments {
                         guard case .constant(let value) = assignment.value else { continue }
                         set.append("\(assignment.column) = ?")
                         arguments.append(try value.map {
-                            try SQLiteValues.databaseValue(of: $0, property: assignment.attribute, type: assignment.type, objectID: nil)
+                            try CoreDataValues.cell(of: $0, property: assignment.attribute, type: assignment.type, objectID: nil)
                         } ?? .null)
                     }
                     let sql = "UPDATE \(plan.table) AS \(SQLPredicateTranslator.tableAlias) SET \(set.joined(separator: ", "))\(plan.conditions)"
@@ -144,7 +143,7 @@ extension SQLiteStore {
                 var ids: [ManagedObjectID] = []
                 for object in try matchingRows(plan, db: db, graph: graph) {
                     var arguments: [(any DatabaseValueConvertible)?] = []
-                    if !externalAssignments.isEmpty, let layout = layoutsByEntity[ObjectIdentifier(object.objectID.entity)] {
+                    if !externalAssignments.isEmpty, let layout = engine.layout(of: object.objectID.entity) {
                         try external.readPreviousCells(of: CollectionOfOne(object.objectID), layout: layout, db: db)
                     }
                     for (position, assignment) in assignments.enumerated() {
@@ -155,7 +154,7 @@ extension SQLiteStore {
                             continue
                         }
                         arguments.append(try value.map {
-                            try SQLiteValues.databaseValue(
+                            try CoreDataValues.cell(
                                 of: $0, property: assignment.attribute, type: assignment.type, objectID: object.objectID)
                         } ?? .null)
                     }
@@ -174,12 +173,12 @@ extension SQLiteStore {
     public func batchDelete(_ request: StoreBatchDelete) throws -> StoreBatchOutcome {
         let plan = fetchPlan(for: request.matching)
         let hasConsequences = request.matching.entities.contains { entity in
-            entity.relationships.contains { relationshipNeedsWork($0, of: entity) }
+            entity.relationships.contains { engine.relationshipNeedsWork($0, of: entity) }
         }
         // Rows with external binary data: deleted by key, their files removed once the delete
         // commits.
         let external = ExternalBinaryDataSave(externalData)
-        let hasExternalData = request.matching.entities.contains { !(layoutsByEntity[ObjectIdentifier($0)]?.externalBinaryColumns.isEmpty ?? true) }
+        let hasExternalData = request.matching.entities.contains { !(engine.layout(of: $0)?.externalBinaryColumns.isEmpty ?? true) }
         return try external.run { try pool.write { db in
             let alias = SQLPredicateTranslator.tableAlias
             // Persistent history names each deleted object (and keeps its tombstone): by key.
@@ -226,166 +225,35 @@ extension SQLiteStore {
         if let knownEntity { return keys.map { permanentID(entity: knownEntity, number: $0) } }
         let table = schema.table(of: entity).name
         var idsByKey: [Int64: ManagedObjectID] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [Self.jsonArray(keys)]) {
+        let sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(SQLDialect.sqlite.isOneOfKeys("Z_PK"))"
+        for row in try Row.fetchAll(db, sql: sql, arguments: [SQLDialect.sqlite.keySet(keys)]) {
             if let id = storedID(row), let key = id.storeNumber { idsByKey[key] = id }
         }
         return keys.compactMap { idsByKey[$0] }
     }
 
-    /// Keys as a JSON array, one bound parameter that `json_each` reads back as a set.
-    private static func jsonArray(_ keys: some Sequence<Int64>) -> String {
-        "[" + keys.map(String.init).joined(separator: ",") + "]"
-    }
-
-    /// Whether deleting an object of `entity` needs more than removing its row for this
-    /// relationship: join-table rows to remove, related objects to delete, check or change.
-    private func relationshipNeedsWork(_ relationship: RelationshipDescription, of entity: EntityDescription) -> Bool {
-        guard !relationship.isTransient else { return false }
-        if case .toManyByJoin? = schema.storage[entity.name]?[relationship.index] { return true }
-        switch relationship.deleteRule {
-        case .cascade, .deny: return true
-        case .nullify: return relationship.inverseRelationship != nil
-        case .noAction: return false
-        }
-    }
-
-    /// Deletes the objects and what their delete rules reach, and returns the outcome: the
-    /// rows the rules delete too are counted and listed; related rows nullified have their
-    /// `Z_OPT` increased and are listed as updated.
-    /// With persistent history, records them as one transaction: deletions with their
-    /// tombstones, nullified objects as updates of the inverse relationship.
+    /// Deletes the objects and what their delete rules reach (``RelationalStoreEngine/batchDelete(_:on:beforeDeletingRows:)``),
+    /// and returns the outcome: the rows the rules delete too are counted and listed; related
+    /// rows nullified have their `Z_OPT` increased and are listed as updated. With persistent
+    /// history, records them as one transaction: deletions with their tombstones, nullified
+    /// objects as updates of the inverse relationship.
     private func delete(_ targets: [ManagedObjectID], db: Database, external: ExternalBinaryDataSave, request: StoreBatchDelete) throws -> StoreBatchOutcome {
-        let targetSet = Set(targets)
-        var deleted: [ManagedObjectID] = []
-        var deletedSet = Set<ManagedObjectID>()
-        var updated = Set<ManagedObjectID>()
-        var nullified: [ManagedObjectID: [Int]] = [:]
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
-        var emptiedMandatory: [(objectID: ManagedObjectID, error: ManagedObjectError)] = []
-        var pending = targets
-        while !pending.isEmpty {
-            // One round per entity of what is pending: each statement covers all its keys.
-            let round = Dictionary(grouping: pending.filter { !deletedSet.contains($0) }, by: { ObjectIdentifier($0.entity) })
-            pending = []
-            for ids in round.values {
-                let unique = Array(Set(ids))
-                guard let entity = unique.first?.entity else { continue }
-                deleted += unique
-                deletedSet.formUnion(unique)
-                let table = schema.table(of: entity).name
-                let keys = Self.jsonArray(unique.compactMap(\.storeNumber))
-                for relationship in entity.relationships where relationshipNeedsWork(relationship, of: entity) {
-                    let storage = schema.storage[entity.name]?[relationship.index]
-                    let related = try relatedRows(of: relationship, storage: storage, table: table, keys: keys, db: db)
-                    switch relationship.deleteRule {
-                    case .deny:
-                        if related.contains(where: { !targetSet.contains($0) }) {
-                            throw StoreBatchDelete.denyError(relationship, of: unique[0])
-                        }
-                    case .cascade:
-                        pending += related
-                    case .nullify:
-                        guard let inverse = relationship.inverseRelationship, let destination = relationship.destinationEntity else { break }
-                        if case .toOne(let column, let entityColumn)? = schema.storage[destination.name]?[inverse.index] {
-                            // The related rows hold this object's key: clear it.
-                            let set = ([column] + (entityColumn.map { [$0] } ?? [])).map { "\($0) = NULL" } + ["Z_OPT = Z_OPT + 1"]
-                            try db.execute(
-                                sql: "UPDATE \(schema.table(of: destination).name) SET \(set.joined(separator: ", ")) WHERE \(column) IN (SELECT value FROM json_each(?))",
-                                arguments: [keys])
-                            if !inverse.isOptional {
-                                emptiedMandatory += related.map { ($0, StoreBatchDelete.mandatoryInverseError(relationship, inverse: inverse)) }
-                            }
-                        }
-                        updated.formUnion(related)
-                        if recordsHistory { for id in related { nullified[id, default: []].append(inverse.index) } }
-                    case .noAction:
-                        break
-                    }
-                    if case .toManyByJoin(let join, let side)? = storage {
-                        try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) IN (SELECT value FROM json_each(?))", arguments: [keys])
-                    }
-                }
-                if let layout = layoutsByEntity[ObjectIdentifier(entity)], !layout.externalBinaryColumns.isEmpty {
-                    try external.readPreviousCells(of: unique, layout: layout, db: db)
-                    for objectID in unique { external.releaseAll(of: objectID) }
-                }
-                if recordsHistory { tombstones.merge(try historyTombstones(of: unique, db: db)) { first, _ in first } }
-                try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?))", arguments: [keys])
+        let executor = SQLiteExecutor(db: db)
+        var tombstones: [ManagedObjectID: [SQLValue]] = [:]
+        let deletion = try engine.batchDelete(targets, on: executor) { objectIDs, entity in
+            if let layout = engine.layout(of: entity), !layout.externalBinaryColumns.isEmpty {
+                try external.readPreviousCells(of: objectIDs, layout: layout, db: db)
+                for objectID in objectIDs { external.releaseAll(of: objectID) }
+            }
+            if recordsHistory {
+                tombstones.merge(try engine.historyTombstones(of: objectIDs, rows: historyRows, on: executor)) { first, _ in first }
             }
         }
-        // A mandatory to-one emptied is an error only for an object that stays.
-        if let failure = emptiedMandatory.first(where: { !deletedSet.contains($0.objectID) }) { throw failure.error }
         if recordsHistory {
-            let records = deleted.map { HistoryRecord(type: .delete, objectID: $0, tombstone: tombstones[$0] ?? []) }
-                + updated.subtracting(deletedSet).sorted { ($0.storeNumber ?? 0) < ($1.storeNumber ?? 0) }.map { id in
-                    HistoryRecord(type: .update, objectID: id, columns: historyColumns.bitmap(of: nullified[id] ?? [], in: id.entity))
-                }
-            try recordHistory(records, author: request.transactionAuthor, contextName: request.contextName, db: db)
+            try recordHistory(
+                deletion.historyRecords(tombstones: tombstones, columns: historyColumns),
+                author: request.transactionAuthor, contextName: request.contextName, db: db)
         }
-        return StoreBatchOutcome(
-            count: deleted.count, objectIDs: deleted, relatedUpdatedObjectIDs: Array(updated.subtracting(deletedSet)))
-    }
-
-    /// The objects related through `relationship` to the rows of `table` with these keys.
-    private func relatedRows(
-        of relationship: RelationshipDescription, storage: SQLiteSchema.Storage?, table: String, keys: String, db: Database
-    ) throws -> [ManagedObjectID] {
-        guard let destination = relationship.destinationEntity else { return [] }
-        let destinationTable = schema.table(of: destination).name
-        let sql: String
-        switch storage {
-        case .toOne(let column, _)?:
-            sql = "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(column) FROM \(table) WHERE Z_PK IN (SELECT value FROM json_each(?)))"
-        case .toManyByInverse(let inverseTable, let foreignKey, _)?:
-            sql = "SELECT Z_PK, Z_ENT FROM \(inverseTable) WHERE \(foreignKey) IN (SELECT value FROM json_each(?))"
-        case .toManyByJoin(let join, let side)?:
-            sql = "SELECT Z_PK, Z_ENT FROM \(destinationTable) WHERE Z_PK IN (SELECT \(join.otherColumn(side)) FROM \(join.name) WHERE \(join.column(side)) IN (SELECT value FROM json_each(?)))"
-        default:
-            return []
-        }
-        return try Row.fetchAll(db, sql: sql, arguments: [keys]).compactMap(storedID)
-    }
-
-}
-
-/// Binds values to a prepared statement through SQLite's C API, for the statement's next
-/// execution by GRDB (which resets it first and keeps the bindings).
-struct RowBinder {
-    let statement: SQLiteStatement
-    /// SQLite copies text and blobs before the call returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    init(_ statement: SQLiteStatement) {
-        self.statement = statement
-    }
-
-    /// Makes the statement ready for bindings after its last execution.
-    func start() {
-        sqlite3_reset(statement)
-    }
-
-    func bind(_ value: DatabaseValue.Storage, at index: Int32) {
-        switch value {
-        case .null: sqlite3_bind_null(statement, index)
-        case .int64(let integer): sqlite3_bind_int64(statement, index, integer)
-        case .double(let double): sqlite3_bind_double(statement, index, double)
-        case .string(let string):
-            // With its length in bytes: a text holding a NUL is kept whole (GRDB's own binding,
-            // by C string, ends it at the NUL).
-            var text = string
-            text.withUTF8 { bytes in
-                // An empty buffer may have no address, which would bind NULL: "" stays "".
-                if let address = bytes.baseAddress {
-                    let characters = UnsafeRawPointer(address).assumingMemoryBound(to: CChar.self)
-                    _ = sqlite3_bind_text(statement, index, characters, Int32(bytes.count), Self.transient)
-                } else {
-                    _ = sqlite3_bind_text(statement, index, "", 0, Self.transient)
-                }
-            }
-        case .blob(let data):
-            data.withUnsafeBytes { bytes in
-                _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
-            }
-        }
+        return StoreBatchOutcome(count: deletion.deleted.count, objectIDs: deletion.deleted, relatedUpdatedObjectIDs: deletion.relatedUpdated)
     }
 }

@@ -22,10 +22,10 @@ extension SQLiteStore {
             let changes = try Row.fetchCursor(
                 db, sql: PersistentHistoryRows.changesQuery(tombstoneColumns: tombstoneColumns), arguments: [firstNumber])
             while let row = try changes.next() {
-                let change = try rows.change({ row[$0] }, count: row.count)
+                let change = try rows.change(row.sqlValue, count: row.count)
                 changesByTransaction[change.transactionNumber, default: []].append(change)
             }
-            return try transactions.map { row in try rows.transaction({ row[$0] }, changes: changesByTransaction) }
+            return try transactions.map { row in try rows.transaction(row.sqlValue, changes: changesByTransaction) }
         }
     }
 
@@ -80,7 +80,7 @@ extension SQLiteStore {
     /// Records a save in the history tables, in the save's own SQLite transaction: deletions
     /// (with their tombstones, read by ``historyTombstones(of:db:)`` before the rows went),
     /// updates (with the properties the saving context changed), insertions.
-    func recordHistory(of changes: StoreChangeSet, tombstones: [ManagedObjectID: [DatabaseValue]], db: Database) throws {
+    func recordHistory(of changes: StoreChangeSet, tombstones: [ManagedObjectID: [SQLValue]], db: Database) throws {
         // The insertions go by the rows the save has just written (``recordInsertions``), not
         // as records: a record per new object cost more than its row.
         var changed = changes
@@ -92,16 +92,8 @@ extension SQLiteStore {
 
     /// The values of the preserved attributes (``PersistentHistoryColumns``) of the stored
     /// objects `objectIDs`, as their columns hold them, for the tombstones of their deletion.
-    func historyTombstones(of objectIDs: some Sequence<ManagedObjectID>, db: Database) throws -> [ManagedObjectID: [DatabaseValue]] {
-        var tombstones: [ManagedObjectID: [DatabaseValue]] = [:]
-        let rows = historyRows
-        for objectID in objectIDs {
-            guard let sql = rows.tombstoneQuery(of: objectID.entity, dialect: .sqlite), let key = objectID.storeNumber else { continue }
-            if let row = try Row.fetchOne(try db.cachedStatement(sql: sql), arguments: [key]) {
-                tombstones[objectID] = (0..<row.count).map { row[$0] as DatabaseValue }
-            }
-        }
-        return tombstones
+    func historyTombstones(of objectIDs: some Sequence<ManagedObjectID>, db: Database) throws -> [ManagedObjectID: [SQLValue]] {
+        try engine.historyTombstones(of: objectIDs, rows: historyRows, on: SQLiteExecutor(db: db))
     }
 
     /// Records one transaction with `records`, then the insertions of `inserted` (rows of this
@@ -148,7 +140,7 @@ extension SQLiteStore {
                 runEnd += 1
             }
             let count = runEnd - runStart
-            if isRange, let first, let layout = layoutsByEntity[ObjectIdentifier(entity)] {
+            if isRange, let first, let layout = engine.layout(of: entity) {
                 try db.cachedStatement(sql: PersistentHistoryRows.insertionsCopy(from: layout.table.name))
                     .execute(arguments: [key - first, layout.number, transaction, first, first &+ Int64(count - 1)])
                 guard db.changesCount == count else {
@@ -181,20 +173,20 @@ extension SQLiteStore {
             let binder = RowBinder(statement.sqliteStatement)
             binder.start()
             var parameter: Int32 = 1
-            func bind(_ value: DatabaseValue.Storage) {
+            func bind(_ value: SQLValue) {
                 binder.bind(value, at: parameter)
                 parameter += 1
             }
             for record in chunk {
                 let object = try rows.changedObject(record)
-                bind(.int64(key))
-                bind(.int64(Int64(record.type.rawValue)))
-                bind(.int64(object.entity))
-                bind(.int64(object.key))
-                bind(.int64(transaction))
+                bind(.integer(key))
+                bind(.integer(Int64(record.type.rawValue)))
+                bind(.integer(object.entity))
+                bind(.integer(object.key))
+                bind(.integer(transaction))
                 bind(record.columns.map { .blob($0) } ?? .null)
                 for position in 0..<tombstoneCount {
-                    bind(position < record.tombstone.count ? record.tombstone[position].storage : .null)
+                    bind(position < record.tombstone.count ? record.tombstone[position] : .null)
                 }
                 key += 1
             }

@@ -2,8 +2,10 @@ import DataModel
 import Foundation
 import GRDB
 
-/// A store in an SQLite file laid out as Core Data lays it out (`SQLiteSchema`), so a file
-/// Core Data wrote opens here and the other way round. Core Data's `NSSQLiteStoreType`.
+/// A store in an SQLite file laid out as Core Data lays it out (`CoreDataSchema`), so a file
+/// Core Data wrote opens here and the other way round. Core Data's `NSSQLiteStoreType`. What
+/// it shares with the PostgreSQL store (row layouts and binding, to-manys, the batch-delete
+/// walk) is `RelationalStoreEngine`'s; this store adds the file, its connections and locking.
 ///
 /// The file is a GRDB `DatabasePool` in WAL mode: reads run beside a save and see the last
 /// completed one; each save is one write transaction (all or nothing, also across a crash).
@@ -18,11 +20,15 @@ public final class SQLiteStore: PersistentStore, Sendable {
     public let identifier: String
     public let url: URL?
     public var type: PersistentStoreType { .sqlite }
-    let schema: SQLiteSchema
     let pool: DatabasePool
-    /// Each entity's row layout, by entity and by entity number (`Z_ENT`).
-    let layoutsByEntity: [ObjectIdentifier: SQLiteRowLayout]
-    /// Rows into stored objects, by entity number (`Z_ENT`).
+    /// Core Data's layout at work (``RelationalStoreEngine``): row layouts, row binding, to-many
+    /// reads and writes, the batch-delete walk.
+    let engine: RelationalStoreEngine
+    /// Where each entity and property lives (the engine's).
+    var schema: CoreDataSchema { engine.schema }
+    /// How history names an update's properties and keeps a deletion's preserved values.
+    var historyColumns: PersistentHistoryColumns { engine.historyColumns }
+    /// Rows into stored objects, by entity number (`Z_ENT`): the engine's, at hand for each row.
     private let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
     private let reader: any DatabaseReader
@@ -34,8 +40,6 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// `persistentHistoryTracking`): one `ATRANSACTION` row and one `ACHANGE` row per object.
     let recordsHistory: Bool
     public var recordsPersistentHistory: Bool { recordsHistory }
-    /// How history names an update's properties and keeps a deletion's preserved values.
-    let historyColumns: PersistentHistoryColumns
 
     /// Opens the store at `url`, creating it for `model` when there is no file (or an empty
     /// one). Throws `ManagedObjectError` naming the file: `persistentStoreOpen` (134080) for a
@@ -85,8 +89,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 // mode, a creation that fails in turn leaves the file as it was).
             }
         }
-        schema = SQLiteSchema(model: model, existingNumbers: existing?.numbers)
-        historyColumns = PersistentHistoryColumns(model: model, schema: schema)
+        let schema = CoreDataSchema(model: model, existingNumbers: existing?.numbers)
+        let historyColumns = PersistentHistoryColumns(model: model, schema: schema)
         var configuration = Configuration()
         configuration.label = "SQLiteStore"
         let checkpointer = WALCheckpointer()
@@ -116,13 +120,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
                             persistentHistoryTracking: persistentHistoryTracking)
             metadataState = StoreMetadataState(saved: SQLiteStoreMetadata.dictionary(for: model, identifier: identifier))
         }
-        let schema = schema
-        let columnsKeptBySQL = existing?.columnsKeptBySQL ?? []
-        let layouts = model.entities.compactMap { SQLiteRowLayout(entity: $0, schema: schema, columnsKeptBySQL: columnsKeptBySQL) }
-        layoutsByEntity = Dictionary(layouts.map { (ObjectIdentifier($0.entity), $0) }, uniquingKeysWith: { first, _ in first })
-        rowReader = SQLRowReader(
-            layoutsByNumber: Dictionary(layouts.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first }),
-            schema: schema, storeIdentifier: identifier, externalData: externalData)
+        engine = RelationalStoreEngine(
+            model: model, schema: schema, dialect: .sqlite, storeIdentifier: identifier,
+            columnsKeptBySQL: existing?.columnsKeptBySQL ?? [], externalData: externalData)
+        rowReader = engine.rowReader
         reader = pool
         recordsHistory = persistentHistoryTracking
     }
@@ -142,15 +143,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
     private init(_ store: SQLiteStore, readingFrom snapshot: DatabaseSnapshot) {
         identifier = store.identifier
         url = store.url
-        schema = store.schema
         pool = store.pool
-        layoutsByEntity = store.layoutsByEntity
+        engine = store.engine
         rowReader = store.rowReader
         reader = snapshot
         externalData = store.externalData
         metadataState = store.metadataState
         recordsHistory = store.recordsHistory
-        historyColumns = store.historyColumns
     }
 
     /// A view reading a GRDB `DatabaseSnapshot` of the file (a read transaction held open on
@@ -190,27 +189,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
                let storeType = dictionary["NSStoreType"] as? String, storeType != PersistentStoreType.sqlite.rawValue {
                 throw ManagedObjectError(.persistentStoreInvalidType, "\(path) says it is a store of type \(storeType), not SQLite")
             }
-            let (numbers, missing) = SQLiteSchema.storedNumbers(
-                try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model)
-            guard missing.isEmpty else {
-                throw ManagedObjectError(
-                    .persistentStoreIncompatibleVersionHash,
-                    "the model is not the one \(path) was written with: the store has no entity \(missing.joined(separator: ", "))")
-            }
-            let schema = SQLiteSchema(model: model, existingNumbers: numbers)
-            var problems: [String] = []
-            for table in schema.tables {
-                let present = try Set(db.columns(in: table.name).map { $0.name.uppercased() })
-                let absent = table.columns.map(\.name).filter { !present.contains($0) }
-                if !absent.isEmpty { problems.append("\(table.name) lacks \(absent.joined(separator: ", "))") }
-            }
-            for join in schema.joinTables where try !db.tableExists(join.name) {
-                problems.append("no join table \(join.name)")
-            }
-            guard problems.isEmpty else {
-                throw ManagedObjectError(
-                    .persistentStoreIncompatibleVersionHash,
-                    "the model is not the one \(path) was written with: \(problems.joined(separator: "; "))")
+            let numbers = try RelationalStoreEngine.checkTables(
+                of: model, numbersByStoredName: try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), store: path
+            ) { table in
+                try db.tableExists(table) ? Set(try db.columns(in: table).map { $0.name.uppercased() }) : nil
             }
             return ExistingStore(
                 identifier: identifier, numbers: numbers, metadata: try SQLiteStoreMetadata.read(db),
@@ -252,7 +234,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// `persistentHistoryTracking` Core Data's history tables (``PersistentHistorySchema``).
     /// `keeping`: the metadata of the store a migration replaces, whose app keys stay.
     static func create(
-        schema: SQLiteSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String,
+        schema: CoreDataSchema, model: ManagedObjectModel, identifier: String, in pool: some DatabaseWriter, path: String,
         persistentHistoryTracking: Bool = false, keeping kept: [String: Any] = [:]
     ) throws {
         let plist = try SQLiteStoreMetadata.propertyList(for: model, identifier: identifier, keeping: kept)
@@ -260,15 +242,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
             // Core Data's stores use incremental auto-vacuum, which must be set before any table.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA auto_vacuum = 2") }
             try pool.write { db in
-                for statement in schema.creationStatements { try db.execute(sql: statement) }
-                for entity in SQLiteSchema.numberingOrder(of: model) {
-                    try db.execute(
-                        sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                        arguments: [schema.entityNumbers[entity.name], entity.name,
-                                    entity.superentity.flatMap { schema.entityNumbers[$0.name] } ?? 0])
+                for statement in RelationalStoreEngine.creationStatements(
+                    schema: schema, model: model, dialect: .sqlite, identifier: identifier, plist: plist) {
+                    try db.execute(sql: statement.sql, arguments: StatementArguments(statement.arguments))
                 }
-                try db.execute(
-                    sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", arguments: [identifier, plist])
                 if persistentHistoryTracking {
                     try PersistentHistorySchema.create(
                         in: db, tombstoneColumns: PersistentHistoryColumns(model: model, schema: schema).tombstoneColumnCount)
@@ -347,13 +324,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
         !predicate.containsBlock
     }
 
-    /// Related objects as evaluation reads them. A read that fails here counts as no object:
-    /// the graph cannot throw, and the same read fails the fetch that follows.
-    private var graph: SnapshotSubject.Graph {
-        SnapshotSubject.Graph(
-            snapshot: { [self] in try? snapshot(for: $0) },
-            relatedObjectIDs: { [self] in (try? relatedObjectIDs(of: $0, relationship: $1)) ?? [] })
-    }
+    /// Related objects as evaluation reads them.
+    private var graph: SnapshotSubject.Graph { SnapshotSubject.Graph(reading: self) }
 
     /// Related objects as evaluation reads them inside a transaction on `db` (a batch request's).
     func graph(in db: Database) -> SnapshotSubject.Graph {
@@ -368,9 +340,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     func snapshot(for objectID: ManagedObjectID, db: Database) throws -> StoredObject? {
         guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber else { return nil }
-        let table = schema.table(of: objectID.entity)
-        let statement = try db.cachedStatement(
-            sql: "\(selectClause(table)) FROM \(table.name) \(SQLPredicateTranslator.tableAlias) WHERE Z_PK = ?")
+        let statement = try db.cachedStatement(sql: engine.rowQuery(of: objectID.entity))
         // The cursor stays alive while the row is read: it resets the statement when it goes.
         let rows = try Row.fetchCursor(statement, arguments: [number])
         return try withExtendedLifetime(rows) {
@@ -383,30 +353,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription, db: Database) throws -> [ManagedObjectID] {
-        guard objectID.storeIdentifier == identifier, let number = objectID.storeNumber,
-              let destination = relationship.destinationEntity else { return [] }
-        let sql: String
-        switch schema.storage[objectID.entity.name]?[relationship.index] {
-        case .toManyByInverse(let table, let foreignKey, let orderColumn)?:
-            sql = "SELECT Z_PK, \(schema.entityNumberColumn(ofTable: table)) FROM \(table) WHERE \(foreignKey) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
-        case .toManyByJoin(let join, let side)?:
-            let destinationTable = schema.table(of: destination).name
-            sql = """
-                SELECT d.Z_PK, \(schema.entityNumberColumn(ofTable: destinationTable, alias: "d")) FROM \(join.name) j JOIN \(destinationTable) d ON d.Z_PK = j.\(join.otherColumn(side)) \
-                WHERE j.\(join.column(side)) = ? ORDER BY \(join.orderColumn(ownedBy: side).map { "j.\($0), " } ?? "")d.Z_PK
-                """
-        default:
-            return []
-        }
-        return try Row.fetchAll(db, sql: sql, arguments: [number]).compactMap(storedID)
+        try engine.relatedObjectIDs(of: objectID, relationship: relationship, on: SQLiteExecutor(db: db))
     }
 
     /// The ID of a `Z_PK, Z_ENT` row; `nil` when either is NULL or the number names no entity
     /// (a damaged store: such rows are left out, never trapped on).
     func storedID(_ row: Row) -> ManagedObjectID? {
-        guard let number = (row.convertible(0) as Int64?), let entityNumber = (row.convertible(1) as Int64?),
-              let entity = schema.entitiesByNumber[entityNumber] else { return nil }
-        return permanentID(entity: entity, number: number)
+        engine.objectID(key: row.convertible(0), entityNumber: row.convertible(1))
     }
 
     /// A read through `reader`; SQLite's own errors (a damaged page found late, an I/O error)
@@ -424,7 +377,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     }
 
     /// The columns of `table`'s rows as ``storedObject(_:db:)`` reads them.
-    func selectClause(_ table: SQLiteSchema.Table) -> String {
+    func selectClause(_ table: CoreDataSchema.Table) -> String {
         schema.selectClause(table, dialect: .sqlite)
     }
 
@@ -434,7 +387,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     func storedObject(_ statement: Statement, db: Database, keepingUndecodableTransformables: Bool = false) throws -> StoredObject? {
         let sqliteStatement = statement.sqliteStatement
         return try rowReader.storedObject(
-            column: { DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0)) },
+            column: { SQLValue(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0))) },
             entityNumber: { table, key in
                 try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"), arguments: [key])
             },
@@ -535,7 +488,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// The external-storage cells of the rows a save changes or deletes, before it does.
     private func readPreviousExternalCells(of changes: StoreChangeSet, into external: ExternalBinaryDataSave, db: Database) throws {
         for deleted in changes.deleted {
-            guard let layout = layoutsByEntity[ObjectIdentifier(deleted.objectID.entity)],
+            guard let layout = engine.layout(of: deleted.objectID.entity),
                   !layout.externalBinaryColumns.isEmpty else { continue }
             try external.readPreviousCells(of: CollectionOfOne(deleted.objectID), layout: layout, db: db)
         }
@@ -583,8 +536,8 @@ public final class SQLiteStore: PersistentStore, Sendable {
             conflicts.deleted.append((objectID, readVersion))
             return
         }
-        for case .toManyByJoin(let join, let side) in schema.storage[objectID.entity.name] ?? [] {
-            try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [objectID.storeNumber])
+        if let key = objectID.storeNumber {
+            try SQLiteExecutor(db: db).run(engine.joinRowDeletions(of: objectID.entity, key: key))
         }
     }
 
@@ -593,14 +546,14 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// that have a key of this store (their positions in `objects`, with the keys); an
     /// object without one has no row here.
     private func forEachRunOfOneEntity(
-        in objects: [StoredObject], _ body: (SQLiteRowLayout, [(position: Int, key: Int64)]) throws -> Void
+        in objects: [StoredObject], _ body: (SQLRowLayout, [(position: Int, key: Int64)]) throws -> Void
     ) rethrows {
         var runStart = objects.startIndex
         while runStart < objects.endIndex {
             let entity = objects[runStart].objectID.entity
             var runEnd = runStart + 1
             while runEnd < objects.endIndex, objects[runEnd].objectID.entity === entity { runEnd += 1 }
-            if let layout = layoutsByEntity[ObjectIdentifier(entity)] {
+            if let layout = engine.layout(of: entity) {
                 try body(layout, (runStart..<runEnd).compactMap { position in
                     objects[position].objectID.storeNumber.map { (position: position, key: $0) }
                 })
@@ -609,7 +562,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
         }
     }
 
-    /// Inserts the rows of new objects, `SQLiteRowLayout.rowsPerInsert` at a time by one
+    /// Inserts the rows of new objects, `SQLRowLayout.rowsPerInsert` at a time by one
     /// multi-row INSERT: each execution of a statement cost SQLite and GRDB more than binding
     /// a row does.
     private func insertRows(of objects: [StoredObject], db: Database, external: ExternalBinaryDataSave) throws {
@@ -632,7 +585,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
                 var parameter: Int32 = 1
                 try bindRow(of: object, key: key, version: object.version + 1, inserting: false,
                             layout: layout, binder: binder, parameter: &parameter, external: external)
-                binder.bind(.int64(Int64(object.version)), at: parameter)
+                binder.bind(.integer(Int64(object.version)), at: parameter)
                 do {
                     try statement.execute()
                 } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -647,10 +600,10 @@ public final class SQLiteStore: PersistentStore, Sendable {
 
     /// Inserts the rows of the objects at `rows` (positions in `objects`, with their keys) by
     /// one statement. When a row breaks a uniqueness constraint, the rows before it are in
-    /// (`SQLiteRowLayout.sqliteInsertSQL(rows:)`): the first row missing is the one, and the
+    /// (`SQLRowLayout.sqliteInsertSQL(rows:)`): the first row missing is the one, and the
     /// error names its object, as Core Data's does.
     private func insertChunk(
-        _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLiteRowLayout, db: Database,
+        _ rows: ArraySlice<(position: Int, key: Int64)>, of objects: [StoredObject], layout: SQLRowLayout, db: Database,
         external: ExternalBinaryDataSave
     ) throws {
         let statement = try rowStatement(sql: layout.sqliteInsertSQL(rows: rows.count), db: db)
@@ -679,123 +632,49 @@ public final class SQLiteStore: PersistentStore, Sendable {
         return statement
     }
 
-    /// Binds one row from `parameter` on: for an insert `Z_PK` and `Z_ENT`, then `Z_OPT`, the
-    /// written columns, and for an update `Z_PK` last. Every parameter is bound on every row:
-    /// SQLite keeps the last execution's bindings otherwise. A Binary attribute that allows
-    /// external storage gets Core Data's cell (`external`).
+    /// Binds one row from `parameter` on, in the engine's order
+    /// (``RelationalStoreEngine/forEachParameter(of:key:version:inserting:layout:_:)``). Every
+    /// parameter is bound on every row: SQLite keeps the last execution's bindings otherwise. A
+    /// Binary attribute that allows external storage gets Core Data's cell (`external`).
     private func bindRow(
-        of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLiteRowLayout, binder: RowBinder,
+        of object: StoredObject, key: Int64, version: Int, inserting: Bool, layout: SQLRowLayout, binder: RowBinder,
         parameter: inout Int32, external: ExternalBinaryDataSave
     ) throws {
-        func bind(_ value: DatabaseValue.Storage) {
-            binder.bind(value, at: parameter)
-            parameter += 1
-        }
-        if inserting {
-            bind(.int64(key))
-            bind(.int64(layout.number))
-        }
-        bind(.int64(Int64(version)))
-        for column in layout.writtenColumns {
-            switch column {
-            case .attribute(let index, .binary) where layout.externalBinaryColumns.contains(where: { $0.index == index }):
+        var position = parameter
+        defer { parameter = position }
+        try engine.forEachParameter(of: object, key: key, version: version, inserting: inserting, layout: layout) { cell in
+            switch cell {
+            case .value(let value), .compositeElement(let value, _):
+                binder.bind(value, at: position)
+            case .attribute(let value, let index, .binary) where layout.externalBinaryColumns.contains(where: { $0.index == index }):
                 let property = layout.entity.properties[index]
                 var data: Data?
-                if case .attribute(let value?) = object.values[index],
-                   case .blob(let bytes) = try SQLiteValues.databaseValue(of: value, property: property, type: .binary, objectID: object.objectID).storage {
+                if let value, case .blob(let bytes) = try CoreDataValues.cell(
+                    of: value, property: property, type: .binary, objectID: object.objectID) {
                     data = bytes
                 }
-                bind(try external.cell(for: data, index: index, attribute: property.name, objectID: object.objectID))
-            case .attribute(let index, let type):
-                guard case .attribute(let value?) = object.values[index] else {
-                    bind(.null)
-                    continue
-                }
-                bind(try SQLiteValues.databaseValue(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID).storage)
-            case .toOneKey(let index):
-                guard case .toOne(let related?) = object.values[index], let relatedKey = related.storeNumber else {
-                    bind(.null)
-                    continue
-                }
-                bind(.int64(relatedKey))
-            case .toOneEntity(let index):
-                guard case .toOne(let related?) = object.values[index],
-                      let number = layoutsByEntity[ObjectIdentifier(related.entity)]?.number else {
-                    bind(.null)
-                    continue
-                }
-                bind(.int64(number))
-                case .compositeElement(let index, let path, let type):
-                bind(try layout.compositeElementCell(object: object, index: index, path: path, type: type).storage)
+                binder.bind(try external.cell(for: data, index: index, attribute: property.name, objectID: object.objectID), at: position)
+            case .attribute(nil, _, _):
+                binder.bind(.null, at: position)
+            case .attribute(let value?, let index, let type):
+                binder.bind(
+                    try CoreDataValues.cell(of: value, property: layout.entity.properties[index], type: type, objectID: object.objectID),
+                    at: position)
             }
+            position += 1
         }
-        if !inserting { bind(.int64(key)) }
     }
 
     /// A unique index violation as Core Data reports it (133021), naming the constrained keys.
+    /// SQLite's message names the index by its columns (`TABLE.COLUMN, …`).
     func constraintConflict(_ error: DatabaseError, entity: EntityDescription, objectID: ManagedObjectID?, detail: String = "") -> ManagedObjectError {
         let table = schema.table(of: entity)
-        let storage = schema.storage[entity.name] ?? []
         let index = schema.uniqueIndexes.first { error.message?.contains($0.columns.map { "\(table.name).\($0)" }.joined(separator: ", ")) == true }
-        let names = index.map { unique in
-            unique.columns.compactMap { column in
-                storage.indices.first { if case .attribute(column, _) = storage[$0] { true } else { false } }
-                    .map { entity.properties[$0].name }
-            }
-        } ?? []
-        return ManagedObjectError(
-            .constraintConflict,
-            "\(detail)\(entity.name).(\(names.joined(separator: ", "))) must be unique; another stored object has the same values",
-            entityName: entity.name, objectID: objectID, key: names.joined(separator: ","))
+        return engine.constraintConflict(entity: entity, columns: index?.columns, objectID: objectID, detail: detail)
     }
 
-    /// Writes the loaded to-manys of saved objects: order columns and owners' keys of to-manys
-    /// kept in the destination's rows, and join-table rows. A join table's rows of an object are all
-    /// removed before any are written, so the two sides of a many-to-many agree whichever
-    /// comes first.
+    /// Writes the loaded to-manys of saved objects (``RelationalStoreEngine/toManyWrites(of:)``).
     private func writeToManys(of lists: [[StoredObject]], db: Database) throws {
-        var joinRows: [(join: SQLiteSchema.JoinTable, side: SQLiteSchema.JoinTable.Side, owner: Int64, members: [ManagedObjectID])] = []
-        // By the entity's layout, not its name: most entities have nothing to write here. A
-        // save's objects come grouped by entity, so the last layout is kept at hand. By
-        // position: an object's values are read only when its entity writes to-manys.
-        var last: (entity: ObjectIdentifier, layout: SQLiteRowLayout?)?
-        for objects in lists {
-            for position in objects.indices {
-                let objectID = objects[position].objectID
-                let entity = ObjectIdentifier(objectID.entity)
-                if last?.entity != entity { last = (entity, layoutsByEntity[entity]) }
-                guard let layout = last?.layout, layout.writesToManys,
-                      let owner = objectID.storeNumber else { continue }
-                for (index, stored) in layout.storage.enumerated() {
-                    guard case .toMany(let members) = objects[position].values[index] else { continue }
-                    switch stored {
-                    case .toManyByInverse:
-                        for write in schema.foreignKeyWrites(entity: layout.entity, index: index, owner: owner, members: members) {
-                            try db.cachedStatement(sql: write.sql).execute(arguments: StatementArguments(write.arguments))
-                        }
-                    case .toManyByJoin(let join, let side):
-                        try db.execute(sql: "DELETE FROM \(join.name) WHERE \(join.column(side)) = ?", arguments: [owner])
-                        joinRows.append((join, side, owner, members))
-                    default:
-                        continue
-                    }
-                }
-            }
-        }
-        for (join, side, owner, members) in joinRows {
-            let orderColumn = join.orderColumn(ownedBy: side)
-            let columns = [join.column(side), join.otherColumn(side)] + (orderColumn.map { [$0] } ?? [])
-            let update = orderColumn.map { "DO UPDATE SET \($0) = excluded.\($0)" } ?? "DO NOTHING"
-            for (position, member) in members.enumerated() {
-                var arguments: [DatabaseValue] = [owner.databaseValue, member.storeNumber.databaseValue]
-                if orderColumn != nil { arguments.append((position + 1).databaseValue) }
-                try db.execute(
-                    sql: """
-                        INSERT INTO \(join.name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", "))) \
-                        ON CONFLICT(\(join.firstColumn), \(join.secondColumn)) \(update)
-                        """,
-                    arguments: StatementArguments(arguments))
-            }
-        }
+        try SQLiteExecutor(db: db).run(engine.toManyWrites(of: lists))
     }
 }

@@ -10,8 +10,8 @@ extension MappingModel {
     public static func inferred(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> MappingModel {
         // Building the plan and its statements is what checks every change can be inferred.
         _ = try InferredMigrationPlan(
-            source: source, destination: destination, sourceSchema: SQLiteSchema(model: source),
-            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: [:]
+            source: source, destination: destination, sourceSchema: CoreDataSchema(model: source),
+            destinationSchema: CoreDataSchema(model: destination), sourceHighestKeys: [:]
         ).copyStatements()
         let mappings = destination.entities.compactMap { entity -> EntityMapping? in
             guard let origin = InferredMigrationPlan.sourceEntity(for: entity, in: source) else { return nil }

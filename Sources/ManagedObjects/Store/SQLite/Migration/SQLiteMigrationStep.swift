@@ -99,14 +99,11 @@ extension InferredMigrationPlan {
     ) throws -> InferredMigrationPlan {
         guard let layout else {
             return try InferredMigrationPlan(
-                source: source, destination: destination, sourceSchema: SQLiteSchema(model: source),
-                destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: [:])
+                source: source, destination: destination, sourceSchema: CoreDataSchema(model: source),
+                destinationSchema: CoreDataSchema(model: destination), sourceHighestKeys: [:])
         }
-        let (numbers, missing) = SQLiteSchema.storedNumbers(layout.primaryKeys.mapValues(\.number), of: source)
-        guard missing.isEmpty else {
-            throw ManagedObjectError(.migration, "\(store) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
-        }
-        let sourceSchema = SQLiteSchema(model: source, existingNumbers: numbers)
+        let (sourceSchema, numbers) = try CoreDataSchema.migrationSource(
+            source, numbersByStoredName: layout.primaryKeys.mapValues(\.number), store: store)
         // The highest key each source table handed out (its root entity's Z_MAX, or a higher key
         // a row holds).
         var highestKeys: [String: Int64] = [:]
@@ -117,6 +114,6 @@ extension InferredMigrationPlan {
         }
         return try InferredMigrationPlan(
             source: source, destination: destination, sourceSchema: sourceSchema,
-            destinationSchema: SQLiteSchema(model: destination), sourceHighestKeys: highestKeys)
+            destinationSchema: CoreDataSchema(model: destination), sourceHighestKeys: highestKeys)
     }
 }

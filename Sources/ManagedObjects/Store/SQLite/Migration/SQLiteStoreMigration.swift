@@ -109,8 +109,8 @@ public enum SQLiteStoreMigration {
         }
         guard !externalAttributes.isEmpty else { return [] }
         return try SQLiteStoreMetadata.readStore(at: path) { db in
-            let numbers = SQLiteSchema.storedNumbers(try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model).numbers
-            let schema = SQLiteSchema(model: model, existingNumbers: numbers)
+            let numbers = CoreDataSchema.storedNumbers(try SQLiteStoreMetadata.primaryKeys(db).mapValues(\.number), of: model).numbers
+            let schema = CoreDataSchema(model: model, existingNumbers: numbers)
             var columns: Set<[String]> = []
             for (entity, attribute) in externalAttributes {
                 guard case .attribute(let column, _)? = schema.storage[entity.name]?[attribute.index] else { continue }

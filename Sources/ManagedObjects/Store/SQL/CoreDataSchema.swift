@@ -1,7 +1,8 @@
 import DataModel
 import Foundation
 
-/// Where each entity and property of a model lives in a Core Data SQLite file.
+/// Where each entity and property of a model lives in Core Data's relational layout: a Core Data
+/// SQLite file, and the same tables in PostgreSQL (every SQL store reads and writes through it).
 ///
 /// Core Data's layout, as the real stores in `shared/stores` show it:
 /// - one table `Z<ROOT>` per root entity (name uppercased) holding its sub-entities' rows and
@@ -31,7 +32,7 @@ import Foundation
 /// by its sub-entities depth first, siblings in name order (CoreDataPlus's SampleModel: Car 1,
 /// SportCar 2, ExpensiveSportCar 3, Person 4, where plain name order would put
 /// ExpensiveSportCar second). A store that exists keeps the numbers its `Z_PRIMARYKEY` gives.
-package struct SQLiteSchema: @unchecked Sendable {
+package struct CoreDataSchema: @unchecked Sendable {
     // Unchecked: built once when the store opens and never mutated; the entity and relationship
     // descriptions it references are immutable.
 
@@ -388,6 +389,19 @@ package struct SQLiteSchema: @unchecked Sendable {
             }
         }
         return writes
+    }
+
+    /// The schema of a store a migration reads, written with `model` (its entity numbers from
+    /// `numbersByStoredName`, its `Z_PRIMARYKEY`'s); throws `migration` (134110) naming `store`
+    /// when it lacks entities of the model.
+    package static func migrationSource(
+        _ model: ManagedObjectModel, numbersByStoredName: [String: Int64], store: String
+    ) throws -> (schema: CoreDataSchema, numbers: [String: Int64]) {
+        let (numbers, missing) = storedNumbers(numbersByStoredName, of: model)
+        guard missing.isEmpty else {
+            throw ManagedObjectError(.migration, "\(store) lacks the entities \(missing.joined(separator: ", ")) of the version it is migrated from")
+        }
+        return (CoreDataSchema(model: model, existingNumbers: numbers), numbers)
     }
 
     package func table(of entity: EntityDescription) -> Table {

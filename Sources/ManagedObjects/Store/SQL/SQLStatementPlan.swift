@@ -1,4 +1,3 @@
-import GRDB
 
 /// How an SQL store answers a ``StoreRequest``: a statement that reads the rows (or counts
 /// them), and what is left to evaluate in memory over the rows it reads. As much of the request
@@ -6,12 +5,12 @@ import GRDB
 /// not translate whole, the rows read are narrowed by the parts that do and the predicate is
 /// evaluated in memory. Parameters are `?` (a PostgreSQL store numbers them).
 package struct SQLStatementPlan {
-    /// Reads the candidate rows (the columns of ``SQLiteSchema/selectClause(_:dialect:)``),
+    /// Reads the candidate rows (the columns of ``CoreDataSchema/selectClause(_:dialect:)``),
     /// in the order `rest` expects them.
     package var statement: String
     /// Counts the matching objects, when SQL answers a count request alone.
     package var countStatement: String?
-    package var arguments: [DatabaseValue]
+    package var arguments: [SQLValue]
     /// The table and the WHERE (on its rows as `SQLPredicateTranslator.tableAlias`) that
     /// selects the candidate rows (`arguments` bind it), for a batch request's UPDATE or DELETE.
     package var table: String
@@ -20,7 +19,7 @@ package struct SQLStatementPlan {
     /// SQL answered are removed.
     package var rest: StoreRequest
 
-    package init(_ request: StoreRequest, schema: SQLiteSchema, dialect: SQLDialect) {
+    package init(_ request: StoreRequest, schema: CoreDataSchema, dialect: SQLDialect) {
         let alias = SQLPredicateTranslator.tableAlias
         let table = schema.table(of: request.entity)
         let numbers = request.entities.compactMap { schema.entityNumbers[$0.name] }
@@ -28,7 +27,7 @@ package struct SQLStatementPlan {
         // Z_ENT test: COUNT(*) of the whole table is the fastest answer.
         let wholeTable = request.entities.count == request.entity.rootEntity.selfAndDescendants.count
         var conditions = wholeTable ? [] : ["\(alias).Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))"]
-        var arguments: [DatabaseValue] = []
+        var arguments: [SQLValue] = []
         var rest = request
         let translator = SQLPredicateTranslator(schema: schema, entity: request.entity, dialect: dialect)
         if let predicate = request.predicate {
@@ -63,8 +62,8 @@ package struct SQLStatementPlan {
            request.fetchOffset > 0 || request.fetchLimit > 0 {
             window = " LIMIT ? OFFSET ?"
             // No limit: SQLite's -1, PostgreSQL's NULL.
-            let noLimit: DatabaseValue = dialect == .sqlite ? (-1).databaseValue : .null
-            arguments += [request.fetchLimit > 0 ? request.fetchLimit.databaseValue : noLimit, max(0, request.fetchOffset).databaseValue]
+            let noLimit: SQLValue = dialect == .sqlite ? .integer(-1) : .null
+            arguments += [request.fetchLimit > 0 ? .integer(Int64(request.fetchLimit)) : noLimit, .integer(Int64(max(0, request.fetchOffset)))]
             rest.fetchOffset = 0
             rest.fetchLimit = 0
         }

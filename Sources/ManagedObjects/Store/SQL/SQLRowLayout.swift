@@ -1,12 +1,11 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// One entity's rows as the store reads and writes them, worked out once when the store opens
-/// from ``SQLiteSchema``, so that a fetch or a save looks nothing up by name per row: where
+/// from ``CoreDataSchema``, so that a fetch or a save looks nothing up by name per row: where
 /// each property's value is in a row of `SELECT Z_PK, Z_ENT, Z_OPT, <table columns>`, and the
 /// INSERT and UPDATE of every column the entity writes.
-package final class SQLiteRowLayout: @unchecked Sendable {
+package final class SQLRowLayout: @unchecked Sendable {
     // Unchecked: immutable after init; the entity descriptions it references are immutable.
 
     /// Where a property's stored value comes from in a selected row.
@@ -39,8 +38,8 @@ package final class SQLiteRowLayout: @unchecked Sendable {
 
     package let entity: EntityDescription
     package let number: Int64
-    package let table: SQLiteSchema.Table
-    package let storage: [SQLiteSchema.Storage]
+    package let table: CoreDataSchema.Table
+    package let storage: [CoreDataSchema.Storage]
     /// By property index.
     package let readProperties: [ReadProperty]
     /// In the order of the statements' parameters (after `Z_PK, Z_ENT, Z_OPT` in the insert,
@@ -69,7 +68,7 @@ package final class SQLiteRowLayout: @unchecked Sendable {
 
     /// `columnsKeptBySQL` (`TABLE.COLUMN`, upper case) are read but never written: triggers in
     /// the store keep them (``DerivedAttributeTriggers``), and a write would go over their value.
-    package init?(entity: EntityDescription, schema: SQLiteSchema, columnsKeptBySQL: Set<String> = []) {
+    package init?(entity: EntityDescription, schema: CoreDataSchema, columnsKeptBySQL: Set<String> = []) {
         guard let number = schema.entityNumbers[entity.name], let storage = schema.storage[entity.name] else { return nil }
         let table = schema.table(of: entity)
         // Positions in `SELECT Z_PK, Z_ENT, Z_OPT, <table.columns>`.
@@ -152,11 +151,11 @@ package final class SQLiteRowLayout: @unchecked Sendable {
 
     /// The cell of one element of the composite attribute at `index` of `object`, for both SQL
     /// stores' writes.
-    package func compositeElementCell(object: StoredObject, index: Int, path: [String], type: AttributeType) throws -> DatabaseValue {
+    package func compositeElementCell(object: StoredObject, index: Int, path: [String], type: AttributeType) throws -> SQLValue {
         guard case .attribute(let value?) = object.values[index] else { return .null }
         let name = ([entity.properties[index].name] + path).joined(separator: ".")
         guard let element = try CompositeValues.element(at: path, of: value, attribute: name) else { return .null }
-        return try SQLiteValues.databaseValue(of: element, type: type, attribute: name)
+        return try CoreDataValues.cell(of: element, type: type, attribute: name)
     }
 
     /// SQLite's insert of `rows` new rows (each as in `insertSQL`), at most `rowsPerInsert`.
@@ -168,111 +167,5 @@ package final class SQLiteRowLayout: @unchecked Sendable {
         rows == rowsPerInsert
             ? fullSQLiteInsertSQL
             : sqliteInsertPrefix + Array(repeating: insertRow, count: rows).joined(separator: ", ")
-    }
-}
-
-/// Reading rows of ``SQLiteSchema/selectClause(_:dialect:)`` into stored objects: the one
-/// reading both SQL stores use, each giving its own way to a row's cells. A class: a store
-/// calls it for every row, and calling a struct kept in a class's property copies it each time.
-package final class SQLRowReader: Sendable {
-    package let layoutsByNumber: [Int64: SQLiteRowLayout]
-    package let schema: SQLiteSchema
-    package let storeIdentifier: String
-    /// Where the store keeps external binary data: `nil` for a store that keeps the bytes in the
-    /// cell (PostgreSQL's `bytea`).
-    package let externalData: ExternalBinaryData?
-
-    package init(
-        layoutsByNumber: [Int64: SQLiteRowLayout], schema: SQLiteSchema, storeIdentifier: String,
-        externalData: ExternalBinaryData? = nil
-    ) {
-        self.layoutsByNumber = layoutsByNumber
-        self.schema = schema
-        self.storeIdentifier = storeIdentifier
-        self.externalData = externalData
-    }
-
-    package func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
-        ManagedObjectID.permanent(entity: entity, storeIdentifier: storeIdentifier, number: number)
-    }
-
-    /// The row whose cells `column` gives, as a stored object; `nil` for an entity number the
-    /// model does not know or a row without a key. `entityNumber(table, key)` reads `Z_ENT` of
-    /// the row `key` of `table`, for a to-one whose row does not say which sub-entity it names.
-    /// Throws for a Transformable cell its transformer cannot read, naming attribute and object;
-    /// with `keepingUndecodableTransformables`, such a cell reads as an
-    /// ``UndecodedTransformable`` instead (an export hands the bytes on).
-    package func storedObject(
-        column: (Int) -> DatabaseValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?,
-        keepingUndecodableTransformables: Bool = false
-    ) throws -> StoredObject? {
-        func integer(_ position: Int) -> Int64? { Int64.fromDatabaseValue(column(position)) }
-        guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
-        let objectID = permanentID(entity: layout.entity, number: key)
-        var values: [StoredValue] = []
-        values.reserveCapacity(layout.readProperties.count)
-        for (index, property) in layout.readProperties.enumerated() {
-            switch property {
-            case .attribute(let position, .transformable):
-                do {
-                    values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
-                } catch let error as ManagedObjectError where keepingUndecodableTransformables {
-                    guard case .blob(let data) = column(position).storage else { throw error }
-                    values.append(.attribute(UndecodedTransformable(data: data, reason: error.message)))
-                }
-            case .attribute(let position, let type):
-                values.append(.attribute(SQLiteValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
-            case .externalBinary(let position):
-                values.append(.attribute(try externalBinaryValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
-            case .toOne(let position, let entityPosition, let destination, let destinationTable):
-                guard let relatedKey = integer(position) else {
-                    values.append(.toOne(nil))
-                    continue
-                }
-                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
-                if destinationEntity == nil, let destinationTable, let found = try entityNumber(destinationTable, relatedKey) {
-                    destinationEntity = layoutsByNumber[found]?.entity
-                }
-                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
-            case .composite(let elements):
-                values.append(.attribute(CompositeValues.dictionary(elements.map { element in
-                    (element.path, SQLiteValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))
-                })))
-            case .toManyFault:
-                values.append(.toManyFault)
-            case .constant(let value):
-                values.append(value)
-            }
-        }
-        return StoredObject(objectID: objectID, version: Int(integer(2) ?? 0), values: values)
-    }
-
-    /// A Transformable cell (the BLOB its transformer wrote) as the value it transforms back to.
-    private func transformableValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
-        guard case .attribute(let attribute) = property.kind else { return nil }
-        // A cell of another kind reads as nil, as a cell that does not read as its attribute's
-        // type does for every other type (`SQLiteValues.attributeValue`).
-        guard case .blob(let data) = cell.storage else { return nil }
-        return try TransformableValues.value(of: data, attribute: attribute, objectID: objectID)
-    }
-
-    /// A Binary cell of an attribute that allows external storage: through Core Data's marker
-    /// where the store keeps one (``ExternalBinaryData/value(ofCell:attribute:objectID:)``).
-    private func externalBinaryValue(_ cell: DatabaseValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
-        guard let externalData else {
-            return SQLiteValues.attributeValue(cell, type: .binary, resolveObjectID: { _ in nil })
-        }
-        // As any other cell that does not read as its attribute's type: nil.
-        guard case .blob(let data) = cell.storage else { return nil }
-        return try externalData.value(ofCell: data, attribute: property.name, objectID: objectID)
-    }
-
-    /// An object ID attribute's URI, when it names an object of this store.
-    package func objectID(forURI uri: URL) -> ManagedObjectID? {
-        let parts = uri.path.split(separator: "/")
-        guard uri.scheme == "x-coredata", uri.host?.caseInsensitiveCompare(storeIdentifier) == .orderedSame, parts.count == 2,
-              let entity = schema.entitiesByNumber.values.first(where: { $0.name == parts[0] }),
-              parts[1].first == "p", let number = Int64(parts[1].dropFirst()) else { return nil }
-        return permanentID(entity: entity, number: number)
     }
 }

@@ -1,7 +1,5 @@
 import DataModel
 import Foundation
-import GRDB
-import GRDBSQLite
 
 /// Predicates and sort descriptors as SQL over an entity's table, answering exactly as the
 /// in-memory evaluator does, or not at all (`nil`: the store reads the rows, narrowed by what
@@ -37,17 +35,17 @@ package struct SQLPredicateTranslator {
     /// A piece of SQL and the values of its `?` parameters, in order.
     package struct Fragment {
         package var sql: String
-        package var arguments: [DatabaseValue]
+        package var arguments: [SQLValue]
     }
 
     /// The alias of the fetched entity's table in the statements the store builds.
     package static let tableAlias = "t0"
 
-    let schema: SQLiteSchema
+    let schema: CoreDataSchema
     let entity: EntityDescription
     let dialect: SQLDialect
 
-    package init(schema: SQLiteSchema, entity: EntityDescription, dialect: SQLDialect = .sqlite) {
+    package init(schema: CoreDataSchema, entity: EntityDescription, dialect: SQLDialect = .sqlite) {
         self.schema = schema
         self.entity = entity
         self.dialect = dialect
@@ -203,7 +201,7 @@ package struct SQLPredicateTranslator {
             if dialect == .postgreSQL { return postgreSQLMatch(expression, operatorType, pattern, options) }
             return Fragment(
                 sql: "\(Self.stringMatchFunction)(\(Self.stringOperatorCodes[operatorType]!), \(options.rawValue), \(expression), ?)",
-                arguments: [pattern.databaseValue])
+                arguments: [.text(pattern)])
         case .in:
             guard let elements = PredicateValues.elements(value), PredicateValues.string(value) == nil else { return nil }
             let bound = elements.map { Self.bound($0, for: type) }
@@ -249,13 +247,13 @@ package struct SQLPredicateTranslator {
             guard pattern.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }), !pattern.contains("[:"),
                   !pattern.contains("(?") else { return nil }
             // PostgreSQL's `.` matches a line break, as the evaluator's does.
-            return Fragment(sql: "(\(expression) \(caseInsensitive ? "~*" : "~") ?)", arguments: [("^(?:" + pattern + ")$").databaseValue])
+            return Fragment(sql: "(\(expression) \(caseInsensitive ? "~*" : "~") ?)", arguments: [.text("^(?:" + pattern + ")$")])
         default:
             return nil
         }
         return Fragment(
             sql: "(\(subject) LIKE \(caseInsensitive ? "lower(?)" : "?") ESCAPE '\\')",
-            arguments: [likePattern.databaseValue])
+            arguments: [.text(likePattern)])
     }
 
     /// A key path written in the format or given as a `%K` argument.
@@ -366,19 +364,19 @@ package struct SQLPredicateTranslator {
 
     /// The constant as a parameter that compares with the column as the evaluator compares it
     /// with the attribute value; `nil` when it would not (another kind of value).
-    private static func bound(_ value: Any?, for type: AttributeType) -> DatabaseValue? {
+    private static func bound(_ value: Any?, for type: AttributeType) -> SQLValue? {
         guard let scalar = ScalarValue.from(PredicateValues.normalized(value)) else { return nil }
         switch (type, scalar) {
         case (.string, .string(let string)):
             return textParameter(string)
         case (.date, .date(let date)):
-            return date.timeIntervalSinceReferenceDate.databaseValue
+            return .real(date.timeIntervalSinceReferenceDate)
         case (.integer16, .int(let integer)), (.integer32, .int(let integer)), (.integer64, .int(let integer)),
              (.boolean, .int(let integer)), (.double, .int(let integer)), (.float, .int(let integer)), (.date, .int(let integer)):
-            return Double(integer.magnitude) <= exactDoubleMagnitude ? integer.databaseValue : nil
+            return Double(integer.magnitude) <= exactDoubleMagnitude ? .integer(integer) : nil
         case (.integer16, .double(let double)), (.integer32, .double(let double)), (.integer64, .double(let double)),
              (.boolean, .double(let double)), (.double, .double(let double)), (.float, .double(let double)), (.date, .double(let double)):
-            return double.isFinite && double.magnitude <= exactDoubleMagnitude ? double.databaseValue : nil
+            return double.isFinite && double.magnitude <= exactDoubleMagnitude ? .real(double) : nil
         default:
             return nil
         }
@@ -386,8 +384,8 @@ package struct SQLPredicateTranslator {
 
     /// A string as a text parameter; `nil` (the comparison stays in memory) for one holding a
     /// NUL, which SQLite text parameters end at.
-    private static func textParameter(_ string: String) -> DatabaseValue? {
-        string.utf8.contains(0) ? nil : string.databaseValue
+    private static func textParameter(_ string: String) -> SQLValue? {
+        string.utf8.contains(0) ? nil : .text(string)
     }
 
     // MARK: Sorts
@@ -419,169 +417,37 @@ package struct SQLPredicateTranslator {
 
     // MARK: Swift comparisons in SQL
 
-    private static let stringMatchFunction = "MO_STRING_MATCH"
-    private static let stringOperatorCodes: [PredicateOperator: Int] = [.beginsWith: 1, .endsWith: 2, .contains: 3, .like: 4, .matches: 5]
+    static let stringMatchFunction = "MO_STRING_MATCH"
+    static let stringOperatorCodes: [PredicateOperator: Int] = [.beginsWith: 1, .endsWith: 2, .contains: 3, .like: 4, .matches: 5]
     /// By code: looked up for every row the function runs on.
-    private static let stringOperators: [PredicateOperator?] = (0...stringOperatorCodes.values.max()!).map { code in
+    static let stringOperators: [PredicateOperator?] = (0...stringOperatorCodes.values.max()!).map { code in
         stringOperatorCodes.first { $0.value == code }?.key
     }
 
     /// The `[c]`/`[d]` options that change how strings compare: the others are hints.
-    private static let foldingOptions: [PredicateComparisonOptions] = [
+    static let foldingOptions: [PredicateComparisonOptions] = [
         [], [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive],
     ]
 
-    private static func predicateCollationName(_ options: PredicateComparisonOptions) -> String {
+    static func predicateCollationName(_ options: PredicateComparisonOptions) -> String {
         let folding = options.intersection([.caseInsensitive, .diacriticInsensitive])
         return "MO_PREDICATE" + (folding.isEmpty ? "" : "_" + folding.letters.uppercased())
     }
 
     /// A collation per sort comparison (the localized ones in the process's current locale,
     /// as in memory).
-    private static let sortCollationNames: [ObjectSortDescriptor.Comparison: String] = [
+    static let sortCollationNames: [ObjectSortDescriptor.Comparison: String] = [
         .compare: "MO_SORT_COMPARE", .caseInsensitive: "MO_SORT_CASEINSENSITIVE", .localized: "MO_SORT_LOCALIZED",
         .localizedCaseInsensitive: "MO_SORT_LOCALIZEDCASEINSENSITIVE", .localizedStandard: "MO_SORT_STANDARD",
     ]
-
-    /// Adds the collations and the function translated SQL uses to a connection.
-    package static func register(in db: Database) throws {
-        for options in foldingOptions {
-            db.add(collation: DatabaseCollation(predicateCollationName(options)) { StringMatching.compare($0, $1, options) })
-        }
-        for (comparison, name) in sortCollationNames {
-            db.add(collation: DatabaseCollation(name) { comparison.compare($0, $1) })
-        }
-        // Through SQLite's C API, not GRDB's `DatabaseFunction`: the function runs for every
-        // row a string operator filters, and GRDB makes an array of `DatabaseValue`s and a
-        // String of each argument per call, which cost several times the match (a CONTAINS
-        // of ASCII text is searched in SQLite's own buffer here).
-        let code = sqlite3_create_function_v2(
-            db.sqliteConnection, stringMatchFunction, 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
-            { context, count, arguments in sqlite3_result_int(context, SQLPredicateTranslator.stringMatch(count == 4 ? arguments : nil) ? 1 : 0) },
-            nil, nil, nil)
-        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot add the function \(stringMatchFunction)") }
-    }
-
-    /// `MO_STRING_MATCH(operator code, options, string, pattern)`: whether the evaluator's
-    /// string operator matches; false for NULL or a number (as a String made of the value
-    /// would be nil), a blob read as UTF-8 text as GRDB reads one into a String.
-    private static func stringMatch(_ arguments: UnsafeMutablePointer<OpaquePointer?>?) -> Bool {
-        guard let arguments else { return false }
-        let code = Int(sqlite3_value_int64(arguments[0]))
-        guard stringOperators.indices.contains(code), let operatorType = stringOperators[code] else { return false }
-        let options = PredicateComparisonOptions(rawValue: Int(sqlite3_value_int64(arguments[1])))
-        if operatorType == .contains, let string = textBytes(arguments[2]), let pattern = textBytes(arguments[3]),
-           let found = StringMatching.asciiContains(string, pattern, options) {
-            return found
-        }
-        guard let string = text(arguments[2]), let pattern = text(arguments[3]) else { return false }
-        return matches(string, operatorType, pattern, options)
-    }
-
-    /// A text value's bytes up to its first NUL, where a String made of it ends; `nil` for
-    /// another type. Valid until the value is next converted.
-    private static func textBytes(_ value: OpaquePointer?) -> UnsafeBufferPointer<UInt8>? {
-        guard sqlite3_value_type(value) == SQLITE_TEXT, let start = sqlite3_value_text(value) else { return nil }
-        let count = Int(sqlite3_value_bytes(value))
-        let end = memchr(start, 0, count).map { UnsafeRawPointer(start).distance(to: $0) } ?? count
-        return UnsafeBufferPointer(start: start, count: end)
-    }
-
-    /// A value as GRDB reads it into a String: text up to its first NUL, a blob as UTF-8.
-    private static func text(_ value: OpaquePointer?) -> String? {
-        switch sqlite3_value_type(value) {
-        case SQLITE_TEXT:
-            return sqlite3_value_text(value).map { String(cString: $0) }
-        case SQLITE_BLOB:
-            guard let bytes = sqlite3_value_blob(value) else { return "" }
-            return String(data: Data(bytes: bytes, count: Int(sqlite3_value_bytes(value))), encoding: .utf8)
-        default:
-            return nil
-        }
-    }
-
-    /// The evaluator's string operators (`CompiledComparison`), for a string and a pattern.
-    private static func matches(_ string: String, _ operatorType: PredicateOperator, _ pattern: String, _ options: PredicateComparisonOptions) -> Bool {
-        switch operatorType {
-        case .beginsWith: StringMatching.hasPrefix(string, foldedPrefix: StringMatching.fold(pattern, options), options)
-        case .endsWith: StringMatching.fold(string, options).hasSuffix(StringMatching.fold(pattern, options))
-        case .contains: StringMatching.contains(string, foldedPart: StringMatching.fold(pattern, options), options)
-        case .like, .matches: compiledPattern(pattern, operatorType, options).matches(string)
-        default: false
-        }
-    }
-
-    /// A LIKE pattern or MATCHES expression compiled once, not once per row: the function is
-    /// called per row, and compiling a regular expression costs far more than matching it.
-    private static func compiledPattern(_ pattern: String, _ operatorType: PredicateOperator, _ options: PredicateComparisonOptions) -> CompiledPattern {
-        let key = PatternKey(pattern: pattern, isRegularExpression: operatorType == .matches, options: options.rawValue)
-        if let compiled = compiledPatterns.withLock({ $0[key] }) { return compiled }
-        let compiled: CompiledPattern = key.isRegularExpression
-            ? .regularExpression(try? StringMatching.RegularExpression(pattern, options: options))
-            : .like(StringMatching.LikePattern(pattern, options: options))
-        compiledPatterns.withLock { cache in
-            // Patterns come from predicates' arguments: keep the cache small, not complete.
-            if cache.count >= 64 { cache.removeAll() }
-            cache[key] = compiled
-        }
-        return compiled
-    }
-
-    private struct PatternKey: Hashable {
-        var pattern: String
-        var isRegularExpression: Bool
-        var options: Int
-    }
-
-    /// Immutable once made, so rows of concurrent reads share them.
-    private enum CompiledPattern {
-        case like(StringMatching.LikePattern)
-        /// `nil` for an invalid expression, which matches nothing.
-        case regularExpression(StringMatching.RegularExpression?)
-
-        func matches(_ string: String) -> Bool {
-            switch self {
-            case .like(let pattern): pattern.matches(string)
-            case .regularExpression(let expression): expression?.matches(string) ?? false
-            }
-        }
-    }
-
-    private static let compiledPatterns = LockedValue<[PatternKey: CompiledPattern]>([:])
 }
 
-extension SQLiteSchema.Storage {
+extension CoreDataSchema.Storage {
     /// The column of an attribute or a to-one's foreign key.
     var column: String? {
         switch self {
         case .attribute(let column, _), .toOne(let column, _): column
         default: nil
         }
-    }
-}
-
-/// The SQL a translation is written in.
-package enum SQLDialect: Sendable {
-    case sqlite
-    case postgreSQL
-
-    var `true`: String { self == .sqlite ? "1" : "TRUE" }
-    var `false`: String { self == .sqlite ? "0" : "FALSE" }
-
-    /// `sql` with its `?` parameters as PostgreSQL's `$1`, `$2`, …: translated SQL holds no `?`
-    /// but parameters (values are never SQL text).
-    package static func numberingParameters(_ sql: String) -> String {
-        var numbered = ""
-        numbered.reserveCapacity(sql.utf8.count + 16)
-        var number = 0
-        for character in sql {
-            if character == "?" {
-                number += 1
-                numbered += "$\(number)"
-            } else {
-                numbered.append(character)
-            }
-        }
-        return numbered
     }
 }

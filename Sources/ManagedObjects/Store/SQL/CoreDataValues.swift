@@ -1,61 +1,60 @@
 import DataModel
 import Foundation
-import GRDB
 
 /// Attribute values to and from Core Data's column encodings: numbers and Booleans as
 /// INTEGER/FLOAT, Decimal as DECIMAL, dates as TIMESTAMP (seconds since 2001-01-01 UTC), UUIDs as
 /// 16-byte BLOBs, URIs and object IDs as their URI text, Transformable values as the BLOB they
 /// were archived to.
-package enum SQLiteValues {
+package enum CoreDataValues {
     /// The column value of an attribute value of the attribute's storage type.
-    package static func databaseValue(
+    package static func cell(
         _ value: Any?, type: AttributeType, attribute: @autoclosure () -> String
-    ) throws -> DatabaseValue {
+    ) throws -> SQLValue {
         guard let value else { return .null }
-        return try databaseValue(of: value, type: type, attribute: attribute())
+        return try cell(of: value, type: type, attribute: attribute())
     }
 
     /// The column value of an attribute value (not `nil`) of the attribute's storage type: for
     /// a caller that has unwrapped it already, as a save does for every value of every row (a
     /// second unwrapping here copied each value once more).
-    package static func databaseValue(
+    package static func cell(
         of value: Any, type: AttributeType, attribute: @autoclosure () -> String
-    ) throws -> DatabaseValue {
+    ) throws -> SQLValue {
         // A number stored as the attribute's own storage type (every value the typed accessors
         // set) by a metadata comparison, before the conversions any numeric value goes through.
         switch type {
-        case .integer64: if let integer = ManagedObject.exactly(value, Int64.self) { return integer.databaseValue }
-        case .integer32: if let integer = ManagedObject.exactly(value, Int32.self) { return Int64(integer).databaseValue }
-        case .integer16: if let integer = ManagedObject.exactly(value, Int16.self) { return Int64(integer).databaseValue }
-        case .double: if let double = ManagedObject.exactly(value, Double.self) { return double.databaseValue }
+        case .integer64: if let integer = ManagedObject.exactly(value, Int64.self) { return .integer(integer) }
+        case .integer32: if let integer = ManagedObject.exactly(value, Int32.self) { return .integer(Int64(integer)) }
+        case .integer16: if let integer = ManagedObject.exactly(value, Int16.self) { return .integer(Int64(integer)) }
+        case .double: if let double = ManagedObject.exactly(value, Double.self) { return .real(double) }
         default: break
         }
         switch type {
         case .integer16, .integer32, .integer64, .boolean:
-            if let integer = AttributeValues.integerValue(value) { return integer.databaseValue }
+            if let integer = AttributeValues.integerValue(value) { return .integer(integer) }
         case .double, .float:
-            if let double = AttributeValues.doubleValue(value) { return double.databaseValue }
+            if let double = AttributeValues.doubleValue(value) { return .real(double) }
         case .decimal:
             // As text: SQLite's NUMERIC affinity keeps it a number when it fits a REAL exactly
             // enough, and the text keeps every digit when it does not.
-            if let decimal = value as? Decimal { return decimal.description.databaseValue }
+            if let decimal = value as? Decimal { return .text(decimal.description) }
         case .string:
             // `ManagedObject.cast`: a metadata comparison for a value stored as its type.
-            if let string: String = ManagedObject.cast(value) { return string.databaseValue }
+            if let string: String = ManagedObject.cast(value) { return .text(string) }
         case .date:
-            if let date: Date = ManagedObject.cast(value) { return date.timeIntervalSinceReferenceDate.databaseValue }
+            if let date: Date = ManagedObject.cast(value) { return .real(date.timeIntervalSinceReferenceDate) }
         case .binary:
-            if let data = value as? Data { return data.databaseValue }
+            if let data = value as? Data { return .blob(data) }
         case .uuid:
-            if let uuid = value as? UUID { return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue }
+            if let uuid = value as? UUID { return .blob(withUnsafeBytes(of: uuid.uuid) { Data($0) }) }
         case .uri:
-            if let url = value as? URL { return url.absoluteString.databaseValue }
+            if let url = value as? URL { return .text(url.absoluteString) }
         case .objectID:
-            if let objectID = value as? ManagedObjectID { return objectID.uriRepresentation.absoluteString.databaseValue }
+            if let objectID = value as? ManagedObjectID { return .text(objectID.uriRepresentation.absoluteString) }
         case .transformable:
-            // What the attribute's value transformer produced (`databaseValue(of:property:type:objectID:)`
+            // What the attribute's value transformer produced (`cell(of:property:type:objectID:)`
             // transforms the object's value first).
-            if let data = value as? Data { return data.databaseValue }
+            if let data = value as? Data { return .blob(data) }
         case .composite, .undefined:
             break
         }
@@ -66,26 +65,26 @@ package enum SQLiteValues {
 
     /// The column value of a property's value (not `nil`): a Transformable attribute's value
     /// through its value transformer, naming attribute and object when that fails.
-    package static func databaseValue(
+    package static func cell(
         of value: Any, property: PropertyDescription, type: AttributeType, objectID: ManagedObjectID?
-    ) throws -> DatabaseValue {
+    ) throws -> SQLValue {
         if type == .transformable, case .attribute(let attribute) = property.kind {
-            return try TransformableValues.storedData(value, attribute: attribute, objectID: objectID).databaseValue
+            return .blob(try TransformableValues.storedData(value, attribute: attribute, objectID: objectID))
         }
-        return try databaseValue(of: value, type: type, attribute: property.name)
+        return try cell(of: value, type: type, attribute: property.name)
     }
 
     /// The attribute value (of the storage type) a column holds; `nil` for NULL or a value that
     /// does not read as the type.
-    package static func attributeValue(_ value: DatabaseValue, type: AttributeType, resolveObjectID: (URL) -> ManagedObjectID?) -> Any? {
-        switch value.storage {
+    package static func attributeValue(_ value: SQLValue, type: AttributeType, resolveObjectID: (URL) -> ManagedObjectID?) -> Any? {
+        switch value {
         case .null:
             return nil
-        case .int64(let integer):
+        case .integer(let integer):
             return number(Double(integer), integer: integer, type: type)
-        case .double(let double):
+        case .real(let double):
             return number(double, integer: Int64(exactly: double), type: type)
-        case .string(let string):
+        case .text(let string):
             switch type {
             case .string: return string
             case .decimal: return Decimal(string: string, locale: Locale(identifier: "en_US_POSIX"))
@@ -123,19 +122,5 @@ package enum SQLiteValues {
         case .string: integer.map { String($0) } ?? String(double)
         default: nil
         }
-    }
-}
-
-extension Row {
-    /// The value of a column as `Value`; `nil` when it is NULL or a value of another kind. GRDB's
-    /// own subscript stops the program on a value it cannot convert, and a damaged store file
-    /// may hold anything anywhere.
-    func convertible<Value: DatabaseValueConvertible>(_ column: String) -> Value? {
-        Value.fromDatabaseValue(self[column] as DatabaseValue)
-    }
-
-    /// `convertible(_:)` by position.
-    func convertible<Value: DatabaseValueConvertible>(_ index: Int) -> Value? {
-        Value.fromDatabaseValue(self[index] as DatabaseValue)
     }
 }

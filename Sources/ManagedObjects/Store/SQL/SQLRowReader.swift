@@ -1,0 +1,108 @@
+import DataModel
+import Foundation
+
+/// Reading rows of ``CoreDataSchema/selectClause(_:dialect:)`` into stored objects: the one
+/// reading both SQL stores use, each giving its own way to a row's cells. A class: a store
+/// calls it for every row, and calling a struct kept in a class's property copies it each time.
+package final class SQLRowReader: Sendable {
+    package let layoutsByNumber: [Int64: SQLRowLayout]
+    package let schema: CoreDataSchema
+    package let storeIdentifier: String
+    /// Where the store keeps external binary data: `nil` for a store that keeps the bytes in the
+    /// cell (PostgreSQL's `bytea`).
+    package let externalData: ExternalBinaryData?
+
+    package init(
+        layoutsByNumber: [Int64: SQLRowLayout], schema: CoreDataSchema, storeIdentifier: String,
+        externalData: ExternalBinaryData? = nil
+    ) {
+        self.layoutsByNumber = layoutsByNumber
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+        self.externalData = externalData
+    }
+
+    package func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
+        ManagedObjectID.permanent(entity: entity, storeIdentifier: storeIdentifier, number: number)
+    }
+
+    /// The row whose cells `column` gives, as a stored object; `nil` for an entity number the
+    /// model does not know or a row without a key. `entityNumber(table, key)` reads `Z_ENT` of
+    /// the row `key` of `table`, for a to-one whose row does not say which sub-entity it names.
+    /// Throws for a Transformable cell its transformer cannot read, naming attribute and object;
+    /// with `keepingUndecodableTransformables`, such a cell reads as an
+    /// ``UndecodedTransformable`` instead (an export hands the bytes on).
+    package func storedObject(
+        column: (Int) -> SQLValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?,
+        keepingUndecodableTransformables: Bool = false
+    ) throws -> StoredObject? {
+        func integer(_ position: Int) -> Int64? { column(position).int64Value }
+        guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
+        let objectID = permanentID(entity: layout.entity, number: key)
+        var values: [StoredValue] = []
+        values.reserveCapacity(layout.readProperties.count)
+        for (index, property) in layout.readProperties.enumerated() {
+            switch property {
+            case .attribute(let position, .transformable):
+                do {
+                    values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
+                } catch let error as ManagedObjectError where keepingUndecodableTransformables {
+                    guard case .blob(let data) = column(position) else { throw error }
+                    values.append(.attribute(UndecodedTransformable(data: data, reason: error.message)))
+                }
+            case .attribute(let position, let type):
+                values.append(.attribute(CoreDataValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
+            case .externalBinary(let position):
+                values.append(.attribute(try externalBinaryValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
+            case .toOne(let position, let entityPosition, let destination, let destinationTable):
+                guard let relatedKey = integer(position) else {
+                    values.append(.toOne(nil))
+                    continue
+                }
+                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
+                if destinationEntity == nil, let destinationTable, let found = try entityNumber(destinationTable, relatedKey) {
+                    destinationEntity = layoutsByNumber[found]?.entity
+                }
+                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
+            case .composite(let elements):
+                values.append(.attribute(CompositeValues.dictionary(elements.map { element in
+                    (element.path, CoreDataValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))
+                })))
+            case .toManyFault:
+                values.append(.toManyFault)
+            case .constant(let value):
+                values.append(value)
+            }
+        }
+        return StoredObject(objectID: objectID, version: Int(integer(2) ?? 0), values: values)
+    }
+
+    /// A Transformable cell (the BLOB its transformer wrote) as the value it transforms back to.
+    private func transformableValue(_ cell: SQLValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
+        guard case .attribute(let attribute) = property.kind else { return nil }
+        // A cell of another kind reads as nil, as a cell that does not read as its attribute's
+        // type does for every other type (`CoreDataValues.attributeValue`).
+        guard case .blob(let data) = cell else { return nil }
+        return try TransformableValues.value(of: data, attribute: attribute, objectID: objectID)
+    }
+
+    /// A Binary cell of an attribute that allows external storage: through Core Data's marker
+    /// where the store keeps one (``ExternalBinaryData/value(ofCell:attribute:objectID:)``).
+    private func externalBinaryValue(_ cell: SQLValue, property: PropertyDescription, objectID: ManagedObjectID) throws -> Any? {
+        guard let externalData else {
+            return CoreDataValues.attributeValue(cell, type: .binary, resolveObjectID: { _ in nil })
+        }
+        // As any other cell that does not read as its attribute's type: nil.
+        guard case .blob(let data) = cell else { return nil }
+        return try externalData.value(ofCell: data, attribute: property.name, objectID: objectID)
+    }
+
+    /// An object ID attribute's URI, when it names an object of this store.
+    package func objectID(forURI uri: URL) -> ManagedObjectID? {
+        let parts = uri.path.split(separator: "/")
+        guard uri.scheme == "x-coredata", uri.host?.caseInsensitiveCompare(storeIdentifier) == .orderedSame, parts.count == 2,
+              let entity = schema.entitiesByNumber.values.first(where: { $0.name == parts[0] }),
+              parts[1].first == "p", let number = Int64(parts[1].dropFirst()) else { return nil }
+        return permanentID(entity: entity, number: number)
+    }
+}
