@@ -5,8 +5,9 @@ import Foundation
 // `Codable`, `Hashable` struct nested in the class with the object's ID and its stored
 // properties (attributes typed as the class types them, to-ones as a typed ID, to-manys as an
 // array of them), `apply(to:)` to write it back, the class's `snapshot()` and
-// `fetchSnapshots(where:sortedBy:in:)`. The reading and writing are the runtime's
-// (`SnapshotValues`, `setToOneObjectID`, …), called by property index.
+// `fetchSnapshots(where:sortedBy:in:)`; on the root class of a class tree, the `AnySnapshot`
+// enum over its concrete entities. The reading and writing are the runtime's
+// (`SnapshotValues`, `readSnapshots`, `setToOneObjectID`, …), called by property index.
 extension EntityTranslator {
     /// One stored property of the snapshot.
     fileprivate struct Field {
@@ -18,9 +19,18 @@ extension EntityTranslator {
         var write: String?
     }
 
-    /// The extension with the snapshot, or nothing when the entity has none.
+    /// The extension with the snapshot and the tree's `AnySnapshot`, or nothing when the entity has neither.
     func snapshotDeclarations() -> [Declaration] {
-        guard let snapshotName = plan.snapshotTypeName else { return [] }
+        var members: [Declaration] = []
+        if let snapshotName = plan.snapshotTypeName { members += snapshotMembers(SwiftNames.escaped(snapshotName)) }
+        if let anySnapshotName = plan.anySnapshotTypeName { members += anySnapshotMembers(SwiftNames.escaped(anySnapshotName)) }
+        return members.isEmpty ? [] : [.extension(ExtensionDeclaration(extendedType: className, members: members))]
+    }
+
+    /// The struct, `snapshot()` and the fetches. A class with subclasses marks its `snapshot()`
+    /// and fetches `@_disfavoredOverload`, so that on a subclass the subclass's own are chosen,
+    /// and fetches the rows of its own entity only: its struct has no field of a sub-entity.
+    private func snapshotMembers(_ snapshotType: String) -> [Declaration] {
         let chain = index.model.inheritanceChain(of: plan.entity)
         var fields: [Field] = []
         var leftOut: [String] = []
@@ -32,7 +42,6 @@ extension EntityTranslator {
                 fields.append(relationshipField(relationship))
             }
         }
-        let snapshotType = SwiftNames.escaped(snapshotName)
         var documentation = [
             "The stored values of a `\(plan.entity.name)`, as a value that may cross tasks, be encoded (related objects as",
             "their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it back.",
@@ -60,24 +69,90 @@ extension EntityTranslator {
         let snapshot = Declaration.type(
             TypeDeclaration(.struct, access: access, name: snapshotType, inheritance: conformances, members: members),
             documentation: documentation)
+        let disfavored = plan.hasSubentities ? ["@_disfavoredOverload"] : []
         let snapshotFunction = Declaration.function(
-            FunctionDeclaration(access: access, name: "snapshot", returnType: snapshotType, body: ["\(snapshotType)(self.snapshotValues())"]),
-            documentation: ["The object's values now, unsaved changes included."])
-        let fetch = Declaration.function(
             FunctionDeclaration(
-                access: access, modifiers: [.static], name: "fetchSnapshots",
-                parameters: [
-                    Parameter(label: "where", name: "predicate", type: "\(types.predicate)?", defaultValue: "nil"),
-                    Parameter(label: "sortedBy", name: "sortDescriptors", type: "[\(types.sortDescriptor)]", defaultValue: "[]"),
-                    Parameter(label: "in", name: "context", type: types.context),
-                ],
-                isThrowing: true, returnType: "[\(snapshotType)]",
-                body: ["try self.fetchSnapshotValues(predicate, sortedBy: sortDescriptors, in: context).map { \(snapshotType)($0) }"]),
+                attributes: disfavored, access: access, name: "snapshot", returnType: snapshotType,
+                body: ["\(snapshotType)(self.snapshotValues())"]),
+            documentation: ["The object's values now, unsaved changes included."])
+        var fetchDocumentation = [
+            "The saved `\(plan.entity.name)` objects matching `predicate`, sorted, read from the store's rows into snapshots",
+            "without making objects. Unsaved changes of `context` are not seen (those of a parent context are).",
+        ]
+        if plan.hasSubentities {
+            fetchDocumentation.append("Objects of its sub-entities are left out: this snapshot cannot hold their values.")
+        }
+        return [snapshot, snapshotFunction] + snapshotFetches(
+            name: "fetchSnapshots", result: snapshotType, includingSubentities: !plan.hasSubentities,
+            attributes: disfavored, documentation: fetchDocumentation)
+    }
+
+    /// `fetchSnapshots(where:sortedBy:in:)` (or `fetchAnySnapshots`) with a format-string
+    /// predicate and with a `#Predicate`, each making `result`s of the rows as the store reads them.
+    private func snapshotFetches(
+        name: String, result: String, includingSubentities: Bool, attributes: [String], documentation: [String]
+    ) -> [Declaration] {
+        let subentities = includingSubentities ? "" : ", includingSubentities: false"
+        let body = ["try self.readSnapshots(predicate, sortedBy: sortDescriptors\(subentities), in: context) {", "    \(result)($0)", "}"]
+        let format = FunctionDeclaration(
+            attributes: attributes, access: access, modifiers: [.static], name: name,
+            parameters: [
+                Parameter(label: "where", name: "predicate", type: "\(types.predicate)?", defaultValue: "nil"),
+                Parameter(label: "sortedBy", name: "sortDescriptors", type: "[\(types.sortDescriptor)]", defaultValue: "[]"),
+                Parameter(label: "in", name: "context", type: types.context),
+            ],
+            isThrowing: true, returnType: "[\(result)]", body: body)
+        let typed = FunctionDeclaration(
+            attributes: ["@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)"] + attributes, access: access,
+            modifiers: [.static], name: name,
+            parameters: [
+                Parameter(label: "where", name: "predicate", type: "\(types.foundation("Predicate"))<\(className)>"),
+                Parameter(
+                    label: "sortedBy", name: "sortDescriptors", type: "[\(types.foundation("SortDescriptor"))<\(className)>]",
+                    defaultValue: "[]"),
+                Parameter(label: "in", name: "context", type: types.context),
+            ],
+            isThrowing: true, returnType: "[\(result)]", body: body)
+        return [
+            .function(format, documentation: documentation),
+            .function(typed, documentation: documentation + ["A typed predicate and sorts (`#Predicate`), as `fetch(where:sortedBy:in:)` takes."]),
+        ]
+    }
+
+    /// The enum over the snapshots of the class tree this class is the root of: one case per
+    /// concrete entity, `anySnapshot()`, and fetches of the rows of the entity and every
+    /// sub-entity, as Core Data's fetch returns them (called on a subclass: of its entity and its sub-entities).
+    private func anySnapshotMembers(_ enumType: String) -> [Declaration] {
+        let concrete = index.tree(of: plan.entity).filter { !$0.isAbstract }.map(index.plan(for:))
+        func caseName(_ plan: ModelIndex.EntityPlan) -> String { SwiftNames.escaped(SwiftNames.lowercasingFirst(plan.className)) }
+        func snapshotType(_ plan: ModelIndex.EntityPlan) -> String {
+            "\(SwiftNames.escaped(plan.className)).\(SwiftNames.escaped(plan.snapshotTypeName ?? "Snapshot"))"
+        }
+        var members: [Declaration] = concrete.map { Declaration(.enumCase(name: "\(caseName($0))(\(snapshotType($0)))")) }
+        var body = ["switch values.entityName {"]
+        for (offset, entityPlan) in concrete.enumerated() {
+            let label = offset == concrete.count - 1 ? "default" : "case \(SwiftNames.stringLiteral(entityPlan.entity.name))"
+            body += ["\(label): self = .\(caseName(entityPlan))(\(snapshotType(entityPlan))(values))"]
+        }
+        body.append("}")
+        members.append(.initializer(InitializerDeclaration(
+            access: nil, parameters: [Parameter(label: "_", name: "values", type: "ManagedObjects.SnapshotValues")], body: body)))
+        let conformances = ["Sendable", "Codable", "Hashable"].map(types.swift)
+        let anySnapshot = Declaration.type(
+            TypeDeclaration(.enum, access: access, name: enumType, inheritance: conformances, members: members),
             documentation: [
-                "The saved `\(plan.entity.name)` objects matching `predicate`, sorted, read from the store's rows into snapshots",
-                "without making objects. Unsaved changes of `context` are not seen (those of a parent context are).",
+                "The snapshot of any object of the `\(plan.entity.name)` class tree: one case per concrete entity, with that",
+                "entity's snapshot. `anySnapshot()`, `fetchAnySnapshots(where:sortedBy:in:)`.",
             ])
-        return [.extension(ExtensionDeclaration(extendedType: className, members: [snapshot, snapshotFunction, fetch]))]
+        let anySnapshotFunction = Declaration.function(
+            FunctionDeclaration(access: access, name: "anySnapshot", returnType: enumType, body: ["\(enumType)(self.snapshotValues())"]),
+            documentation: ["The object's values now, unsaved changes included, in the case of its entity."])
+        return [anySnapshot, anySnapshotFunction] + snapshotFetches(
+            name: "fetchAnySnapshots", result: enumType, includingSubentities: true, attributes: [],
+            documentation: [
+                "The saved objects of this class's entity and its sub-entities matching `predicate`, sorted, read from the",
+                "store's rows into snapshots without making objects. Unsaved changes of `context` are not seen.",
+            ])
     }
 
     /// The attribute as a field: typed as the class types it, except `NSNumber?` (Xcode's

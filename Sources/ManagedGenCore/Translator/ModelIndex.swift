@@ -19,9 +19,13 @@ struct ModelIndex {
         /// Own property model name → wrapper Swift name.
         var wrapperNames: [String: String]
         /// The name of the class's nested snapshot struct (`Snapshot`), when it has one: a
-        /// generated class without subclasses whose entity is not abstract, with the option
-        /// `snapshots` or user info `managedgen.snapshots` on.
+        /// generated class whose entity is not abstract, with the option `snapshots` or user
+        /// info `managedgen.snapshots` on.
         var snapshotTypeName: String?
+        /// The name of the enum over the snapshots of a class tree (`AnySnapshot`), on the
+        /// tree's root class: when the root has snapshots on and every concrete entity of the
+        /// tree has a snapshot struct.
+        var anySnapshotTypeName: String?
 
         var generatesCode: Bool { codeGeneration != .manual }
         /// Whether a Swift class stands for the entity: a generated one, or one the user
@@ -86,9 +90,17 @@ struct ModelIndex {
                 hasSubentities: subentitiesByParent[entity.name] != nil,
                 storedProperties: model.storedProperties(of: entity), swiftNames: [:], wrapperNames: [:])
         }
-        let snapshotEntities = model.entities.filter { entity in
-            guard let plan = plans[entity.name], plan.generatesCode, !plan.hasSubentities, !entity.isAbstract else { return false }
+        func snapshotsOn(_ entity: Entity) -> Bool {
+            guard plans[entity.name]?.generatesCode == true else { return false }
             return entity.userInfo[UserInfoKeys.snapshots].map(Self.isYes) ?? options.snapshots
+        }
+        let snapshotEntities = model.entities.filter { !$0.isAbstract && snapshotsOn($0) }
+        let snapshotEntityNames = Set(snapshotEntities.map(\.name))
+        // Roots of class trees whose concrete entities all have a snapshot.
+        let anySnapshotRoots = model.entities.filter { root in
+            guard root.parentEntity == nil, subentitiesByParent[root.name] != nil, snapshotsOn(root) else { return false }
+            let concrete = Self.tree(of: root, subentitiesByParent).filter { !$0.isAbstract }
+            return !concrete.isEmpty && concrete.allSatisfy { snapshotEntityNames.contains($0.name) }
         }
         hasSnapshots = !snapshotEntities.isEmpty
         for entity in model.entities {
@@ -129,12 +141,27 @@ struct ModelIndex {
         // A class (or the model type, a composite, a property) named `Snapshot` would be hidden
         // inside every class by the nested struct, or clash with it: the struct takes `_` then.
         var snapshotTypeName = "Snapshot"
-        while declared.contains(snapshotTypeName) { snapshotTypeName += "_" }
+        while declared.contains(snapshotTypeName) || declared.contains("Any" + snapshotTypeName) { snapshotTypeName += "_" }
         for entity in snapshotEntities { plans[entity.name]?.snapshotTypeName = snapshotTypeName }
+        for root in anySnapshotRoots { plans[root.name]?.anySnapshotTypeName = "Any" + snapshotTypeName }
         types = TypeNames(declaredNames: declared)
     }
 
     func plan(for entity: Entity) -> EntityPlan { plans[entity.name]! }
+
+    /// The entity and its sub-entities at every depth, in model order under each parent.
+    func tree(of entity: Entity) -> [Entity] { Self.tree(of: entity, subentitiesByParent) }
+
+    private static func tree(of entity: Entity, _ subentitiesByParent: [String: [Entity]]) -> [Entity] {
+        var tree = [entity]
+        var seen: Set<String> = [entity.name]
+        var next = 0
+        while next < tree.count {
+            for child in subentitiesByParent[tree[next].name] ?? [] where seen.insert(child.name).inserted { tree.append(child) }
+            next += 1
+        }
+        return tree
+    }
 
     func plan(named name: String?) -> EntityPlan? { name.flatMap { plans[$0] } }
 

@@ -50,7 +50,9 @@ public enum SwiftNames {
 
     /// What a class with a snapshot declares (`SnapshotTranslator`): reserved as property names
     /// in every class of a model where some class has one.
-    public static let snapshotMembers: Set<String> = ["snapshot", "Snapshot", "fetchSnapshots"]
+    public static let snapshotMembers: Set<String> = [
+        "snapshot", "Snapshot", "fetchSnapshots", "anySnapshot", "AnySnapshot", "fetchAnySnapshots",
+    ]
 
     /// `name` as it must be written to be an identifier.
     public static func escaped(_ name: String) -> String {

@@ -33,11 +33,19 @@ extension ManagedObjectContext {
                 request.resultType.isDictionaries ? try parent.sourceAnswer(request) : try parent.answer(forChild: request)
             }
         }
-        if queryGeneration?.storeView == nil, coordinator.hasSeveralStores {
-            let stores = coordinator.stores(holdingAnyOf: request.entities)
-            if stores.count > 1 { return try coordinator.execute(request, across: stores) }
+        if let store = try answeringStore(for: request) { return try coordinator.execute(request, on: store) }
+        return try coordinator.execute(request, across: coordinator.stores(holdingAnyOf: request.entities))
+    }
+
+    /// The one store that answers `request` for this context; `nil` for a child context (its
+    /// parent answers) or when several stores hold the request's entities.
+    func answeringStore(for request: StoreRequest) throws -> (any PersistentStore)? {
+        guard parent == nil else { return nil }
+        if queryGeneration?.storeView == nil, coordinator.hasSeveralStores,
+           coordinator.stores(holdingAnyOf: request.entities).count > 1 {
+            return nil
         }
-        return try coordinator.execute(request, on: readingStore(for: request.entity))
+        return try readingStore(for: request.entity)
     }
 
     /// One object's values as this context's source has them (not retained in a row cache).

@@ -14,6 +14,6 @@
     public enum Version1 {}
     /// The version this runtime implements: version 1 plus attributes typed with a
     /// `RawRepresentable` type (`rawValueAttribute(at:)`), typed object IDs (`ObjectID`) and
-    /// snapshots (`SnapshotValues`, `fetchSnapshotValues`, `setToOneObjectID`, `setToManyObjectIDs`).
+    /// snapshots (`SnapshotValues`, `readSnapshots`, `setToOneObjectID`, `setToManyObjectIDs`).
     public enum Version2 {}
 }

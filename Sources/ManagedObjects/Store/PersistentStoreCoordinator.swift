@@ -262,14 +262,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// it, and evaluates the rest over managed objects). A `$VARIABLE` without a value throws
     /// `invalidFetchRequest` naming it.
     func execute(_ request: StoreRequest, on store: (any PersistentStore)? = nil) throws -> StoreResult {
-        if let predicate = request.predicate {
-            do {
-                try predicate.checkBindings()
-            } catch {
-                throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entity.name, underlying: error)
-            }
-        }
+        try checkBindings(of: request)
         return try (store ?? self.store()).execute(request)
+    }
+
+    /// Throws `invalidFetchRequest` for a `$VARIABLE` of the request's predicate without a value.
+    func checkBindings(of request: StoreRequest) throws {
+        guard let predicate = request.predicate else { return }
+        do {
+            try predicate.checkBindings()
+        } catch {
+            throw ManagedObjectError(.invalidFetchRequest, "\(request): \(error)", entityName: request.entity.name, underlying: error)
+        }
     }
 
     /// The stores that hold objects of any of `entities`, in the order they were added.

@@ -36,45 +36,60 @@ package final class SQLRowReader: Sendable {
         column: (Int) -> SQLValue, entityNumber: (_ table: String, _ key: Int64) throws -> Int64?,
         keepingUndecodableTransformables: Bool = false
     ) throws -> StoredObject? {
-        func integer(_ position: Int) -> Int64? { column(position).int64Value }
-        guard let number = integer(1), let layout = layoutsByNumber[number], let key = integer(0) else { return nil }
-        let objectID = permanentID(entity: layout.entity, number: key)
+        guard let (layout, objectID) = identity(column: column) else { return nil }
         var values: [StoredValue] = []
         values.reserveCapacity(layout.readProperties.count)
-        for (index, property) in layout.readProperties.enumerated() {
-            switch property {
-            case .attribute(let position, .transformable):
-                do {
-                    values.append(.attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
-                } catch let error as ManagedObjectError where keepingUndecodableTransformables {
-                    guard case .blob(let data) = column(position) else { throw error }
-                    values.append(.attribute(UndecodedTransformable(data: data, reason: error.message)))
-                }
-            case .attribute(let position, let type):
-                values.append(.attribute(CoreDataValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:))))
-            case .externalBinary(let position):
-                values.append(.attribute(try externalBinaryValue(column(position), property: layout.entity.properties[index], objectID: objectID)))
-            case .toOne(let position, let entityPosition, let destination, let destinationTable):
-                guard let relatedKey = integer(position) else {
-                    values.append(.toOne(nil))
-                    continue
-                }
-                var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
-                if destinationEntity == nil, let destinationTable, let found = try entityNumber(destinationTable, relatedKey) {
-                    destinationEntity = layoutsByNumber[found]?.entity
-                }
-                values.append(.toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey)))
-            case .composite(let elements):
-                values.append(.attribute(CompositeValues.dictionary(elements.map { element in
-                    (element.path, CoreDataValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))
-                })))
-            case .toManyFault:
-                values.append(.toManyFault)
-            case .constant(let value):
-                values.append(value)
-            }
+        for index in layout.readProperties.indices {
+            values.append(try storedValue(
+                at: index, of: layout, objectID: objectID, column: column, entityNumber: entityNumber,
+                keepingUndecodableTransformables: keepingUndecodableTransformables))
         }
-        return StoredObject(objectID: objectID, version: Int(integer(2) ?? 0), values: values)
+        return StoredObject(objectID: objectID, version: Int(column(2).int64Value ?? 0), values: values)
+    }
+
+    /// The layout and ID of the row whose cells `column` gives; `nil` for an entity number the
+    /// model does not know or a row without a key.
+    package func identity(column: (Int) -> SQLValue) -> (layout: SQLRowLayout, objectID: ManagedObjectID)? {
+        guard let number = column(1).int64Value, let layout = layoutsByNumber[number],
+              let key = column(0).int64Value else { return nil }
+        return (layout, permanentID(entity: layout.entity, number: key))
+    }
+
+    /// The stored value of the property at `index` in the row of `layout` whose cells `column`
+    /// gives (``storedObject(column:entityNumber:keepingUndecodableTransformables:)``, one property).
+    package func storedValue(
+        at index: Int, of layout: SQLRowLayout, objectID: ManagedObjectID, column: (Int) -> SQLValue,
+        entityNumber: (_ table: String, _ key: Int64) throws -> Int64?, keepingUndecodableTransformables: Bool = false
+    ) throws -> StoredValue {
+        func integer(_ position: Int) -> Int64? { column(position).int64Value }
+        switch layout.readProperties[index] {
+        case .attribute(let position, .transformable):
+            do {
+                return .attribute(try transformableValue(column(position), property: layout.entity.properties[index], objectID: objectID))
+            } catch let error as ManagedObjectError where keepingUndecodableTransformables {
+                guard case .blob(let data) = column(position) else { throw error }
+                return .attribute(UndecodedTransformable(data: data, reason: error.message))
+            }
+        case .attribute(let position, let type):
+            return .attribute(CoreDataValues.attributeValue(column(position), type: type, resolveObjectID: objectID(forURI:)))
+        case .externalBinary(let position):
+            return .attribute(try externalBinaryValue(column(position), property: layout.entity.properties[index], objectID: objectID))
+        case .toOne(let position, let entityPosition, let destination, let destinationTable):
+            guard let relatedKey = integer(position) else { return .toOne(nil) }
+            var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
+            if destinationEntity == nil, let destinationTable, let found = try entityNumber(destinationTable, relatedKey) {
+                destinationEntity = layoutsByNumber[found]?.entity
+            }
+            return .toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey))
+        case .composite(let elements):
+            return .attribute(CompositeValues.dictionary(elements.map { element in
+                (element.path, CoreDataValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))
+            }))
+        case .toManyFault:
+            return .toManyFault
+        case .constant(let value):
+            return value
+        }
     }
 
     /// A Transformable cell (the BLOB its transformer wrote) as the value it transforms back to.

@@ -29,7 +29,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// How history names an update's properties and keeps a deletion's preserved values.
     var historyColumns: PersistentHistoryColumns { engine.historyColumns }
     /// Rows into stored objects, by entity number (`Z_ENT`): the engine's, at hand for each row.
-    private let rowReader: SQLRowReader
+    let rowReader: SQLRowReader
     /// Where fetches read: the pool, or a snapshot of it for a pinned view (`pinnedForReading()`).
     private let reader: any DatabaseReader
     /// Where Binary attributes that allow external storage keep large values.
@@ -388,10 +388,13 @@ public final class SQLiteStore: PersistentStore, Sendable {
         let sqliteStatement = statement.sqliteStatement
         return try rowReader.storedObject(
             column: { SQLValue(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0))) },
-            entityNumber: { table, key in
-                try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"), arguments: [key])
-            },
+            entityNumber: { [self] in try entityNumber(ofRow: $1, in: $0, db: db) },
             keepingUndecodableTransformables: keepingUndecodableTransformables)
+    }
+
+    /// `Z_ENT` of the row `key` of `table`: which sub-entity a to-one names when its row does not say.
+    func entityNumber(ofRow key: Int64, in table: String, db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_ENT FROM \(table) WHERE Z_PK = ?"), arguments: [key])
     }
 
     // MARK: Writing

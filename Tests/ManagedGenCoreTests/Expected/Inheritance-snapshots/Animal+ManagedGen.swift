@@ -52,3 +52,49 @@ extension AnimalFetching {
         )
     }
 }
+
+extension Animal {
+    /// The snapshot of any object of the `Animal` class tree: one case per concrete entity, with that
+    /// entity's snapshot. `anySnapshot()`, `fetchAnySnapshots(where:sortedBy:in:)`.
+    public enum AnySnapshot: Sendable, Codable, Hashable {
+        case bird(Bird.Snapshot)
+        case mammal(Mammal.Snapshot)
+        case dog(Dog.Snapshot)
+
+        init(_ values: ManagedObjects.SnapshotValues) {
+            switch values.entityName {
+            case "Bird": self = .bird(Bird.Snapshot(values))
+            case "Mammal": self = .mammal(Mammal.Snapshot(values))
+            default: self = .dog(Dog.Snapshot(values))
+            }
+        }
+    }
+
+    /// The object's values now, unsaved changes included, in the case of its entity.
+    public func anySnapshot() -> AnySnapshot { AnySnapshot(self.snapshotValues()) }
+
+    /// The saved objects of this class's entity and its sub-entities matching `predicate`, sorted, read from the
+    /// store's rows into snapshots without making objects. Unsaved changes of `context` are not seen.
+    public static func fetchAnySnapshots(
+        where predicate: ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
+        in context: ManagedObjectContext
+    ) throws -> [AnySnapshot] {
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            AnySnapshot($0)
+        }
+    }
+
+    /// The saved objects of this class's entity and its sub-entities matching `predicate`, sorted, read from the
+    /// store's rows into snapshots without making objects. Unsaved changes of `context` are not seen.
+    /// A typed predicate and sorts (`#Predicate`), as `fetch(where:sortedBy:in:)` takes.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchAnySnapshots(
+        where predicate: Predicate<Animal>,
+        sortedBy sortDescriptors: [SortDescriptor<Animal>] = [],
+        in context: ManagedObjectContext
+    ) throws -> [AnySnapshot] {
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            AnySnapshot($0)
+        }
+    }
+}

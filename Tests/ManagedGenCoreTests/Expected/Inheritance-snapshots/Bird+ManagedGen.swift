@@ -76,6 +76,21 @@ extension Bird {
         sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
         in context: ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.fetchSnapshotValues(predicate, sortedBy: sortDescriptors, in: context).map { Snapshot($0) }
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            Snapshot($0)
+        }
+    }
+
+    /// The saved `Bird` objects matching `predicate`, sorted, read from the store's rows into snapshots
+    /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
+    /// A typed predicate and sorts (`#Predicate`), as `fetch(where:sortedBy:in:)` takes.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
+        where predicate: Predicate<Bird>,
+        sortedBy sortDescriptors: [SortDescriptor<Bird>] = [],
+        in context: ManagedObjectContext
+    ) throws -> [Snapshot] {
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            Snapshot($0)
+        }
     }
 }

@@ -70,6 +70,21 @@ extension Dog {
         sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
         in context: ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.fetchSnapshotValues(predicate, sortedBy: sortDescriptors, in: context).map { Snapshot($0) }
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            Snapshot($0)
+        }
+    }
+
+    /// The saved `Dog` objects matching `predicate`, sorted, read from the store's rows into snapshots
+    /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
+    /// A typed predicate and sorts (`#Predicate`), as `fetch(where:sortedBy:in:)` takes.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
+        where predicate: Predicate<Dog>,
+        sortedBy sortDescriptors: [SortDescriptor<Dog>] = [],
+        in context: ManagedObjectContext
+    ) throws -> [Snapshot] {
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            Snapshot($0)
+        }
     }
 }

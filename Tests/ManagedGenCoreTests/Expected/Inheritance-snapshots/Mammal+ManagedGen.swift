@@ -40,3 +40,63 @@ protocol MammalKeyPaths: Mammal {}
 extension MammalKeyPaths {
     static var propertyNamesOfMammal: [AnyKeyPath: String] { self.propertyNames([\.legs: "legs"]) }
 }
+
+extension Mammal {
+    /// The stored values of a `Mammal`, as a value that may cross tasks, be encoded (related objects as
+    /// their typed IDs) and be compared: `snapshot()`, `fetchSnapshots(where:sortedBy:in:)`; `apply(to:)` writes it
+    /// back.
+    public struct Snapshot: Sendable, Codable, Hashable {
+        public let objectID: ManagedObjects.ObjectID<Mammal>
+        public var ident: String?
+        public var name_: String?
+        public var keeper: ManagedObjects.ObjectID<Keeper>?
+        public var legs: Int16
+
+        init(_ values: ManagedObjects.SnapshotValues) {
+            self.objectID = values.objectID()
+            self.ident = values.attribute(at: 0)
+            self.name_ = values.attribute(at: 1)
+            self.keeper = values.toOne(at: 2)
+            self.legs = values.attribute(at: 3, default: 4)
+        }
+
+        /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
+        /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
+        public func apply(to object: Mammal) throws {
+            object.setStringAttribute(self.ident, at: 0)
+            object.setStringAttribute(self.name_, at: 1)
+            try object.setToOneObjectID(self.keeper, at: 2)
+            object.setInt16Attribute(self.legs, at: 3)
+        }
+    }
+
+    /// The object's values now, unsaved changes included.
+    @_disfavoredOverload public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+
+    /// The saved `Mammal` objects matching `predicate`, sorted, read from the store's rows into snapshots
+    /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
+    /// Objects of its sub-entities are left out: this snapshot cannot hold their values.
+    @_disfavoredOverload public static func fetchSnapshots(
+        where predicate: ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
+        in context: ManagedObjectContext
+    ) throws -> [Snapshot] {
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, includingSubentities: false, in: context) {
+            Snapshot($0)
+        }
+    }
+
+    /// The saved `Mammal` objects matching `predicate`, sorted, read from the store's rows into snapshots
+    /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
+    /// Objects of its sub-entities are left out: this snapshot cannot hold their values.
+    /// A typed predicate and sorts (`#Predicate`), as `fetch(where:sortedBy:in:)` takes.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) @_disfavoredOverload public static func fetchSnapshots(
+        where predicate: Predicate<Mammal>,
+        sortedBy sortDescriptors: [SortDescriptor<Mammal>] = [],
+        in context: ManagedObjectContext
+    ) throws -> [Snapshot] {
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, includingSubentities: false, in: context) {
+            Snapshot($0)
+        }
+    }
+}

@@ -9,7 +9,7 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 /// The `Reserved` entity.
 public final class Reserved: ManagedObject {
     public override class var entityName: String { "Reserved" }
-    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x8b0b1caeb076559c }
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x03728a5c6796b6e5 }
 }
 
 extension Reserved: FetchableManagedObject {
@@ -113,6 +113,7 @@ extension Reserved: FetchableManagedObject {
         public static let typedObjectID_ = "typedObjectID"
         public static let snapshotValues_ = "snapshotValues"
         public static let fetchSnapshotValues_ = "fetchSnapshotValues"
+        public static let readSnapshots = "readSnapshots"
         public static let setToOneObjectID_ = "setToOneObjectID"
         public static let setToManyObjectIDs_ = "setToManyObjectIDs"
         public static let storedValue_ = "storedValue"
@@ -606,98 +607,103 @@ extension Reserved: FetchableManagedObject {
         set { self.setStringAttribute(newValue, at: 97) }
     }
 
-    public var setToOneObjectID_: String? {
+    public var readSnapshots: String? {
         get { self.stringAttribute(at: 98) }
         set { self.setStringAttribute(newValue, at: 98) }
     }
 
-    public var setToManyObjectIDs_: String? {
+    public var setToOneObjectID_: String? {
         get { self.stringAttribute(at: 99) }
         set { self.setStringAttribute(newValue, at: 99) }
     }
 
-    public var storedValue_: String? {
+    public var setToManyObjectIDs_: String? {
         get { self.stringAttribute(at: 100) }
         set { self.setStringAttribute(newValue, at: 100) }
     }
 
-    public var stringAttribute_: String? {
+    public var storedValue_: String? {
         get { self.stringAttribute(at: 101) }
         set { self.setStringAttribute(newValue, at: 101) }
     }
 
-    public var toManyOrderedSet_: String? {
+    public var stringAttribute_: String? {
         get { self.stringAttribute(at: 102) }
         set { self.setStringAttribute(newValue, at: 102) }
     }
 
-    public var toManySet_: String? {
+    public var toManyOrderedSet_: String? {
         get { self.stringAttribute(at: 103) }
         set { self.setStringAttribute(newValue, at: 103) }
     }
 
-    public var toOneRelationship_: String? {
+    public var toManySet_: String? {
         get { self.stringAttribute(at: 104) }
         set { self.setStringAttribute(newValue, at: 104) }
     }
 
-    public var urlAttribute_: String? {
+    public var toOneRelationship_: String? {
         get { self.stringAttribute(at: 105) }
         set { self.setStringAttribute(newValue, at: 105) }
     }
 
-    public var uuidAttribute_: String? {
+    public var urlAttribute_: String? {
         get { self.stringAttribute(at: 106) }
         set { self.setStringAttribute(newValue, at: 106) }
     }
 
-    public var value_: String? {
+    public var uuidAttribute_: String? {
         get { self.stringAttribute(at: 107) }
         set { self.setStringAttribute(newValue, at: 107) }
     }
 
-    public var willSave_: String? {
+    public var value_: String? {
         get { self.stringAttribute(at: 108) }
         set { self.setStringAttribute(newValue, at: 108) }
     }
 
-    public var willTurnIntoFault_: String? {
+    public var willSave_: String? {
         get { self.stringAttribute(at: 109) }
         set { self.setStringAttribute(newValue, at: 109) }
     }
 
-    public var withName: String? {
+    public var willTurnIntoFault_: String? {
         get { self.stringAttribute(at: 110) }
         set { self.setStringAttribute(newValue, at: 110) }
     }
 
-    public var items: OrderedSet<Item> {
-        get { self.orderedRelationship(at: 111) }
-        set { self.setOrderedRelationship(newValue, at: 111) }
+    public var withName: String? {
+        get { self.stringAttribute(at: 111) }
+        set { self.setStringAttribute(newValue, at: 111) }
     }
 
-    public func addToItems(_ value: Item) { self.addRelatedObject(value, at: 111) }
-    public func removeFromItems(_ value: Item) { self.removeRelatedObject(value, at: 111) }
-    public func addToItems(_ values: OrderedSet<Item>) { self.addToRelationship(values, at: 111) }
-    public func removeFromItems(_ values: OrderedSet<Item>) { self.removeFromRelationship(values, at: 111) }
+    public var items: OrderedSet<Item> {
+        get { self.orderedRelationship(at: 112) }
+        set { self.setOrderedRelationship(newValue, at: 112) }
+    }
+
+    public func addToItems(_ value: Item) { self.addRelatedObject(value, at: 112) }
+    public func removeFromItems(_ value: Item) { self.removeRelatedObject(value, at: 112) }
+    public func addToItems(_ values: OrderedSet<Item>) { self.addToRelationship(values, at: 112) }
+    public func removeFromItems(_ values: OrderedSet<Item>) { self.removeFromRelationship(values, at: 112) }
 
     public func insertIntoItems(_ value: Item, at index: Int) {
-        self.insertRelatedObject(value, at: index, propertyIndex: 111)
+        self.insertRelatedObject(value, at: index, propertyIndex: 112)
     }
 
     public func insertIntoItems(_ values: [Item], at indexes: IndexSet) {
-        self.insertIntoRelationship(values, at: indexes, propertyIndex: 111)
+        self.insertIntoRelationship(values, at: indexes, propertyIndex: 112)
     }
 
-    public func removeFromItems(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 111) }
-    public func removeFromItems(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 111) }
+    public func removeFromItems(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 112) }
+    public func removeFromItems(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 112) }
 
     public func replaceItems(at index: Int, with value: Item) {
-        self.replaceRelatedObject(at: index, with: value, propertyIndex: 111)
+        self.replaceRelatedObject(at: index, with: value, propertyIndex: 112)
     }
 
     public func replaceItems(at indexes: IndexSet, with values: [Item]) {
-        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 111)
+        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 112)
     }
 
     /// A fetch request for `Reserved` objects.
@@ -808,6 +814,7 @@ extension Reserved: FetchableManagedObject {
             \.typedObjectID_: "typedObjectID",
             \.snapshotValues_: "snapshotValues",
             \.fetchSnapshotValues_: "fetchSnapshotValues",
+            \.readSnapshots: "readSnapshots",
             \.setToOneObjectID_: "setToOneObjectID",
             \.setToManyObjectIDs_: "setToManyObjectIDs",
             \.storedValue_: "storedValue",

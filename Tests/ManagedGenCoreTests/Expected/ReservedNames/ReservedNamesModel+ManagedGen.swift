@@ -131,6 +131,7 @@ public enum ReservedNamesModel {
                 ManagedObjects.Attribute.compact(name: "typedObjectID", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "snapshotValues", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "fetchSnapshotValues", type: .string, isOptional: true),
+                ManagedObjects.Attribute.compact(name: "readSnapshots", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "setToOneObjectID", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "setToManyObjectIDs", type: .string, isOptional: true),
                 ManagedObjects.Attribute.compact(name: "storedValue", type: .string, isOptional: true),

@@ -131,6 +131,21 @@ extension Album {
         sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
         in context: ManagedObjectContext
     ) throws -> [Snapshot__] {
-        try self.fetchSnapshotValues(predicate, sortedBy: sortDescriptors, in: context).map { Snapshot__($0) }
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            Snapshot__($0)
+        }
+    }
+
+    /// The saved `Album` objects matching `predicate`, sorted, read from the store's rows into snapshots
+    /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
+    /// A typed predicate and sorts (`#Predicate`), as `fetch(where:sortedBy:in:)` takes.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
+        where predicate: Predicate<Album>,
+        sortedBy sortDescriptors: [SortDescriptor<Album>] = [],
+        in context: ManagedObjectContext
+    ) throws -> [Snapshot__] {
+        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+            Snapshot__($0)
+        }
     }
 }
