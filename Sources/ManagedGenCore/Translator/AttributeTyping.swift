@@ -165,7 +165,16 @@ struct TypeMapper {
 
     /// Reads the stored attribute at `propertyIndex` as an optional of its storage type.
     func attributeRead(_ attribute: Attribute, at propertyIndex: Int) -> String {
-        accessorStem(attribute).map { "self.\($0)Attribute(at: \(propertyIndex))" } ?? "self.attributeValue(at: \(propertyIndex))"
+        typedAttributeRead(attribute, at: propertyIndex) ?? "self.attributeValue(at: \(propertyIndex))"
+    }
+
+    /// Reads the attribute at `propertyIndex` of `receiver` (the object, or a snapshot's
+    /// `SnapshotValues`) through the typed accessor of its storage type, with `fallback` for
+    /// nothing stored when given; `nil` for generic storage, which has no typed accessor.
+    func typedAttributeRead(_ attribute: Attribute, at propertyIndex: Int, receiver: String = "self", fallback: String? = nil) -> String? {
+        accessorStem(attribute).map { stem in
+            "\(receiver).\(stem)Attribute(at: \(propertyIndex)\(fallback.map { ", default: \($0)" } ?? ""))"
+        }
     }
 
     /// Writes `value` (an optional of the storage type) to the attribute at `propertyIndex` of
@@ -272,7 +281,7 @@ struct TypeMapper {
     func nonOptionalAttributeRead(_ attribute: Attribute, at propertyIndex: Int, type: String, fallback: String?, what: String) -> [String] {
         let read = attributeRead(attribute, at: propertyIndex)
         guard let fallback else { return requiredRead(read, type: type, what: what) }
-        if let stem = accessorStem(attribute) { return ["self.\(stem)Attribute(at: \(propertyIndex), default: \(fallback))"] }
+        if let typed = typedAttributeRead(attribute, at: propertyIndex, fallback: fallback) { return [typed] }
         return ["\(read) ?? \(fallback)"]
     }
 

@@ -169,11 +169,17 @@ extension EntityTranslator {
         }
         guard isSnapshotSafe(attribute) else { return nil }
         let storage = mapper.storageType(of: attribute).type
-        let optional = Field(name: name, type: "\(storage)?", read: "values.attribute(at: \(propertyIndex))", write: write)
+        // The typed accessors where the storage has one: a concrete call the runtime specializes.
+        let optional = Field(
+            name: name, type: "\(storage)?",
+            read: mapper.typedAttributeRead(attribute, at: propertyIndex, receiver: "values") ?? "values.attribute(at: \(propertyIndex))",
+            write: write)
         let numberAsObject = index.options.optionality == .xcode && !mapper.usesScalar(attribute) && attribute.type.isNumeric && attribute.type != .decimal
         guard !numberAsObject, !mapper.isOptionalProperty(attribute),
               let fallback = mapper.fallbackValue(for: attribute, override: nil) else { return optional }
-        return Field(name: name, type: storage, read: "values.attribute(at: \(propertyIndex), default: \(fallback))", write: write)
+        let read = mapper.typedAttributeRead(attribute, at: propertyIndex, receiver: "values", fallback: fallback)
+            ?? "values.attribute(at: \(propertyIndex), default: \(fallback))"
+        return Field(name: name, type: storage, read: read, write: write)
     }
 
     /// Value types from the standard library and Foundation, which are Sendable, Codable and Hashable.

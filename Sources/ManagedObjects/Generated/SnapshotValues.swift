@@ -8,31 +8,42 @@ import Foundation
 @_spi(Generated) public struct SnapshotValues {
     private enum Source {
         case object(ManagedObject)
-        case row(StoredObject, ManagedObjectContext)
-        /// An SQL store's statement on the row (``SQLSnapshotRow``), of this layout.
-        case statement(SQLSnapshotRow, SQLRowLayout)
+        /// Boxed: every case then holds one reference, and a copy of the values (one per read
+        /// of a statement's row) is a retain, not an outlined copy of a stored object.
+        indirect case row(StoredObject, ManagedObjectContext)
+        /// An SQL store's statement on the row (``SQLSnapshotRow``, which knows the row's layout).
+        case statement(SQLSnapshotRow)
     }
 
     private let source: Source
-    private let id: ManagedObjectID
 
     init(object: ManagedObject) {
         source = .object(object)
-        id = object.objectID
     }
 
     init(row: StoredObject, in context: ManagedObjectContext) {
         source = .row(row, context)
-        id = row.objectID
     }
 
-    init(row: SQLSnapshotRow, layout: SQLRowLayout, objectID: ManagedObjectID) {
-        source = .statement(row, layout)
-        id = objectID
+    /// The values of the row `row`'s statement is on.
+    init(row: SQLSnapshotRow) {
+        source = .statement(row)
     }
 
-    /// The object's ID, typed with the class the snapshot is of.
-    public func objectID<Object>() -> ObjectID<Object> { ObjectID(unchecked: id) }
+    /// The object's ID. Not stored: a statement's row keeps it, and a value of one reference
+    /// is what each row's values cost to make, copy and drop.
+    @usableFromInline var id: ManagedObjectID {
+        switch source {
+        case .object(let object): object.objectID
+        case .row(let row, _): row.objectID
+        case .statement(let row): row.objectID
+        }
+    }
+
+    /// The object's ID, typed with the class the snapshot is of. Inlinable, as the typed-ID
+    /// reads below: an `ObjectID<Tweet>` made in the runtime's generic code would look up its
+    /// metadata on each call.
+    @inlinable public func objectID<Object>() -> ObjectID<Object> { ObjectID(unchecked: id) }
 
     /// The name of the object's entity (a sub-entity's for an object of one), which a snapshot
     /// over several entities (`AnySnapshot`) picks its case by.
@@ -42,7 +53,7 @@ import Foundation
         switch source {
         case .object: nil
         case .row(let row, _): row.values[index]
-        case .statement(let row, let layout): row.storedValue(at: index, of: layout, objectID: id)
+        case .statement(let row): row.storedValue(at: index)
         }
     }
 
@@ -53,8 +64,7 @@ import Foundation
     }
 
     public func attribute<Value>(at index: Int) -> Value? {
-        if case .statement(let row, let layout) = source, case .attribute(let position, let type) = layout.readProperties[index],
-           let value = row.directAttribute(at: position, type: type, as: Value.self) {
+        if case .statement(let row) = source, let value = row.directAttribute(at: index, as: Value.self) {
             return value
         }
         return storedAttribute(at: index).flatMap(ManagedObject.cast)
@@ -76,31 +86,40 @@ import Foundation
         rawValueAttribute(at: index, ifUnknown: value) ?? value
     }
 
-    public func toOne<Destination>(at index: Int) -> ObjectID<Destination>? {
-        if case .object(let object) = source {
-            return object.resolvedToOne(at: index).map { ObjectID(unchecked: $0.objectID) }
+    @inlinable public func toOne<Destination>(at index: Int) -> ObjectID<Destination>? {
+        toOneObjectID(at: index).map(ObjectID.init(unchecked:))
+    }
+
+    @usableFromInline func toOneObjectID(at index: Int) -> ManagedObjectID? {
+        switch source {
+        case .object(let object): return object.resolvedToOne(at: index)?.objectID
+        case .statement(let row): if let id = row.toOneObjectID(at: index) { return id }
+        case .row: break
         }
         guard case .toOne(let related?)? = storedValue(at: index) else { return nil }
-        return ObjectID(unchecked: related)
+        return related
     }
 
     /// The members of a to-many: in relationship order when it is ordered, else in an order of
     /// their IDs, so equal relationships give equal snapshots wherever they were read.
-    public func toMany<Destination>(at index: Int) -> [ObjectID<Destination>] {
+    @inlinable public func toMany<Destination>(at index: Int) -> [ObjectID<Destination>] {
+        toManyObjectIDs(at: index).map(ObjectID.init(unchecked:))
+    }
+
+    @usableFromInline func toManyObjectIDs(at index: Int) -> [ManagedObjectID] {
         let ids: [ManagedObjectID]
         switch source {
         case .object(let object):
             ids = object.resolvedToMany(at: index).map(\.objectID)
         case .row(let row, let context):
             ids = storedToMany(row.values[index], at: index) { try context.sourceRelatedObjectIDs(of: id, relationship: $0) }
-        case .statement(let row, let layout):
-            ids = storedToMany(row.storedValue(at: index, of: layout, objectID: id), at: index) {
+        case .statement(let row):
+            ids = storedToMany(row.storedValue(at: index), at: index) {
                 row.relatedObjectIDs(of: id, relationship: $0)
             }
         }
-        let ordered = id.entity[index].relationshipIsOrdered
+        return id.entity[index].relationshipIsOrdered
             ? ids : ids.sorted { ($0.entity.name, $0.key.number) < ($1.entity.name, $1.key.number) }
-        return ordered.map { ObjectID(unchecked: $0) }
     }
 
     /// A stored to-many's members: loaded, or read by `related` when left unloaded.
@@ -127,38 +146,67 @@ extension FetchableManagedObject {
     /// is made and nothing is kept in the row cache. Unsaved changes of `context` are not seen,
     /// as with dictionary results; a parent context's are. When the store cannot evaluate the
     /// predicate or sorts, the objects are fetched and read instead.
-    @_spi(Generated) public static func readSnapshots<Snapshot>(
+    @inlinable @_spi(Generated) public static func readSnapshots<Snapshot>(
         _ predicate: ObjectPredicate?, sortedBy sortDescriptors: [ObjectSortDescriptor], includingSubentities: Bool = true,
         in context: ManagedObjectContext, _ snapshot: (SnapshotValues) throws -> Snapshot
     ) throws -> [Snapshot] {
-        let request = FetchRequest<Self>(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
-        request.includesSubentities = includingSubentities
-        return try readSnapshots(request, in: context, snapshot)
+        var snapshots: [Snapshot] = []
+        try forEachSnapshotValues(
+            request(predicate, sortedBy: sortDescriptors, includingSubentities: includingSubentities), in: context
+        ) { snapshots.append(try snapshot($0)) }
+        return snapshots
     }
 
     /// ``readSnapshots(_:sortedBy:includingSubentities:in:_:)`` with a typed predicate and sorts
     /// (`#Predicate`); one that does not translate throws, naming it, as a typed fetch does.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    @_spi(Generated) public static func readSnapshots<Snapshot>(
+    @inlinable @_spi(Generated) public static func readSnapshots<Snapshot>(
         _ predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>], includingSubentities: Bool = true,
         in context: ManagedObjectContext, _ snapshot: (SnapshotValues) throws -> Snapshot
     ) throws -> [Snapshot] {
+        var snapshots: [Snapshot] = []
+        try forEachSnapshotValues(
+            request(predicate, sortedBy: sortDescriptors, includingSubentities: includingSubentities), in: context
+        ) { snapshots.append(try snapshot($0)) }
+        return snapshots
+    }
+
+    // The two above collect in the caller's module, specialized for its `Snapshot`: collected in
+    // the runtime's generic code, each snapshot was copied and destroyed through its value
+    // witnesses. What they call is not generic over the snapshot.
+
+    @usableFromInline static func request(
+        _ predicate: ObjectPredicate?, sortedBy sortDescriptors: [ObjectSortDescriptor], includingSubentities: Bool
+    ) -> FetchRequest<Self> {
+        let request = FetchRequest<Self>(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
+        request.includesSubentities = includingSubentities
+        return request
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @usableFromInline static func request(
+        _ predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>], includingSubentities: Bool
+    ) -> FetchRequest<Self> {
         // The entity `self` names (a subclass's, called on one), as the format-string form.
         let request = FetchRequest<Self>(entityName: entityName)
         request.filter(predicate)
         request.sort(by: sortDescriptors)
         request.includesSubentities = includingSubentities
-        return try readSnapshots(request, in: context, snapshot)
+        return request
     }
 
-    private static func readSnapshots<Snapshot>(
-        _ request: FetchRequest<Self>, in context: ManagedObjectContext, _ snapshot: (SnapshotValues) throws -> Snapshot
-    ) throws -> [Snapshot] {
+    /// The values of each object `request` fetches, in its order, handed to `body` one at a time.
+    @_spi(Generated) public static func forEachSnapshotValues(
+        _ request: FetchRequest<Self>, in context: ManagedObjectContext, _ body: (SnapshotValues) throws -> Void
+    ) throws {
         request.includesPendingChanges = false
         let plan = try FetchPlan(request, in: context, includingPendingChanges: false)
-        if plan.evaluatesInContext { return try context.fetch(request).map { try snapshot(SnapshotValues(object: $0)) } }
-        if let snapshots = try plan.readStoreRows(snapshot) { return snapshots }
-        guard case .snapshots(let rows) = try plan.storeAnswer(.snapshots) else { return [] }
-        return try rows.map { try snapshot(SnapshotValues(row: $0, in: context)) }
+        if plan.evaluatesInContext {
+            for object in try context.fetch(request) { try body(SnapshotValues(object: object)) }
+            return
+        }
+        if try plan.readStoreRows(body) { return }
+        guard case .snapshots(let rows) = try plan.storeAnswer(.snapshots) else { return }
+        for row in rows { try body(SnapshotValues(row: row, in: context)) }
     }
 }

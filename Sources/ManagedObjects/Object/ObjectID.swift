@@ -21,7 +21,7 @@ public struct ObjectID<Object: ManagedObject>: Hashable, Sendable, Codable, Cust
     }
 
     /// For IDs whose class is known to be `Object` (`typedObjectID`, a snapshot's values).
-    init(unchecked id: ManagedObjectID) {
+    @usableFromInline init(unchecked id: ManagedObjectID) {
         managedObjectID = id
     }
 

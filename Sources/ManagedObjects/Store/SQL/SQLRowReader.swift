@@ -11,6 +11,9 @@ package final class SQLRowReader: Sendable {
     /// Where the store keeps external binary data: `nil` for a store that keeps the bytes in the
     /// cell (PostgreSQL's `bytea`).
     package let externalData: ExternalBinaryData?
+    /// ``layoutsByNumber`` as an array indexed by entity number, for the look-up every row makes;
+    /// empty when a number is too large for one (a hostile store's), and the dictionary serves.
+    private let layoutsByIndex: [SQLRowLayout?]
 
     package init(
         layoutsByNumber: [Int64: SQLRowLayout], schema: CoreDataSchema, storeIdentifier: String,
@@ -20,6 +23,20 @@ package final class SQLRowReader: Sendable {
         self.schema = schema
         self.storeIdentifier = storeIdentifier
         self.externalData = externalData
+        let highest = layoutsByNumber.keys.max() ?? 0
+        if layoutsByNumber.keys.allSatisfy({ $0 >= 0 }), highest < 1 << 16 {
+            var layouts = [SQLRowLayout?](repeating: nil, count: Int(highest) + 1)
+            for (number, layout) in layoutsByNumber { layouts[Int(number)] = layout }
+            layoutsByIndex = layouts
+        } else {
+            layoutsByIndex = []
+        }
+    }
+
+    /// The layout of the entity whose number (`Z_ENT`) is `number`.
+    package func layout(number: Int64) -> SQLRowLayout? {
+        guard !layoutsByIndex.isEmpty else { return layoutsByNumber[number] }
+        return number >= 0 && number < layoutsByIndex.count ? layoutsByIndex[Int(number)] : nil
     }
 
     package func permanentID(entity: EntityDescription, number: Int64) -> ManagedObjectID {
@@ -50,9 +67,28 @@ package final class SQLRowReader: Sendable {
     /// The layout and ID of the row whose cells `column` gives; `nil` for an entity number the
     /// model does not know or a row without a key.
     package func identity(column: (Int) -> SQLValue) -> (layout: SQLRowLayout, objectID: ManagedObjectID)? {
-        guard let number = column(1).int64Value, let layout = layoutsByNumber[number],
-              let key = column(0).int64Value else { return nil }
+        identity(key: column(0).int64Value, entityNumber: column(1).int64Value)
+    }
+
+    /// The layout and ID of a row from its key (`Z_PK`) and entity number (`Z_ENT`).
+    package func identity(key: Int64?, entityNumber: Int64?) -> (layout: SQLRowLayout, objectID: ManagedObjectID)? {
+        guard let entityNumber, let layout = layout(number: entityNumber), let key else { return nil }
         return (layout, permanentID(entity: layout.entity, number: key))
+    }
+
+    /// The object a to-one's foreign key names: `key`, of the entity `entityNumber` gives when the
+    /// row has a destination-entity column, else of the one the key's row in `destinationTable`
+    /// says (a destination with sub-entities), else of `destination`.
+    package func toOneObjectID(
+        key: Int64?, entityNumber: Int64?, destination: EntityDescription, destinationTable: String?,
+        entityNumberOfRow: (_ table: String, _ key: Int64) throws -> Int64?
+    ) throws -> ManagedObjectID? {
+        guard let key else { return nil }
+        var destinationEntity = entityNumber.flatMap { layout(number: $0)?.entity }
+        if destinationEntity == nil, let destinationTable, let found = try entityNumberOfRow(destinationTable, key) {
+            destinationEntity = layout(number: found)?.entity
+        }
+        return permanentID(entity: destinationEntity ?? destination, number: key)
     }
 
     /// The stored value of the property at `index` in the row of `layout` whose cells `column`
@@ -75,12 +111,9 @@ package final class SQLRowReader: Sendable {
         case .externalBinary(let position):
             return .attribute(try externalBinaryValue(column(position), property: layout.entity.properties[index], objectID: objectID))
         case .toOne(let position, let entityPosition, let destination, let destinationTable):
-            guard let relatedKey = integer(position) else { return .toOne(nil) }
-            var destinationEntity = entityPosition.flatMap { integer($0).flatMap { layoutsByNumber[$0]?.entity } }
-            if destinationEntity == nil, let destinationTable, let found = try entityNumber(destinationTable, relatedKey) {
-                destinationEntity = layoutsByNumber[found]?.entity
-            }
-            return .toOne(permanentID(entity: destinationEntity ?? destination, number: relatedKey))
+            return .toOne(try toOneObjectID(
+                key: integer(position), entityNumber: entityPosition.flatMap(integer), destination: destination,
+                destinationTable: destinationTable, entityNumberOfRow: entityNumber))
         case .composite(let elements):
             return .attribute(CompositeValues.dictionary(elements.map { element in
                 (element.path, CoreDataValues.attributeValue(column(element.position), type: element.type, resolveObjectID: objectID(forURI:)))

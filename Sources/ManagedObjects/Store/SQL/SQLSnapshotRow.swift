@@ -9,39 +9,66 @@ import Foundation
 /// the row: the snapshot's initializer cannot throw.
 final class SQLSnapshotRow {
     private let reader: SQLRowReader
-    private let column: (Int) -> SQLValue
+    private let cells: any SQLRowCells
     private let entityNumber: (_ table: String, _ key: Int64) throws -> Int64?
     private let relatedIDs: (ManagedObjectID, RelationshipDescription) throws -> [ManagedObjectID]
     private var error: (any Error)?
+    /// The layout and object ID of the row the statement is on.
+    private var layout: SQLRowLayout
+    private(set) var objectID: ManagedObjectID
 
-    init(
-        reader: SQLRowReader, column: @escaping (Int) -> SQLValue,
+    private init(
+        reader: SQLRowReader, cells: any SQLRowCells, at identity: (layout: SQLRowLayout, objectID: ManagedObjectID),
         entityNumber: @escaping (_ table: String, _ key: Int64) throws -> Int64?,
         relatedObjectIDs: @escaping (ManagedObjectID, RelationshipDescription) throws -> [ManagedObjectID]
     ) {
         self.reader = reader
-        self.column = column
+        self.cells = cells
+        (layout, objectID) = identity
         self.entityNumber = entityNumber
         self.relatedIDs = relatedObjectIDs
     }
 
-    /// The values of the statement's current row; `nil` for a row the reader leaves out (an
-    /// entity number the model does not know, no key).
-    func currentValues() -> SnapshotValues? {
-        reader.identity(column: column).map { SnapshotValues(row: self, layout: $0.layout, objectID: $0.objectID) }
+    /// Steps a statement with `step` (`false` past its last row) and hands the values of each
+    /// row to `body`, read from `cells` as the snapshot asks; a row the reader leaves out (an
+    /// entity number the model does not know, no key) is skipped. One row object serves every
+    /// row: the values handed out hold one reference.
+    static func forEachRow(
+        of cells: any SQLRowCells, reader: SQLRowReader, step: () throws -> Bool,
+        entityNumber: @escaping (_ table: String, _ key: Int64) throws -> Int64?,
+        relatedObjectIDs: @escaping (ManagedObjectID, RelationshipDescription) throws -> [ManagedObjectID],
+        _ body: (SnapshotValues) throws -> Void
+    ) throws {
+        var row: SQLSnapshotRow?
+        while try step() {
+            guard let identity = reader.identity(key: cells.int64Value(at: 0), entityNumber: cells.int64Value(at: 1)) else {
+                continue
+            }
+            let current: SQLSnapshotRow
+            if let row {
+                (row.layout, row.objectID) = identity
+                current = row
+            } else {
+                current = SQLSnapshotRow(
+                    reader: reader, cells: cells, at: identity, entityNumber: entityNumber, relatedObjectIDs: relatedObjectIDs)
+                row = current
+            }
+            try body(SnapshotValues(row: current))
+            try current.checkRead()
+        }
     }
 
     /// Throws the first read of the row that failed.
-    func checkRead() throws {
+    private func checkRead() throws {
         if let error {
             self.error = nil
             throw error
         }
     }
 
-    func storedValue(at index: Int, of layout: SQLRowLayout, objectID: ManagedObjectID) -> StoredValue? {
+    func storedValue(at index: Int) -> StoredValue? {
         do {
-            return try reader.storedValue(at: index, of: layout, objectID: objectID, column: column, entityNumber: entityNumber)
+            return try reader.storedValue(at: index, of: layout, objectID: objectID, column: { cells.value(at: $0) }, entityNumber: entityNumber)
         } catch {
             if self.error == nil { self.error = error }
             return nil
@@ -51,28 +78,46 @@ final class SQLSnapshotRow {
     /// The attribute at `position` as `Value` when its cell holds `Value` as the store keeps it
     /// (``CoreDataValues/attributeValue(_:type:resolveObjectID:)`` reads it the same way);
     /// `.some(nil)` for NULL; `nil` when the general reading must convert it.
-    func directAttribute<Value>(at position: Int, type: AttributeType, as _: Value.Type) -> Value?? {
-        switch (column(position), type) {
+    func directAttribute<Value>(at index: Int, as _: Value.Type) -> Value?? {
+        guard case .attribute(let position, let type) = layout.readProperties[index] else { return nil }
+        let kind = cells.kind(at: position)
+        switch (kind, type) {
         case (.null, _):
             return .some(nil)
-        case (.text(let string), .string) where Value.self == String.self:
-            return unsafeBitCast(string, to: Value.self)
-        case (.real(let seconds), .date) where Value.self == Date.self:
-            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: seconds), to: Value.self)
-        case (.integer(let seconds), .date) where Value.self == Date.self:
-            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: Double(seconds)), to: Value.self)
-        case (.real(let double), .double) where Value.self == Double.self:
-            return unsafeBitCast(double, to: Value.self)
-        case (.integer(let integer), .integer64) where Value.self == Int64.self:
-            return unsafeBitCast(integer, to: Value.self)
-        case (.integer(let integer), .integer32) where Value.self == Int32.self:
-            return Int32(exactly: integer).map { unsafeBitCast($0, to: Value.self) }
-        case (.integer(let integer), .integer16) where Value.self == Int16.self:
-            return Int16(exactly: integer).map { unsafeBitCast($0, to: Value.self) }
-        case (.integer(let integer), .boolean) where Value.self == Bool.self:
-            return unsafeBitCast(integer != 0, to: Value.self)
+        case (.text, .string) where Value.self == String.self:
+            return unsafeBitCast(cells.text(at: position), to: Value.self)
+        case (.real, .date) where Value.self == Date.self:
+            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: cells.real(at: position)), to: Value.self)
+        case (.integer, .date) where Value.self == Date.self:
+            return unsafeBitCast(Date(timeIntervalSinceReferenceDate: Double(cells.integer(at: position))), to: Value.self)
+        case (.real, .double) where Value.self == Double.self:
+            return unsafeBitCast(cells.real(at: position), to: Value.self)
+        case (.integer, .integer64) where Value.self == Int64.self:
+            return unsafeBitCast(cells.integer(at: position), to: Value.self)
+        case (.integer, .integer32) where Value.self == Int32.self:
+            return Int32(exactly: cells.integer(at: position)).map { unsafeBitCast($0, to: Value.self) }
+        case (.integer, .integer16) where Value.self == Int16.self:
+            return Int16(exactly: cells.integer(at: position)).map { unsafeBitCast($0, to: Value.self) }
+        case (.integer, .boolean) where Value.self == Bool.self:
+            return unsafeBitCast(cells.integer(at: position) != 0, to: Value.self)
         default:
             return nil
+        }
+    }
+
+    /// The object the to-one at `index` names, read from its key's cells; `.some(nil)` for none;
+    /// `nil` when the property is not a to-one.
+    func toOneObjectID(at index: Int) -> ManagedObjectID?? {
+        guard case .toOne(let position, let entityPosition, let destination, let destinationTable) = layout.readProperties[index] else {
+            return nil
+        }
+        do {
+            return .some(try reader.toOneObjectID(
+                key: cells.int64Value(at: position), entityNumber: entityPosition.flatMap { cells.int64Value(at: $0) },
+                destination: destination, destinationTable: destinationTable, entityNumberOfRow: entityNumber))
+        } catch {
+            if self.error == nil { self.error = error }
+            return .some(nil)
         }
     }
 

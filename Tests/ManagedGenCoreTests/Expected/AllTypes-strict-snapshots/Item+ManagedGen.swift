@@ -55,7 +55,7 @@ extension Item {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.position = values.attribute(at: 0, default: 0)
+            self.position = values.int32Attribute(at: 0, default: 0)
             self.owned = values.toOne(at: 1)
             self.sample = values.toOne(at: 2)
         }

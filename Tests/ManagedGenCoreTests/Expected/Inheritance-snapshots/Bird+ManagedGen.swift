@@ -50,10 +50,10 @@ extension Bird {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.ident = values.attribute(at: 0)
-            self.name_ = values.attribute(at: 1)
+            self.ident = values.stringAttribute(at: 0)
+            self.name_ = values.stringAttribute(at: 1)
             self.keeper = values.toOne(at: 2)
-            self.wingspan = values.attribute(at: 3, default: 0)
+            self.wingspan = values.doubleAttribute(at: 3, default: 0)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.

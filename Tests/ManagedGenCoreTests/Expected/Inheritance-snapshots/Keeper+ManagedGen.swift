@@ -46,7 +46,7 @@ extension Keeper {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.name = values.attribute(at: 0)
+            self.name = values.stringAttribute(at: 0)
             self.animals = values.toMany(at: 1)
             self.enclosure = values.toOne(at: 2)
         }

@@ -54,10 +54,10 @@ extension Mammal {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.ident = values.attribute(at: 0)
-            self.name_ = values.attribute(at: 1)
+            self.ident = values.stringAttribute(at: 0)
+            self.name_ = values.stringAttribute(at: 1)
             self.keeper = values.toOne(at: 2)
-            self.legs = values.attribute(at: 3, default: 4)
+            self.legs = values.int16Attribute(at: 3, default: 4)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.

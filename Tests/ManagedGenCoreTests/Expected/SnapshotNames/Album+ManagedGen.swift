@@ -99,12 +99,12 @@ extension Album {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.Snapshot_ = values.attribute(at: 0)
-            self.fetchSnapshots_ = values.attribute(at: 1, default: 0)
-            self.snapshot_ = values.attribute(at: 2)
-            self.typedObjectID_ = values.attribute(at: 3)
-            self.cover_ = values.attribute(at: 4)
-            self.snapshot__ = values.attribute(at: 5)
+            self.Snapshot_ = values.stringAttribute(at: 0)
+            self.fetchSnapshots_ = values.int16Attribute(at: 1, default: 0)
+            self.snapshot_ = values.stringAttribute(at: 2)
+            self.typedObjectID_ = values.stringAttribute(at: 3)
+            self.cover_ = values.stringAttribute(at: 4)
+            self.snapshot__ = values.stringAttribute(at: 5)
             self.pictures = values.toMany(at: 6)
         }
 

@@ -48,8 +48,8 @@ extension Snapshot {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.label = values.attribute(at: 0)
-            self.kind = values.attribute(at: 1)
+            self.label = values.stringAttribute(at: 0)
+            self.kind = values.stringAttribute(at: 1)
             self.album = values.toOne(at: 2)
         }
 

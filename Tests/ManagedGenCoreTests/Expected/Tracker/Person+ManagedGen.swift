@@ -84,8 +84,8 @@ extension Person {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.name = values.attribute(at: 0)
-            self.snapshot_ = values.attribute(at: 1)
+            self.name = values.stringAttribute(at: 0)
+            self.snapshot_ = values.stringAttribute(at: 1)
             self.assigned = values.toMany(at: 2)
             self.watching = values.toMany(at: 3)
         }

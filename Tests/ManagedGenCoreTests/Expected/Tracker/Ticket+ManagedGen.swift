@@ -119,14 +119,14 @@ extension Ticket {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.created = values.attribute(at: 0)
-            self.estimate = values.attribute(at: 1)
+            self.created = values.dateAttribute(at: 0)
+            self.estimate = values.doubleAttribute(at: 1)
             self.labels = values.attribute(at: 2)
-            self.number = values.attribute(at: 4, default: 0)
+            self.number = values.int64Attribute(at: 4, default: 0)
             self.priority = values.rawValueAttribute(at: 5, default: .normal)
             self.severity = values.rawValueAttribute(at: 6, ifUnknown: .unknown)
             self.state = values.rawValueAttribute(at: 7)
-            self.title = values.attribute(at: 8)
+            self.title = values.stringAttribute(at: 8)
             self.assignee = values.toOne(at: 9)
             self.watchers = values.toMany(at: 10)
         }

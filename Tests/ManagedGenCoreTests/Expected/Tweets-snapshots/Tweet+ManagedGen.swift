@@ -56,9 +56,9 @@ extension Tweet {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.created = values.attribute(at: 0)
-            self.text = values.attribute(at: 1)
-            self.unique = values.attribute(at: 2)
+            self.created = values.dateAttribute(at: 0)
+            self.text = values.stringAttribute(at: 1)
+            self.unique = values.stringAttribute(at: 2)
             self.tweeter = values.toOne(at: 3)
         }
 

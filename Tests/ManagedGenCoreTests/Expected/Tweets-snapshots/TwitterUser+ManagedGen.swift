@@ -55,8 +55,8 @@ extension TwitterUser {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.name = values.attribute(at: 0)
-            self.screenName = values.attribute(at: 1)
+            self.name = values.stringAttribute(at: 0)
+            self.screenName = values.stringAttribute(at: 1)
             self.tweets = values.toMany(at: 2)
         }
 
