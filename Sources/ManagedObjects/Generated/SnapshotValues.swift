@@ -118,16 +118,13 @@ import Foundation
 }
 
 extension FetchableManagedObject {
-    /// The values of `snapshot()`: the object's current ones, unsaved changes included.
-    @_spi(Generated) public func snapshotValues() -> SnapshotValues { SnapshotValues(object: self) }
-
     /// The saved rows of this class's entity (and its sub-entities, `includingSubentities`)
     /// matching `predicate`, sorted, each made into a snapshot by `snapshot` as the store reads
     /// it: an SQL store hands over the statement's row (``SQLSnapshotRow``); no managed object
     /// is made and nothing is kept in the row cache. Unsaved changes of `context` are not seen,
     /// as with dictionary results; a parent context's are. When the store cannot evaluate the
     /// predicate or sorts, the objects are fetched and read instead.
-    @_spi(Generated) public static func readSnapshots<Snapshot>(
+    static func readSnapshots<Snapshot>(
         _ predicate: ObjectPredicate?, sortedBy sortDescriptors: [ObjectSortDescriptor], includingSubentities: Bool = true,
         in context: ManagedObjectContext, _ snapshot: (SnapshotValues) throws -> Snapshot
     ) throws -> [Snapshot] {
@@ -139,7 +136,7 @@ extension FetchableManagedObject {
     /// ``readSnapshots(_:sortedBy:includingSubentities:in:_:)`` with a typed predicate and sorts
     /// (`#Predicate`); one that does not translate throws, naming it, as a typed fetch does.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    @_spi(Generated) public static func readSnapshots<Snapshot>(
+    static func readSnapshots<Snapshot>(
         _ predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>], includingSubentities: Bool = true,
         in context: ManagedObjectContext, _ snapshot: (SnapshotValues) throws -> Snapshot
     ) throws -> [Snapshot] {
