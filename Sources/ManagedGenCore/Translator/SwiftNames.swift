@@ -37,7 +37,7 @@ public enum SwiftNames {
         "classForCoder", "dynamicType", "isEmpty", "propertyValues", "setValuesForKeys",
         "dictionaryWithValues", "mutableSetValue", "mutableOrderedSetValue", "mutableArrayValue",
         // The runtime's own public members, and the one generated classes implement.
-        "objectIDValue", "storedValue", "hasFaultForRelationship", "propertyNamesByKeyPath",
+        "objectIDValue", "typedObjectID", "storedValue", "hasFaultForRelationship", "propertyNamesByKeyPath",
         // FetchableManagedObject's static methods: `Reserved.fetch(in:)` would be ambiguous beside a property.
         "fetch", "count", "first",
     ]).union(RuntimeContract.reservedMembers)
