@@ -8,6 +8,6 @@ extension ManagedObject {
         guard case .relationship(let relationship)? = entity.propertiesByName[key]?.kind, relationship.isToMany else {
             return storedValue(forKey: key)
         }
-        return relationship.isOrdered ? toManyOrderedSet(at: relationship.index) : toManySet(at: relationship.index)
+        return relationship.isOrdered ? _managedGen.nsOrderedSet(at: relationship.index) : _managedGen.nsSet(at: relationship.index)
     }
 }

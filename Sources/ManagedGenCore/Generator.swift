@@ -95,12 +95,12 @@ public struct Generator: Sendable {
     /// The version of the runtime contract (`ManagedObjects.GeneratedCodeContract`) generated code
     /// is written for. Every generated file names it, so compiling the file against a runtime of
     /// another contract fails at that line, with a message that says to regenerate.
-    public static let runtimeContractVersion = 2
+    public static let runtimeContractVersion = RuntimeContract.version
 
     static let runtimeContractCheck = Declaration(
         .typeAlias(
             name: "_GeneratedForManagedObjectsContract", access: .private,
-            type: "ManagedObjects.GeneratedCodeContract.Version\(runtimeContractVersion)"),
+            type: "\(RuntimeContract.module).GeneratedCodeContract.Version\(runtimeContractVersion)"),
         // One line (within 120 columns), so the compiler's error at the typealias shows all of it.
         comments: ["If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects."])
 

@@ -1,6 +1,6 @@
 import DataModelReader
 import Foundation
-import ManagedGenCore
+@testable import ManagedGenCore
 import Testing
 
 /// Typechecks generated code against the built `ManagedObjects` module with
@@ -21,12 +21,40 @@ import Testing
         "NijiDigital__gyro/spec/fixtures/xcdatamodel/error_undefined_type.xcdatamodel",
     ]
 
+    /// Each fixture compiles, beside a file of the target's own declaring types named like the
+    /// runtime's, like the model description's (`Model`, `Entity`, `Attribute`, `Relationship`)
+    /// and like `ManagedObject`'s members and the door's methods: common words in apps, which
+    /// the generator cannot see and which shadow imported names in every file of the target.
     @Test(arguments: GoldenCase.all)
     func fixtureCompiles(_ golden: GoldenCase) throws {
         let (model, output) = try golden.generate()
         let human = Generator(options: golden.options).humanFiles(for: model, modelFileName: golden.fixture)
-        let result = try Typechecker.shared().typecheck(output.files + human + golden.supportingFiles, moduleName: "Fixture")
+        let files = output.files + human + golden.supportingFiles
+        let result = try Typechecker.shared().typecheck(files + [Self.shadowingTypes(besides: files)], moduleName: "Fixture")
         #expect(result.succeeded, "\(golden.expected):\n\(result.output.prefix(4000))")
+    }
+
+    /// What an app's target may declare that generated code must not be confused by.
+    static let shadowingNames: [String] = {
+        let modelDescription = [
+            "Model", "Entity", "Attribute", "Relationship", "ModelMetadata", "UserInfoEntry", "FetchedProperty",
+            "FetchRequestTemplate", "Configuration", "Composite", "FetchIndex",
+        ]
+        let members = SwiftNames.managedObjectMembers.union(RuntimeContract.ObjectDoor.methods).union(RuntimeContract.ClassDoor.methods)
+            .filter { SwiftNames.isIdentifier($0) && !SwiftNames.reservedWords.contains($0) }
+        return (modelDescription + RuntimeContract.types.sorted() + members.sorted())
+    }()
+
+    /// `struct <Name> {}` for each of `shadowingNames` that `files` do not declare themselves
+    /// (a model may have an entity named `Entity`).
+    static func shadowingTypes(besides files: [GeneratedFile]) -> GeneratedFile {
+        let text = files.map(\.contents).joined(separator: "\n")
+        let names = shadowingNames.filter { name in
+            !text.contains("class \(name):") && !text.contains("class \(name) ") && !text.contains("enum \(name) ")
+                && !text.contains("struct \(name) ") && !text.contains("protocol \(name) ") && !text.contains("struct \(name):")
+                && !text.contains("enum \(name):") && !text.contains("protocol \(name):")
+        }
+        return GeneratedFile(name: "TargetsOwnTypes.swift", contents: names.map { "struct \($0) {}" }.joined(separator: "\n") + "\n")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["MANAGEDGEN_CORPUS"] == "1"))

@@ -48,9 +48,9 @@ import Testing
         let files = generate(model)
         let leaf = files["Leaf+ManagedGen.swift"]!
         #expect(leaf.contains("public final class Leaf: Base {"))
-        #expect(leaf.contains("get { self.stringAttribute(at: 2) }"))
-        #expect(files["Base+ManagedGen.swift"]!.contains("open class Base: ManagedObject {"))
-        #expect(files["Base+ManagedGen.swift"]!.contains("get { self.toOneRelationship(at: 1) }"))
+        #expect(leaf.contains("get { _managedGen.string(at: 2) }"))
+        #expect(files["Base+ManagedGen.swift"]!.contains("open class Base: ManagedObjects.ManagedObject {"))
+        #expect(files["Base+ManagedGen.swift"]!.contains("get { _managedGen.toOne(at: 1) }"))
     }
 
     @Test func classNamesFollowRepresentedClassName() {
@@ -68,13 +68,13 @@ import Testing
         #expect(output.files[0].contents.contains(#""E": ManagedObjects.GeneratedModels.manualClass(named: "Echo", fileID: #fileID),"#))
         let human = Generator().humanFiles(for: model, modelFileName: "M.xcdatamodel")
         #expect(human.map(\.name) == ["Alpha.swift", "Beta.swift", "C.swift", "D.swift", "Echo.swift"])
-        #expect(human[4].contents.contains("public final class Echo: ManagedObject {"))
+        #expect(human[4].contents.contains("public final class Echo: ManagedObjects.ManagedObject {"))
     }
 
     @Test func classesCannotBeNamedSelfOrAny() {
         let output = Generator().generate(Model(entities: [entity("Self"), entity("Any")]), modelFileName: "M.xcdatamodel")
         #expect(output.files.map(\.name) == ["MModel+ManagedGen.swift", "SelfEntity+ManagedGen.swift", "AnyEntity+ManagedGen.swift"])
-        #expect(output.files[1].contents.contains("public final class SelfEntity: ManagedObject {"))
+        #expect(output.files[1].contents.contains("public final class SelfEntity: ManagedObjects.ManagedObject {"))
     }
 
     @Test func manualCodegenOptionGeneratesClasses() {
@@ -87,10 +87,10 @@ import Testing
         let model = Model(entities: [entity("K", codegen: .category, attributes: [Attribute(name: "n", type: .string, isOptional: true)])])
         let text = generate(model)["K+ManagedGen.swift"]!
         #expect(!text.contains("class K"))
-        #expect(text.contains("extension K: FetchableManagedObject {"))
+        #expect(text.contains("extension K: ManagedObjects.FetchableManagedObject {"))
         let human = Generator().humanFiles(for: model, modelFileName: "Test.xcdatamodel")
         #expect(human.map(\.name) == ["K.swift"])
-        #expect(human[0].contents.contains("public final class K: ManagedObject {"))
+        #expect(human[0].contents.contains("public final class K: ManagedObjects.ManagedObject {"))
     }
 
     @Test func xcodeTypingByDefaultAndStrictOnRequest() {
@@ -107,8 +107,8 @@ import Testing
         let xcode = generate(model)["T+ManagedGen.swift"]!
         #expect(xcode.contains("public var scalar: Int16 {"))
         #expect(xcode.contains("public var object: NSNumber? {"))
-        #expect(xcode.contains("get { self.int32NumberAttribute(at: 1) }"))
-        #expect(xcode.contains("set { self.setInt32NumberAttribute(newValue, at: 1) }"))
+        #expect(xcode.contains("get { _managedGen.int32Number(at: 1) }"))
+        #expect(xcode.contains("set { _managedGen.setInt32Number(newValue, at: 1) }"))
         #expect(xcode.contains("public var legacy: NSNumber? {"))
         #expect(xcode.contains("public var required: String? {"))
         #expect(xcode.contains("public var optionalScalar: Double {"))
@@ -118,11 +118,11 @@ import Testing
         let strict = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
         #expect(strict.contains("public var object: Int32? {"))
         #expect(strict.contains("public var legacy: Bool {"))
-        #expect(strict.contains("get { self.boolAttribute(at: 2, default: false) }"))
+        #expect(strict.contains("get { _managedGen.bool(at: 2, default: false) }"))
         #expect(strict.contains("public var required: String {"))
         #expect(strict.contains("public var optionalScalar: Double? {"))
         #expect(strict.contains("public var when: Date {"))
-        #expect(strict.contains("get { self.requiredValue(self.dateAttribute(at: 6) as Date?, key: \"T.when\") }"))
+        #expect(strict.contains("get { _managedGen.required(_managedGen.date(at: 6) as Date?, key: \"T.when\") }"))
     }
 
     @Test("derived attributes are get-only in every typing: scalar, NSNumber, optional, strict, and their non-optional wrappers")
@@ -139,7 +139,7 @@ import Testing
             let text = generate(model, options)["T+ManagedGen.swift"]!
             let lines = text.split(separator: "\n").map(String.init)
             // The plain attribute keeps its setter; each derived one (and the `upper` wrapper) has none.
-            #expect(lines.contains { $0.contains("public var name: String") && $0.contains("set { self.setStringAttribute(newValue, at: 0) }") })
+            #expect(lines.contains { $0.contains("public var name: String") && $0.contains("set { _managedGen.setString(newValue, at: 0) }") })
             for name in ["bookCount", "boxedCount", "lower", "upper_", "upper", "savedAt"] {
                 let declaration = lines.filter { $0.contains("public var \(name):") }
                 #expect(declaration.count == 1, "\(name) declared once")
@@ -215,7 +215,7 @@ import Testing
         let text = generate(model)["Person+ManagedGen.swift"]!
         #expect(text.contains("public var Person_: String? {"))
         #expect(text.contains("public static let Person_ = \"Person\""))
-        #expect(text.contains("try Person.findOrInsert(Keys.Person_, Person_, at: 0, in: context)"))
+        #expect(text.contains("try Person._managedGen.findOrInsert(Keys.Person_, Person_, at: 0, in: context)"))
     }
 
     @Test func wrappersFollowTheSuffixUserInfoAndSkipClashes() {
@@ -236,13 +236,13 @@ import Testing
         ])
         let output = Generator().generate(model, modelFileName: "F.xcdatamodel")
         let text = output.files.first { $0.name == "Flight+ManagedGen.swift" }!.contents
-        #expect(text.contains("public var ident: String {\n        get { self.stringAttribute(at: 0, default: \"\") }"))
-        #expect(text.contains("get { self.stringAttribute(at: 1, default: \"Unknown\") }"))
+        #expect(text.contains("public var ident: String {\n        get { _managedGen.string(at: 0, default: \"\") }"))
+        #expect(text.contains("get { _managedGen.string(at: 1, default: \"Unknown\") }"))
         #expect(!text.contains("public var gate:"))
         #expect(text.contains("public var codeValue: String {"))
         #expect(output.diagnostics.contains { $0.message.contains("no wrapper 'name'") })
         #expect(text.contains("public var origin: Flight {"))
-        #expect(text.contains("self.requiredValue(self.toOneRelationship(at: 6) as Flight?, key: \"Flight.origin_\")"))
+        #expect(text.contains("_managedGen.required(_managedGen.toOne(at: 6) as Flight?, key: \"Flight.origin_\")"))
 
         let noSuffix = Generator(options: GeneratorOptions(wrapperSuffix: "")).generate(model, modelFileName: "F.xcdatamodel")
         #expect(!noSuffix.files.contains { $0.contents.contains("public var ident: String") })
@@ -258,18 +258,19 @@ import Testing
             ], unique: [["icao_"], ["code"], ["a", "b"]]),
         ])
         let text = generate(model)["Airport+ManagedGen.swift"]!
-        #expect(text.contains("public static func withIcao(_ icao: String, in context: ManagedObjectContext) throws -> Airport {"))
-        #expect(text.contains("\n        try Airport.findOrInsert(Keys.icao_, icao, at: 0, in: context)\n"))
-        #expect(text.contains("public static func withCODE(_ code: String, in context: ManagedObjectContext) throws -> Airport {"))
+        #expect(text.contains("public static func withIcao(_ icao: String, in context: ManagedObjects.ManagedObjectContext) throws -> Airport {"))
+        #expect(text.contains("\n        try Airport._managedGen.findOrInsert(Keys.icao_, icao, at: 0, in: context)\n"))
+        #expect(text.contains("public static func withCODE(_ code: String, in context: ManagedObjects.ManagedObjectContext) throws -> Airport {"))
         #expect(!text.contains("func withA"))
     }
 
     @Test func orderedToManyGetsTheWholeAccessorFamily() {
         let text = generate(SeedModels.dogWalk)["Dog+ManagedGen.swift"]!
         for signature in [
-            "public var walks: OrderedSet<Walk> {",
+            "public var walks: ManagedObjects.OrderedSet<Walk> {",
             "public func addToWalks(_ value: Walk) {", "public func removeFromWalks(_ value: Walk) {",
-            "public func addToWalks(_ values: OrderedSet<Walk>) {", "public func removeFromWalks(_ values: OrderedSet<Walk>) {",
+            "public func addToWalks(_ values: ManagedObjects.OrderedSet<Walk>) {",
+            "public func removeFromWalks(_ values: ManagedObjects.OrderedSet<Walk>) {",
             "public func insertIntoWalks(_ value: Walk, at index: Int) {", "public func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) {",
             "public func removeFromWalks(at index: Int) {", "public func removeFromWalks(at indexes: IndexSet) {",
             "public func replaceWalks(at index: Int, with value: Walk) {", "public func replaceWalks(at indexes: IndexSet, with values: [Walk]) {",
@@ -280,7 +281,7 @@ import Testing
 
     @Test func accessLevelOption() {
         let text = generate(SeedModels.dogWalk, GeneratorOptions(accessLevel: .internal))["Dog+ManagedGen.swift"]!
-        #expect(text.contains("internal final class Dog: ManagedObject {"))
+        #expect(text.contains("internal final class Dog: ManagedObjects.ManagedObject {"))
         #expect(!text.contains("public "))
         let package = generate(SeedModels.dogWalk, GeneratorOptions(accessLevel: .package))["TestModel+ManagedGen.swift"]!
         #expect(package.contains("package enum TestModel {"))
@@ -334,14 +335,14 @@ import Testing
             ]),
         ])
         let text = generate(model, GeneratorOptions(optionality: .strict))["T+ManagedGen.swift"]!
-        #expect(text.contains("get { self.int16Attribute(at: 0, default: 1) }"))
-        #expect(text.contains("get { self.int32Attribute(at: 1, default: 1) }"))
-        #expect(text.contains("get { self.boolAttribute(at: 2, default: false) }"))
-        #expect(text.contains("get { self.requiredValue(self.uuidAttribute(at: 3) as UUID?, key: \"T.junkUUID\") }"))
-        #expect(text.contains("get { self.int16Attribute(at: 4, default: 0) }"))
-        #expect(text.contains("get { self.int64Attribute(at: 5, default: 7) }"))
-        #expect(text.contains("get { self.decimalAttribute(at: 6, default: Decimal(string: \"0\")!) }"))
-        #expect(text.contains("get { self.stringAttribute(at: 7, default: \" a \") }"))
+        #expect(text.contains("get { _managedGen.int16(at: 0, default: 1) }"))
+        #expect(text.contains("get { _managedGen.int32(at: 1, default: 1) }"))
+        #expect(text.contains("get { _managedGen.bool(at: 2, default: false) }"))
+        #expect(text.contains("get { _managedGen.required(_managedGen.uuid(at: 3) as UUID?, key: \"T.junkUUID\") }"))
+        #expect(text.contains("get { _managedGen.int16(at: 4, default: 0) }"))
+        #expect(text.contains("get { _managedGen.int64(at: 5, default: 7) }"))
+        #expect(text.contains("get { _managedGen.decimal(at: 6, default: Decimal(string: \"0\")!) }"))
+        #expect(text.contains("get { _managedGen.string(at: 7, default: \" a \") }"))
     }
 }
 
@@ -377,7 +378,7 @@ import Testing
                     minCount: Int,
                     owner: Owner,
                     untyped: Any
-                ) -> FetchRequest<Leaf> {
+                ) -> ManagedObjects.FetchRequest<Leaf> {
             """))
         #expect(text.contains(#"""
                         .withSubstitutionVariables([

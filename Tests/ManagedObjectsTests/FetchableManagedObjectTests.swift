@@ -54,15 +54,15 @@ extension Media: FetchableManagedObject {}
     @Test func findOrInsertFindsOrInsertsAnObjectOfTheClassItIsCalledOn() throws {
         try withContext(LibraryModel.managedObjectModel) { context in
             insertLibrary(context)
-            let found = try Book.findOrInsert("title", "Book A", at: 0, in: context)
+            let found = try Book._managedGen.findOrInsert("title", "Book A", at: 0, in: context)
             #expect(found.title == "Book A")
             #expect(try Book.count(in: context) == 2)
-            let inserted = try Book.findOrInsert("title", "Book C", at: 0, in: context)
+            let inserted = try Book._managedGen.findOrInsert("title", "Book C", at: 0, in: context)
             #expect(inserted.title == "Book C")
             #expect(inserted.entity.name == "Book")
             #expect(try Book.count(in: context) == 3)
             // Searching the parent's entity finds sub-entity objects.
-            let media: Media = try Media.findOrInsert("title", "Album", at: 0, in: context)
+            let media: Media = try Media._managedGen.findOrInsert("title", "Album", at: 0, in: context)
             #expect(media is Album)
         }
     }

@@ -36,12 +36,12 @@ final class Tweet: ManagedObject {
 }
 
 extension Tweet {
-    var text: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    var retweets: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
-    var created: Date? { get { dateAttribute(at: 2) } set { setDateAttribute(newValue, at: 2) } }
-    var likes: Int32 { get { int32Attribute(at: 3, default: 0) } set { setInt32Attribute(newValue, at: 3) } }
-    var score: Double { get { doubleAttribute(at: 4, default: 0) } set { setDoubleAttribute(newValue, at: 4) } }
-    var user: User? { get { toOneRelationship(at: 5) } set { setToOneRelationship(newValue, at: 5) } }
+    var text: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    var retweets: Int64 { get { _managedGen.int64(at: 1, default: 0) } set { _managedGen.setInt64(newValue, at: 1) } }
+    var created: Date? { get { _managedGen.date(at: 2) } set { _managedGen.setDate(newValue, at: 2) } }
+    var likes: Int32 { get { _managedGen.int32(at: 3, default: 0) } set { _managedGen.setInt32(newValue, at: 3) } }
+    var score: Double { get { _managedGen.double(at: 4, default: 0) } set { _managedGen.setDouble(newValue, at: 4) } }
+    var user: User? { get { _managedGen.toOne(at: 5) } set { _managedGen.setToOne(newValue, at: 5) } }
 }
 
 final class User: ManagedObject {
@@ -53,12 +53,12 @@ final class User: ManagedObject {
 }
 
 extension User {
-    var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    var tweets: Set<Tweet> { get { relationship(at: 1) } set { setRelationship(newValue, at: 1) } }
-    func addToTweets(_ value: Tweet) { addRelatedObject(value, at: 1) }
-    func removeFromTweets(_ value: Tweet) { removeRelatedObject(value, at: 1) }
-    func addToTweets(_ values: Set<Tweet>) { addToRelationship(values, at: 1) }
-    func removeFromTweets(_ values: Set<Tweet>) { removeFromRelationship(values, at: 1) }
+    var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    var tweets: Set<Tweet> { get { _managedGen.toMany(at: 1) } set { _managedGen.setToMany(newValue, at: 1) } }
+    func addToTweets(_ value: Tweet) { _managedGen.addObject(value, at: 1) }
+    func removeFromTweets(_ value: Tweet) { _managedGen.removeObject(value, at: 1) }
+    func addToTweets(_ values: Set<Tweet>) { _managedGen.addObjects(values, at: 1) }
+    func removeFromTweets(_ values: Set<Tweet>) { _managedGen.removeObjects(values, at: 1) }
 }
 
 /// Whether the runtime side uses an SQLite file: `RUNTIME_STORE=sqlite` in the environment,

@@ -110,7 +110,8 @@ public struct TextRenderer: Sendable {
             var head = signature(functionHead(function), function.parameters,
                                  isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
             // Attributes that make the signature's line too long get a line of their own.
-            if !function.attributes.isEmpty, !fits(String(head.prefix { $0 != "\n" }) + " {", indentLevel: writer.indentLevel) {
+            if !function.attributes.isEmpty,
+               function.parameters.isEmpty && head.contains("\n") || !fits(String(head.prefix { $0 != "\n" }) + " {", indentLevel: writer.indentLevel) {
                 head = function.attributes.joined(separator: " ") + "\n" + signature(
                     functionHead(function, withAttributes: false), function.parameters,
                     isThrowing: function.isThrowing, returnType: function.returnType, writer.indentLevel)
@@ -227,7 +228,11 @@ public struct TextRenderer: Sendable {
         var tail = isThrowing ? " throws" : ""
         if let returnType { tail += " -> \(returnType)" }
         let oneLine = "\(head)(\(rendered.joined(separator: ", ")))\(tail)"
-        if oneLine.utf8.count + indentLevel * 4 + 2 <= maximumLineLength || rendered.count < 2 { return oneLine }
+        if oneLine.utf8.count + indentLevel * 4 + 2 <= maximumLineLength { return oneLine }
+        // No parameters to break at (`fetchRequest() -> ManagedObjects.FetchRequest<LongClassName>`):
+        // the result type goes on a line of its own.
+        if rendered.isEmpty && !tail.isEmpty { return "\(head)()\n   \(tail)" }
+        if rendered.count < 2 { return oneLine }
         let lines = rendered.map { "    " + $0 }.joined(separator: ",\n")
         return "\(head)(\n\(lines)\n)\(tail)"
     }

@@ -6,7 +6,7 @@ import Foundation
 struct AttributeTyping {
     /// The property's Swift type.
     var propertyType: String
-    /// The runtime storage type (non-optional), what `attributeValue(at:)` is asked for.
+    /// The runtime storage type (non-optional), what the door's `value(at:)` is asked for.
     var storageType: String
     var getter: [String]
     var setter: [String]
@@ -148,8 +148,8 @@ struct TypeMapper {
         attribute.type.isNumeric && attribute.type != .decimal && attribute.usesScalarValueType == true
     }
 
-    /// The stem of the runtime's typed accessors for the attribute's storage (`int32` →
-    /// `int32Attribute(at:)`, `setInt32Attribute(_:at:)`, `int32NumberAttribute(at:)`), or `nil`
+    /// The stem of the door's typed accessors for the attribute's storage (`int32` →
+    /// `int32(at:)`, `setInt32(_:at:)`, `int32Number(at:)`; `RuntimeContract.ObjectDoor`), or `nil`
     /// for generic storage (transformable, composite, undefined), read and written generically.
     private func accessorStem(_ attribute: Attribute) -> String? {
         Self.accessorStemsByType[attribute.type]
@@ -163,26 +163,36 @@ struct TypeMapper {
 
     static var accessorStems: [String] { Array(accessorStemsByType.values) }
 
-    /// Reads the stored attribute at `propertyIndex` as an optional of its storage type.
-    func attributeRead(_ attribute: Attribute, at propertyIndex: Int) -> String {
-        typedAttributeRead(attribute, at: propertyIndex) ?? "self.attributeValue(at: \(propertyIndex))"
+    /// The stems that also have `NSNumber?` accessors (Xcode's non-scalar numbers and Booleans).
+    static let numberAccessorStems = ["int16", "int32", "int64", "double", "float", "bool"]
+
+    /// `receiver`'s door to the runtime (`_managedGen`, or `object._managedGen` for another object).
+    static func door(of receiver: String) -> String {
+        receiver == "self" ? RuntimeContract.door : "\(receiver).\(RuntimeContract.door)"
     }
 
-    /// Reads the attribute at `propertyIndex` of `receiver` (the object, or a snapshot's
-    /// `SnapshotValues`) through the typed accessor of its storage type, with `fallback` for
-    /// nothing stored when given; `nil` for generic storage, which has no typed accessor.
-    func typedAttributeRead(_ attribute: Attribute, at propertyIndex: Int, receiver: String = "self", fallback: String? = nil) -> String? {
+    /// Reads the stored attribute at `propertyIndex` as an optional of its storage type.
+    func attributeRead(_ attribute: Attribute, at propertyIndex: Int) -> String {
+        typedAttributeRead(attribute, at: propertyIndex, from: RuntimeContract.door)
+            ?? "\(RuntimeContract.door).\(RuntimeContract.ObjectDoor.value)(at: \(propertyIndex))"
+    }
+
+    /// Reads the attribute at `propertyIndex` from `source` (an object's door, or a snapshot's
+    /// `SnapshotValues`) through the typed read of its storage type (`string(at:)`), with
+    /// `fallback` for nothing stored when given; `nil` for generic storage, which has none.
+    func typedAttributeRead(_ attribute: Attribute, at propertyIndex: Int, from source: String, fallback: String? = nil) -> String? {
         accessorStem(attribute).map { stem in
-            "\(receiver).\(stem)Attribute(at: \(propertyIndex)\(fallback.map { ", default: \($0)" } ?? ""))"
+            "\(source).\(RuntimeContract.ObjectDoor.typed(stem))(at: \(propertyIndex)\(fallback.map { ", default: \($0)" } ?? ""))"
         }
     }
 
     /// Writes `value` (an optional of the storage type) to the attribute at `propertyIndex` of
     /// `receiver` (the object itself, or the one a snapshot is applied to).
     func attributeWrite(_ attribute: Attribute, _ value: String, at propertyIndex: Int, of receiver: String = "self") -> String {
-        if swiftType(of: attribute) != nil { return "\(receiver).setRawValueAttribute(\(value), at: \(propertyIndex))" }
-        return accessorStem(attribute).map { "\(receiver).set\(SwiftNames.uppercasingFirst($0))Attribute(\(value), at: \(propertyIndex))" }
-            ?? "\(receiver).setAttributeValue(\(value), at: \(propertyIndex))"
+        let door = Self.door(of: receiver)
+        if swiftType(of: attribute) != nil { return "\(door).\(RuntimeContract.ObjectDoor.setRawValue)(\(value), at: \(propertyIndex))" }
+        return accessorStem(attribute).map { "\(door).\(RuntimeContract.ObjectDoor.setTyped($0))(\(value), at: \(propertyIndex))" }
+            ?? "\(door).\(RuntimeContract.ObjectDoor.setValue)(\(value), at: \(propertyIndex))"
     }
 
     // MARK: Attributes typed with a Swift type of the app's
@@ -227,12 +237,16 @@ struct TypeMapper {
             setter: [attributeWrite(attribute, "newValue", at: propertyIndex)])
     }
 
-    /// How a Swift-typed attribute reads from `receiver` (an object, or a snapshot's values).
+    /// How a Swift-typed attribute reads from `receiver`: `self` (through its door), or a
+    /// snapshot's `values`.
     func rawValueRead(_ attribute: Attribute, type: String, at propertyIndex: Int, receiver: String) -> (type: String, expression: String) {
+        let read = receiver == "self"
+            ? "\(RuntimeContract.door).\(RuntimeContract.ObjectDoor.rawValue)"
+            : "\(receiver).\(RuntimeContract.SnapshotValues.rawValueAttribute)"
         switch (attribute.isOptional, Self.swiftTypeDefault(of: attribute)) {
-        case (false, let fallback?): (type, "\(receiver).rawValueAttribute(at: \(propertyIndex), default: \(fallback))")
-        case (true, let fallback?): ("\(type)?", "\(receiver).rawValueAttribute(at: \(propertyIndex), ifUnknown: \(fallback))")
-        case (_, nil): ("\(type)?", "\(receiver).rawValueAttribute(at: \(propertyIndex))")
+        case (false, let fallback?): return (type, "\(read)(at: \(propertyIndex), default: \(fallback))")
+        case (true, let fallback?): return ("\(type)?", "\(read)(at: \(propertyIndex), ifUnknown: \(fallback))")
+        case (_, nil): return ("\(type)?", "\(read)(at: \(propertyIndex))")
         }
     }
 
@@ -244,21 +258,23 @@ struct TypeMapper {
            let stem = accessorStem(attribute) {
             return AttributeTyping(
                 propertyType: "\(types.foundation("NSNumber"))?", storageType: storage,
-                getter: ["self.\(stem)NumberAttribute(at: \(propertyIndex))"],
-                setter: ["self.set\(SwiftNames.uppercasingFirst(stem))NumberAttribute(newValue, at: \(propertyIndex))"])
+                getter: ["\(RuntimeContract.door).\(RuntimeContract.ObjectDoor.number(stem))(at: \(propertyIndex))"],
+                setter: ["\(RuntimeContract.door).\(RuntimeContract.ObjectDoor.setNumber(stem))(newValue, at: \(propertyIndex))"])
         }
         if let composite = attribute.composite.flatMap({ index.compositeTypeNames[$0] }), attribute.type == .composite {
             let optional = isOptionalProperty(attribute)
-            let read = "(self.attributeValue(at: \(propertyIndex)) as [\(types.string): Any]?).map(\(composite).init(dictionary:))"
+            let door = RuntimeContract.door
+            let read = "(\(door).\(RuntimeContract.ObjectDoor.value)(at: \(propertyIndex)) as [\(types.string): Any]?)"
+                + ".map(\(composite).init(dictionary:))"
             if optional {
                 return AttributeTyping(
                     propertyType: "\(composite)?", storageType: storage, getter: [read],
-                    setter: ["self.setAttributeValue(newValue?.dictionary, at: \(propertyIndex))"], comments: comments)
+                    setter: [attributeWrite(attribute, "newValue?.dictionary", at: propertyIndex)], comments: comments)
             }
             return AttributeTyping(
                 propertyType: composite, storageType: storage,
                 getter: ["\(read) ?? \(composite)()"],
-                setter: ["self.setAttributeValue(newValue.dictionary, at: \(propertyIndex))"], comments: comments)
+                setter: [attributeWrite(attribute, "newValue.dictionary", at: propertyIndex)], comments: comments)
         }
         let setter = [attributeWrite(attribute, "newValue", at: propertyIndex)]
         if isOptionalProperty(attribute) {
@@ -276,18 +292,20 @@ struct TypeMapper {
     }
 
     /// A getter for a non-optional view of the attribute at `propertyIndex`: the stored value,
-    /// else `fallback` (`int16Attribute(at: 3, default: 0)`, quicker to typecheck than `?? 0`),
+    /// else `fallback` (`int16(at: 3, default: 0)`, quicker to typecheck than `?? 0`),
     /// else a trap naming the property.
     func nonOptionalAttributeRead(_ attribute: Attribute, at propertyIndex: Int, type: String, fallback: String?, what: String) -> [String] {
         let read = attributeRead(attribute, at: propertyIndex)
         guard let fallback else { return requiredRead(read, type: type, what: what) }
-        if let typed = typedAttributeRead(attribute, at: propertyIndex, fallback: fallback) { return [typed] }
+        if let typed = typedAttributeRead(attribute, at: propertyIndex, from: RuntimeContract.door, fallback: fallback) {
+            return [typed]
+        }
         return ["\(read) ?? \(fallback)"]
     }
 
     /// A getter that reads an optional and traps naming the property when it is `nil`.
     func requiredRead(_ read: String, type: String, what: String) -> [String] {
-        ["self.requiredValue(\(read) as \(type)?, key: \(SwiftNames.stringLiteral(what)))"]
+        ["\(RuntimeContract.door).\(RuntimeContract.ObjectDoor.required)(\(read) as \(type)?, key: \(SwiftNames.stringLiteral(what)))"]
     }
 
     /// The value a non-optional view of the attribute gives when nothing is stored: the override

@@ -9,6 +9,9 @@ import Foundation
 // enum over its concrete entities. The reading and writing are the runtime's
 // (`SnapshotValues`, `readSnapshots`, `setToOneObjectID`, …), called by property index.
 extension EntityTranslator {
+    /// `SnapshotValues` of the object now, from its door.
+    fileprivate var snapshotValuesCall: String { "\(RuntimeContract.door).\(RuntimeContract.ObjectDoor.snapshotValues)()" }
+
     /// One stored property of the snapshot.
     fileprivate struct Field {
         var name: String
@@ -49,14 +52,14 @@ extension EntityTranslator {
         if !leftOut.isEmpty {
             documentation.append("Left out (their types are not Sendable, Codable and Hashable): \(leftOut.map { "`\($0)`" }.joined(separator: ", ")).")
         }
-        let objectIDType = "ManagedObjects.ObjectID<\(className)>"
+        let objectIDType = types.runtime("ObjectID") + "<\(className)>"
         var members: [Declaration] = [
             .variable(VariableDeclaration(access: access, isLet: true, name: "objectID", type: objectIDType)),
         ]
         members += fields.map { .variable(VariableDeclaration(access: access, name: $0.name, type: $0.type)) }
         members.append(.initializer(InitializerDeclaration(
-            access: nil, parameters: [Parameter(label: "_", name: "values", type: "ManagedObjects.SnapshotValues")],
-            body: ["self.objectID = values.objectID()"] + fields.map { "self.\($0.name) = \($0.read)" })))
+            access: nil, parameters: [Parameter(label: "_", name: "values", type: types.runtime(RuntimeContract.SnapshotValues.type))],
+            body: ["self.objectID = values.\(RuntimeContract.SnapshotValues.objectID)()"] + fields.map { "self.\($0.name) = \($0.read)" })))
         members.append(.function(
             FunctionDeclaration(
                 access: access, name: "apply", parameters: [Parameter(label: "to", name: "object", type: className)],
@@ -73,7 +76,7 @@ extension EntityTranslator {
         let snapshotFunction = Declaration.function(
             FunctionDeclaration(
                 attributes: disfavored, access: access, name: "snapshot", returnType: snapshotType,
-                body: ["\(snapshotType)(self.snapshotValues())"]),
+                body: ["\(snapshotType)(\(snapshotValuesCall))"]),
             documentation: ["The object's values now, unsaved changes included."])
         var fetchDocumentation = [
             "The saved `\(plan.entity.name)` objects matching `predicate`, sorted, read from the store's rows into snapshots",
@@ -93,7 +96,7 @@ extension EntityTranslator {
         name: String, result: String, includingSubentities: Bool, attributes: [String], documentation: [String]
     ) -> [Declaration] {
         let subentities = includingSubentities ? "" : ", includingSubentities: false"
-        let body = ["try self.readSnapshots(predicate, sortedBy: sortDescriptors\(subentities), in: context) {", "    \(result)($0)", "}"]
+        let body = ["try \(RuntimeContract.door).\(RuntimeContract.ClassDoor.readSnapshots)(predicate, sortedBy: sortDescriptors\(subentities), in: context) {", "    \(result)($0)", "}"]
         let format = FunctionDeclaration(
             attributes: attributes, access: access, modifiers: [.static], name: name,
             parameters: [
@@ -129,14 +132,15 @@ extension EntityTranslator {
             "\(SwiftNames.escaped(plan.className)).\(SwiftNames.escaped(plan.snapshotTypeName ?? "Snapshot"))"
         }
         var members: [Declaration] = concrete.map { Declaration(.enumCase(name: "\(caseName($0))(\(snapshotType($0)))")) }
-        var body = ["switch values.entityName {"]
+        var body = ["switch values.\(RuntimeContract.SnapshotValues.entityName) {"]
         for (offset, entityPlan) in concrete.enumerated() {
             let label = offset == concrete.count - 1 ? "default" : "case \(SwiftNames.stringLiteral(entityPlan.entity.name))"
             body += ["\(label): self = .\(caseName(entityPlan))(\(snapshotType(entityPlan))(values))"]
         }
         body.append("}")
         members.append(.initializer(InitializerDeclaration(
-            access: nil, parameters: [Parameter(label: "_", name: "values", type: "ManagedObjects.SnapshotValues")], body: body)))
+            access: nil, parameters: [Parameter(label: "_", name: "values", type: types.runtime(RuntimeContract.SnapshotValues.type))],
+            body: body)))
         let conformances = ["Sendable", "Codable", "Hashable"].map(types.swift)
         let anySnapshot = Declaration.type(
             TypeDeclaration(.enum, access: access, name: enumType, inheritance: conformances, members: members),
@@ -145,7 +149,7 @@ extension EntityTranslator {
                 "entity's snapshot. `anySnapshot()`, `fetchAnySnapshots(where:sortedBy:in:)`.",
             ])
         let anySnapshotFunction = Declaration.function(
-            FunctionDeclaration(access: access, name: "anySnapshot", returnType: enumType, body: ["\(enumType)(self.snapshotValues())"]),
+            FunctionDeclaration(access: access, name: "anySnapshot", returnType: enumType, body: ["\(enumType)(\(snapshotValuesCall))"]),
             documentation: ["The object's values now, unsaved changes included, in the case of its entity."])
         return [anySnapshot, anySnapshotFunction] + snapshotFetches(
             name: "fetchAnySnapshots", result: enumType, includingSubentities: true, attributes: [],
@@ -169,16 +173,18 @@ extension EntityTranslator {
         }
         guard isSnapshotSafe(attribute) else { return nil }
         let storage = mapper.storageType(of: attribute).type
-        // The typed accessors where the storage has one: a concrete call the runtime specializes.
+        // The typed reads where the storage has one (`values.string(at: 1)`): a concrete call,
+        // which the runtime specializes; the generic one from another module is not.
+        let generic = "values.\(RuntimeContract.SnapshotValues.attribute)"
         let optional = Field(
             name: name, type: "\(storage)?",
-            read: mapper.typedAttributeRead(attribute, at: propertyIndex, receiver: "values") ?? "values.attribute(at: \(propertyIndex))",
+            read: mapper.typedAttributeRead(attribute, at: propertyIndex, from: "values") ?? "\(generic)(at: \(propertyIndex))",
             write: write)
         let numberAsObject = index.options.optionality == .xcode && !mapper.usesScalar(attribute) && attribute.type.isNumeric && attribute.type != .decimal
         guard !numberAsObject, !mapper.isOptionalProperty(attribute),
               let fallback = mapper.fallbackValue(for: attribute, override: nil) else { return optional }
-        let read = mapper.typedAttributeRead(attribute, at: propertyIndex, receiver: "values", fallback: fallback)
-            ?? "values.attribute(at: \(propertyIndex), default: \(fallback))"
+        let read = mapper.typedAttributeRead(attribute, at: propertyIndex, from: "values", fallback: fallback)
+            ?? "\(generic)(at: \(propertyIndex), default: \(fallback))"
         return Field(name: name, type: storage, read: read, write: write)
     }
 
@@ -207,14 +213,15 @@ extension EntityTranslator {
     private func relationshipField(_ relationship: Relationship) -> Field {
         let propertyIndex = plan.propertyIndex(of: relationship.name)!
         let name = swiftName(relationship.name)
-        let id = "ManagedObjects.ObjectID<\(index.classReference(for: relationship.destinationEntity))>"
+        let id = types.runtime("ObjectID") + "<\(index.classReference(for: relationship.destinationEntity))>"
+        let door = TypeMapper.door(of: "object")
         if relationship.isToMany {
             return Field(
-                name: name, type: "[\(id)]", read: "values.toMany(at: \(propertyIndex))",
-                write: "try object.setToManyObjectIDs(self.\(name), at: \(propertyIndex))")
+                name: name, type: "[\(id)]", read: "values.\(RuntimeContract.SnapshotValues.toMany)(at: \(propertyIndex))",
+                write: "try \(door).\(RuntimeContract.ObjectDoor.setToManyIDs)(self.\(name), at: \(propertyIndex))")
         }
         return Field(
-            name: name, type: "\(id)?", read: "values.toOne(at: \(propertyIndex))",
-            write: "try object.setToOneObjectID(self.\(name), at: \(propertyIndex))")
+            name: name, type: "\(id)?", read: "values.\(RuntimeContract.SnapshotValues.toOne)(at: \(propertyIndex))",
+            write: "try \(door).\(RuntimeContract.ObjectDoor.setToOneID)(self.\(name), at: \(propertyIndex))")
     }
 }

@@ -11,6 +11,9 @@ struct EntityTranslator {
     var entity: Entity { plan.entity }
     var className: String { SwiftNames.escaped(plan.className) }
     private var isFinal: Bool { !entity.isAbstract && !plan.hasSubentities }
+    /// The object's door to the runtime, and the names of its methods.
+    private var door: String { RuntimeContract.door }
+    private typealias Door = RuntimeContract.ObjectDoor
 
     func declarations() -> [Declaration] {
         var result: [Declaration] = []
@@ -56,7 +59,7 @@ struct EntityTranslator {
         let classAccess: AccessModifier = !isFinal && access == .public ? .open : access
         var members: [Declaration] = [
             .variable(VariableDeclaration(
-                access: classAccess, modifiers: [.override, .class], name: "entityName", type: types.string,
+                access: classAccess, modifiers: [.override, .class], name: RuntimeContract.entityName, type: types.string,
                 getter: [SwiftNames.stringLiteral(entity.name)])),
         ]
         // Only a class ManagedGen keeps up to date states its layout: a class people own would
@@ -65,7 +68,7 @@ struct EntityTranslator {
             let hash = String(index.model.storedPropertyLayoutHash(of: entity), radix: 16)
             members.append(.variable(VariableDeclaration(
                 attributes: classAccess == .public || classAccess == .open ? ["@_spi(Generated)"] : [], access: classAccess, modifiers: [.override, .class],
-                name: "storedPropertyLayoutHash", type: types.swift("UInt64") + "?", getter: ["0x" + String(repeating: "0", count: 16 - hash.count) + hash])))
+                name: RuntimeContract.storedPropertyLayoutHash, type: types.swift("UInt64") + "?", getter: ["0x" + String(repeating: "0", count: 16 - hash.count) + hash])))
         }
         return .type(TypeDeclaration(
             .class, access: classAccess, isFinal: isFinal, name: className,
@@ -122,35 +125,40 @@ struct EntityTranslator {
 
     private func relationshipProperty(_ relationship: Relationship) -> Declaration {
         let propertyIndex = plan.propertyIndex(of: relationship.name)!
-        let destination = destinationType(relationship)
         let name = swiftName(relationship.name)
         if relationship.isToMany && usesFoundationCollections {
             let (type, read) = relationship.isOrdered
-                ? (types.foundation("NSOrderedSet"), "toManyOrderedSet") : (types.foundation("NSSet"), "toManySet")
+                ? (types.foundation("NSOrderedSet"), Door.nsOrderedSet) : (types.foundation("NSSet"), Door.nsSet)
             return .variable(VariableDeclaration(
                 access: access, name: name, type: "\(type)?",
-                getter: ["self.\(read)(at: \(propertyIndex))"], setter: ["self.setToManyCollection(newValue, at: \(propertyIndex))"]))
+                getter: ["\(door).\(read)(at: \(propertyIndex))"], setter: ["\(door).\(Door.setCollection)(newValue, at: \(propertyIndex))"]))
         }
+        let optional = !relationship.isToMany && !(index.options.optionality == .strict && !relationship.isOptional)
+        return relationshipAccessor(relationship, name: name, optional: optional, documentation: [])
+    }
+
+    /// The property of a relationship, typed (`Set`, `OrderedSet`, the destination class), read
+    /// and written through the door: the model's property, or a non-optional wrapper of one,
+    /// whose to-one read traps naming the relationship when nothing is set.
+    private func relationshipAccessor(_ relationship: Relationship, name: String, optional: Bool, documentation: [String]) -> Declaration {
+        let propertyIndex = plan.propertyIndex(of: relationship.name)!
+        let destination = destinationType(relationship)
+        let type: String, getter: [String], write: String
         if relationship.isToMany {
-            let (type, read, write) = relationship.isOrdered
-                ? (types.orderedSet(of: destination), "orderedRelationship", "setOrderedRelationship")
-                : (types.set(of: destination), "relationship", "setRelationship")
-            return .variable(VariableDeclaration(
-                access: access, name: name, type: type,
-                getter: ["self.\(read)(at: \(propertyIndex))"], setter: ["self.\(write)(newValue, at: \(propertyIndex))"]))
+            let (collection, read, set) = relationship.isOrdered
+                ? (types.orderedSet(of: destination), Door.ordered, Door.setOrdered)
+                : (types.set(of: destination), Door.toMany, Door.setToMany)
+            (type, getter, write) = (collection, ["\(door).\(read)(at: \(propertyIndex))"], set)
+        } else {
+            let read = "\(door).\(Door.toOne)(at: \(propertyIndex))"
+            type = optional ? "\(destination)?" : destination
+            getter = optional ? [read] : mapper.requiredRead(read, type: destination, what: "\(entity.name).\(relationship.name)")
+            write = Door.setToOne
         }
-        if index.options.optionality == .strict && !relationship.isOptional {
-            return .variable(VariableDeclaration(
-                access: access, name: name, type: destination,
-                getter: mapper.requiredRead(
-                    "self.toOneRelationship(at: \(propertyIndex))", type: destination,
-                    what: "\(entity.name).\(relationship.name)"),
-                setter: ["self.setToOneRelationship(newValue, at: \(propertyIndex))"]))
-        }
-        return .variable(VariableDeclaration(
-            access: access, name: name, type: "\(destination)?",
-            getter: ["self.toOneRelationship(at: \(propertyIndex))"],
-            setter: ["self.setToOneRelationship(newValue, at: \(propertyIndex))"]))
+        return .variable(
+            VariableDeclaration(
+                access: access, name: name, type: type, getter: getter, setter: ["\(door).\(write)(newValue, at: \(propertyIndex))"]),
+            documentation: documentation)
     }
 
     /// Key constants for every property, inherited ones included: `Keys.name == "name"`. The
@@ -189,27 +197,9 @@ struct EntityTranslator {
         }
         for relationship in entity.relationships {
             guard let wrapper = plan.wrapperNames[relationship.name] else { continue }
-            let propertyIndex = plan.propertyIndex(of: relationship.name)!
-            let destination = destinationType(relationship)
-            let name = SwiftNames.escaped(wrapper)
-            let documentation = ["Non-optional `\(relationship.name)`."]
-            if relationship.isToMany {
-                let (type, read, write) = relationship.isOrdered
-                    ? (types.orderedSet(of: destination), "orderedRelationship", "setOrderedRelationship")
-                    : (types.set(of: destination), "relationship", "setRelationship")
-                result.append(.variable(VariableDeclaration(
-                    access: access, name: name, type: type,
-                    getter: ["self.\(read)(at: \(propertyIndex))"], setter: ["self.\(write)(newValue, at: \(propertyIndex))"]),
-                    documentation: documentation))
-            } else {
-                result.append(.variable(VariableDeclaration(
-                    access: access, name: name, type: destination,
-                    getter: mapper.requiredRead(
-                        "self.toOneRelationship(at: \(propertyIndex))", type: destination,
-                        what: "\(entity.name).\(relationship.name)"),
-                    setter: ["self.setToOneRelationship(newValue, at: \(propertyIndex))"]),
-                    documentation: documentation))
-            }
+            result.append(relationshipAccessor(
+                relationship, name: SwiftNames.escaped(wrapper), optional: false,
+                documentation: ["Non-optional `\(relationship.name)`."]))
         }
         return result
     }
@@ -230,17 +220,17 @@ struct EntityTranslator {
                 ? types.foundation(relationship.isOrdered ? "NSOrderedSet" : "NSSet")
                 : relationship.isOrdered ? types.orderedSet(of: destination) : types.set(of: destination)
             let (addCollection, removeCollection) = foundation
-                ? ("addToManyCollection", "removeToManyCollection") : ("addToRelationship", "removeFromRelationship")
+                ? (Door.addCollection, Door.removeCollection) : (Door.addObjects, Door.removeObjects)
             func function(_ name: String, _ parameters: [Parameter], _ body: String) -> Declaration {
                 .function(FunctionDeclaration(access: access, name: name, parameters: parameters, body: [body]))
             }
             let value = Parameter(label: "_", name: "value", type: destination)
             let values = Parameter(label: "_", name: "values", type: collection)
             result += [
-                function("addTo\(suffix)", [value], "self.addRelatedObject(value, at: \(propertyIndex))"),
-                function("removeFrom\(suffix)", [value], "self.removeRelatedObject(value, at: \(propertyIndex))"),
-                function("addTo\(suffix)", [values], "self.\(addCollection)(values, at: \(propertyIndex))"),
-                function("removeFrom\(suffix)", [values], "self.\(removeCollection)(values, at: \(propertyIndex))"),
+                function("addTo\(suffix)", [value], "\(door).\(Door.addObject)(value, at: \(propertyIndex))"),
+                function("removeFrom\(suffix)", [value], "\(door).\(Door.removeObject)(value, at: \(propertyIndex))"),
+                function("addTo\(suffix)", [values], "\(door).\(addCollection)(values, at: \(propertyIndex))"),
+                function("removeFrom\(suffix)", [values], "\(door).\(removeCollection)(values, at: \(propertyIndex))"),
             ]
             guard relationship.isOrdered else { continue }
             let indexSet = foundation ? types.foundation("NSIndexSet") : types.indexSet
@@ -249,17 +239,17 @@ struct EntityTranslator {
             let atIndexes = Parameter(label: "at", name: "indexes", type: indexSet)
             result += [
                 function("insertInto\(suffix)", [value, atIndex],
-                         "self.insertRelatedObject(value, at: index, propertyIndex: \(propertyIndex))"),
+                         "\(door).\(Door.insertObject)(value, at: index, propertyIndex: \(propertyIndex))"),
                 function("insertInto\(suffix)", [Parameter(label: "_", name: "values", type: array), atIndexes],
-                         "self.insertIntoRelationship(values, at: indexes, propertyIndex: \(propertyIndex))"),
+                         "\(door).\(Door.insertObjects)(values, at: indexes, propertyIndex: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [atIndex],
-                         "self.removeRelatedObject(at: index, propertyIndex: \(propertyIndex))"),
+                         "\(door).\(Door.removeObject)(at: index, propertyIndex: \(propertyIndex))"),
                 function("removeFrom\(suffix)", [atIndexes],
-                         "self.removeFromRelationship(at: indexes, propertyIndex: \(propertyIndex))"),
+                         "\(door).\(Door.removeObjects)(at: indexes, propertyIndex: \(propertyIndex))"),
                 function("replace\(suffix)", [atIndex, Parameter(label: "with", name: "value", type: destination)],
-                         "self.replaceRelatedObject(at: index, with: value, propertyIndex: \(propertyIndex))"),
+                         "\(door).\(Door.replaceObject)(at: index, with: value, propertyIndex: \(propertyIndex))"),
                 function("replace\(suffix)", [atIndexes, Parameter(label: "with", name: "values", type: array)],
-                         "self.replaceInRelationship(at: indexes, with: values, propertyIndex: \(propertyIndex))"),
+                         "\(door).\(Door.replaceObjects)(at: indexes, with: values, propertyIndex: \(propertyIndex))"),
             ]
         }
         return result
@@ -276,13 +266,14 @@ struct EntityTranslator {
             }
     }
 
-    /// `self.propertyNames([\.text: "text", …])` on one line, however long: one line per entity.
+    /// `_managedGen.propertyNames([\.text: "text", …])` on one line, however long: one line per entity.
     /// The key paths take their root (`Self`) from the runtime function's parameter type: a
     /// literal naming its root (`\Tweet.text`) costs the typechecker a lookup of the class each.
     private func keyPathTableCall(_ names: [(swift: String, model: String)], subclasses: [String] = []) -> String {
         let literal = names.isEmpty
             ? "[:]" : "[" + names.map { "\\.\($0.swift): \(SwiftNames.stringLiteral($0.model))" }.joined(separator: ", ") + "]"
-        return "self.propertyNames(\(literal)" + (subclasses.isEmpty ? "" : ", subclasses: " + subclasses.joined(separator: ", ")) + ")"
+        let call = "\(door).\(RuntimeContract.ClassDoor.propertyNames)"
+        return "\(call)(\(literal)" + (subclasses.isEmpty ? "" : ", subclasses: " + subclasses.joined(separator: ", ")) + ")"
     }
 
     private var keyPathTableType: String { "[\(types.swift("AnyKeyPath")): \(types.string)]" }
@@ -297,7 +288,7 @@ struct EntityTranslator {
     private func keyPathTable() -> (conformances: [String], members: [Declaration], declarations: [Declaration]) {
         let own = ownKeyPathNames
         if isFetchableRoot && isFinal {
-            return ([], [table("propertyNamesByKeyPath", access: access, keyPathTableCall(own))], [])
+            return ([], [table(RuntimeContract.propertyNamesByKeyPath, access: access, keyPathTableCall(own))], [])
         }
         if isFetchableRoot {
             let subclasses = descendantPlans.map { descendant in
@@ -305,7 +296,7 @@ struct EntityTranslator {
                 let type = translator.isFinal ? translator.className : "any \(translator.keyPathsProtocolName)"
                 return "(self as? \(type).Type)?.\(translator.subclassTableName)"
             }
-            let witness = table("propertyNamesByKeyPath", access: access, keyPathTableCall(own, subclasses: subclasses))
+            let witness = table(RuntimeContract.propertyNamesByKeyPath, access: access, keyPathTableCall(own, subclasses: subclasses))
             return ([], [], [.extension(ExtensionDeclaration(extendedType: fetchingProtocolName, members: [witness]))])
         }
         guard !own.isEmpty else { return ([], [], []) }
@@ -382,7 +373,7 @@ struct EntityTranslator {
                     parameters: [Parameter(label: "_", name: parameterName, type: storage), Parameter(label: "in", name: "context", type: types.context)],
                     isThrowing: true, returnType: className,
                     // Called on the class by name: in a subclass it still searches and inserts this entity.
-                    body: ["try \(className).findOrInsert(Keys.\(SwiftNames.escaped(swiftName)), \(parameterName), at: \(propertyIndex), in: context)"]),
+                    body: ["try \(className).\(door).\(RuntimeContract.ClassDoor.findOrInsert)(Keys.\(SwiftNames.escaped(swiftName)), \(parameterName), at: \(propertyIndex), in: context)"]),
                 documentation: [
                     "The `\(entity.name)` whose `\(attributeName)` is `\(parameterName.replacingOccurrences(of: "`", with: ""))` (unique in the model), inserted if there is none.",
                 ]))

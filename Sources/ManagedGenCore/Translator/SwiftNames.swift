@@ -15,9 +15,10 @@ public enum SwiftNames {
     ]
 
     /// The members every generated class inherits from `ManagedObject` or declares itself (plus
-    /// the nested `Keys` enum). A model property with one of these names gets a Swift property
-    /// named with a trailing `_` appended (`description` → `description_`); its key stays the
-    /// model's name. So does a property named like its own class. `id` is not among them:
+    /// the nested `Keys` enum): the runtime's public API, and of its generated-code SPI only the
+    /// door (`_managedGen`) and `storedPropertyLayoutHash` (`RuntimeContract.reservedMembers`). A
+    /// model property with one of these names gets a Swift property named with a trailing `_`
+    /// appended (`description` → `description_`); its key stays the model's name. So does a property named like its own class. `id` is not among them:
     /// `Identifiable`'s comes from the standard library's extension for classes, so a generated
     /// `id` (Xcode's name, which Core Data code uses) stands beside it as on `NSManagedObject`.
     public static let managedObjectMembers: Set<String> = Set([
@@ -35,18 +36,11 @@ public enum SwiftNames {
         "entityName", "fetchRequest", "Keys", "self", "init", "deinit", "isEqual", "className",
         "classForCoder", "dynamicType", "isEmpty", "propertyValues", "setValuesForKeys",
         "dictionaryWithValues", "mutableSetValue", "mutableOrderedSetValue", "mutableArrayValue",
-        // What the runtime adds for generated code (Sources/ManagedObjects/Generated).
-        "addRelatedObject", "removeRelatedObject", "insertRelatedObject", "replaceRelatedObject", "requiredValue",
-        "objectIDValue", "storedValue", "hasFaultForRelationship", "propertyNames", "propertyNamesByKeyPath",
-        "findOrInsert", "storedPropertyLayoutHash",
-        "rawValueAttribute", "setRawValueAttribute", "typedObjectID", "snapshotValues", "fetchSnapshotValues",
-        "setToOneObjectID", "setToManyObjectIDs",
-        "toManySet", "toManyOrderedSet", "setToManyCollection", "addToManyCollection", "removeToManyCollection",
+        // The runtime's own public members, and the one generated classes implement.
+        "objectIDValue", "typedObjectID", "storedValue", "hasFaultForRelationship", "propertyNamesByKeyPath",
         // FetchableManagedObject's static methods: `Reserved.fetch(in:)` would be ambiguous beside a property.
         "fetch", "count", "first",
-    ]).union(TypeMapper.accessorStems.flatMap { stem in
-        ["\(stem)Attribute", "set\(uppercasingFirst(stem))Attribute", "\(stem)NumberAttribute", "set\(uppercasingFirst(stem))NumberAttribute"]
-    })
+    ]).union(RuntimeContract.reservedMembers)
 
     /// What a class with a snapshot declares (`SnapshotTranslator`): reserved as property names
     /// in every class of a model where some class has one.

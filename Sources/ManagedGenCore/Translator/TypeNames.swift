@@ -1,6 +1,8 @@
-/// The names of the library types generated code uses, module-qualified only where the model
-/// would shadow them (a class named `Set`, an attribute named `Date`), so ordinary models get
-/// ordinary-looking code and clashing ones still compile; the model description's types always.
+/// The names of the library types generated code uses: the standard library's and Foundation's
+/// module-qualified only where the model would shadow them (a class named `Set`, an attribute
+/// named `Date`), so ordinary models get ordinary-looking code and clashing ones still compile;
+/// the runtime's and the model description's always, since the target's own code (which the
+/// generator cannot see) may declare a `ManagedObject`, a `FetchRequest` or an `Entity`.
 struct TypeNames: Sendable {
     /// Every name the generated code declares: classes, properties, nested types, the model enum.
     let declaredNames: Set<String>
@@ -14,13 +16,14 @@ struct TypeNames: Sendable {
 
     func swift(_ name: String) -> String { qualified(name, in: "Swift") }
     func foundation(_ name: String) -> String { qualified(name, in: "Foundation") }
-    func runtime(_ name: String) -> String { qualified(name, in: "ManagedObjects") }
+    /// A runtime type (`RuntimeContract.types`), always `ManagedObjects.<name>`.
+    func runtime(_ name: String) -> String { "\(RuntimeContract.module).\(name)" }
     /// The model's description types (`Model`, `Entity`, `Attribute`, `Relationship`, …) are
     /// always qualified: those are common words that the target's own code declares too
     /// (QueryKit's `Attribute<T>`, SugarRecord's `Entity` protocol), which the generator cannot
     /// see and which shadow an imported name in every file of the target. `ManagedObjects`
     /// re-exports them, and is a name generated code reserves.
-    func dataModel(_ name: String) -> String { "ManagedObjects.\(name)" }
+    func dataModel(_ name: String) -> String { "\(RuntimeContract.module).\(name)" }
 
     var string: String { swift("String") }
     var int: String { swift("Int") }

@@ -38,8 +38,7 @@ extension FetchableManagedObject {
     /// Find-or-insert by a single-attribute uniqueness constraint (generated `with<Name>(_:in:)`):
     /// the object of this class's entity whose attribute `key` (at `propertyIndex`) is `value`,
     /// else a new object of this class's entity with that value.
-    @_spi(Generated)
-    public static func findOrInsert<Value>(
+    static func findOrInsert<Value>(
         _ key: String, _ value: Value, at propertyIndex: Int, in context: ManagedObjectContext
     ) throws -> Self {
         if let existing = try first(ObjectPredicate("%K == %@", key, value), in: context) {

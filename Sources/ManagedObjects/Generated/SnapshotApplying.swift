@@ -1,16 +1,19 @@
-// What a generated snapshot's `apply(to:)` writes relationships with: typed IDs made objects
-// of the object's context.
-extension ManagedObject {
-    @_spi(Generated) public func setToOneObjectID<Destination>(_ id: ObjectID<Destination>?, at index: Int) throws {
-        setToOneRelationship(try id.map { try relatedObject(for: $0.managedObjectID, at: index) }, at: index)
+// What a generated snapshot reads the object's values with (`snapshot()`) and its
+// `apply(to:)` writes relationships with: typed IDs made objects of the object's context.
+extension GeneratedObjectAccess {
+    /// The values of `snapshot()`: the object's current ones, unsaved changes included.
+    public func snapshotValues() -> SnapshotValues { SnapshotValues(object: object) }
+
+    public func setToOneID<Destination>(_ id: ObjectID<Destination>?, at index: Int) throws {
+        object.setToOneRelationship(try id.map { try relatedObject(for: $0.managedObjectID, at: index) }, at: index)
     }
 
-    @_spi(Generated) public func setToManyObjectIDs<Destination>(_ ids: [ObjectID<Destination>], at index: Int) throws {
+    public func setToManyIDs<Destination>(_ ids: [ObjectID<Destination>], at index: Int) throws {
         let objects = OrderedSet(try ids.map { try relatedObject(for: $0.managedObjectID, at: index) })
-        if property(at: index).relationshipIsOrdered {
-            setOrderedRelationship(objects, at: index)
+        if object.property(at: index).relationshipIsOrdered {
+            object.setOrderedRelationship(objects, at: index)
         } else {
-            setRelationship(Set(objects), at: index)
+            object.setRelationship(Set(objects), at: index)
         }
     }
 
@@ -18,11 +21,11 @@ extension ManagedObject {
     /// `referentialIntegrity` (133000) when the object is in no context, or no store of the
     /// context could have the ID.
     private func relatedObject(for id: ManagedObjectID, at index: Int) throws -> ManagedObject {
-        guard let context = managedObjectContext, let related = context.registeredOrStoredObject(with: id) else {
+        guard let context = object.managedObjectContext, let related = context.registeredOrStoredObject(with: id) else {
             throw ManagedObjectError(
                 .referentialIntegrity,
-                "\(propertyPath(at: index)): no object with ID \(id) in \(managedObjectContext == nil ? "a context (the object is in none)" : "the context or its stores")",
-                entityName: entity.name, objectID: objectID)
+                "\(object.propertyPath(at: index)): no object with ID \(id) in \(object.managedObjectContext == nil ? "a context (the object is in none)" : "the context or its stores")",
+                entityName: object.entity.name, objectID: object.objectID)
         }
         return related
     }

@@ -137,66 +137,12 @@ import Foundation
 }
 
 extension FetchableManagedObject {
-    /// The values of `snapshot()`: the object's current ones, unsaved changes included.
-    @_spi(Generated) public func snapshotValues() -> SnapshotValues { SnapshotValues(object: self) }
-
-    /// The saved rows of this class's entity (and its sub-entities, `includingSubentities`)
-    /// matching `predicate`, sorted, each made into a snapshot by `snapshot` as the store reads
-    /// it: an SQL store hands over the statement's row (``SQLSnapshotRow``); no managed object
-    /// is made and nothing is kept in the row cache. Unsaved changes of `context` are not seen,
-    /// as with dictionary results; a parent context's are. When the store cannot evaluate the
-    /// predicate or sorts, the objects are fetched and read instead.
-    @inlinable @_spi(Generated) public static func readSnapshots<Snapshot>(
-        _ predicate: ObjectPredicate?, sortedBy sortDescriptors: [ObjectSortDescriptor], includingSubentities: Bool = true,
-        in context: ManagedObjectContext, _ snapshot: (SnapshotValues) throws -> Snapshot
-    ) throws -> [Snapshot] {
-        var snapshots: [Snapshot] = []
-        try forEachSnapshotValues(
-            request(predicate, sortedBy: sortDescriptors, includingSubentities: includingSubentities), in: context
-        ) { snapshots.append(try snapshot($0)) }
-        return snapshots
-    }
-
-    /// ``readSnapshots(_:sortedBy:includingSubentities:in:_:)`` with a typed predicate and sorts
-    /// (`#Predicate`); one that does not translate throws, naming it, as a typed fetch does.
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    @inlinable @_spi(Generated) public static func readSnapshots<Snapshot>(
-        _ predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>], includingSubentities: Bool = true,
-        in context: ManagedObjectContext, _ snapshot: (SnapshotValues) throws -> Snapshot
-    ) throws -> [Snapshot] {
-        var snapshots: [Snapshot] = []
-        try forEachSnapshotValues(
-            request(predicate, sortedBy: sortDescriptors, includingSubentities: includingSubentities), in: context
-        ) { snapshots.append(try snapshot($0)) }
-        return snapshots
-    }
-
-    // The two above collect in the caller's module, specialized for its `Snapshot`: collected in
-    // the runtime's generic code, each snapshot was copied and destroyed through its value
-    // witnesses. What they call is not generic over the snapshot.
-
-    @usableFromInline static func request(
-        _ predicate: ObjectPredicate?, sortedBy sortDescriptors: [ObjectSortDescriptor], includingSubentities: Bool
-    ) -> FetchRequest<Self> {
-        let request = FetchRequest<Self>(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
-        request.includesSubentities = includingSubentities
-        return request
-    }
-
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    @usableFromInline static func request(
-        _ predicate: Predicate<Self>, sortedBy sortDescriptors: [SortDescriptor<Self>], includingSubentities: Bool
-    ) -> FetchRequest<Self> {
-        // The entity `self` names (a subclass's, called on one), as the format-string form.
-        let request = FetchRequest<Self>(entityName: entityName)
-        request.filter(predicate)
-        request.sort(by: sortDescriptors)
-        request.includesSubentities = includingSubentities
-        return request
-    }
-
-    /// The values of each object `request` fetches, in its order, handed to `body` one at a time.
-    @_spi(Generated) public static func forEachSnapshotValues(
+    /// Hands the values of each saved object `request` fetches to `body`, in the request's order,
+    /// as the store reads them: an SQL store hands over the statement's row (``SQLSnapshotRow``);
+    /// no managed object is made and nothing is kept in the row cache. Unsaved changes of
+    /// `context` are not seen, as with dictionary results; a parent context's are. When the
+    /// store cannot evaluate the predicate or sorts, the objects are fetched and read instead.
+    static func forEachSnapshotValues(
         _ request: FetchRequest<Self>, in context: ManagedObjectContext, _ body: (SnapshotValues) throws -> Void
     ) throws {
         request.includesPendingChanges = false

@@ -10,9 +10,8 @@ extension FetchableManagedObject {
     /// tables of the subclasses `Self` is or descends from (`nil` for the others). The entries
     /// are `PartialKeyPath<Self>` so that generated code writes `\.text`, not `\Tweet.text`:
     /// the root taken from this parameter is cheaper to typecheck than a class named in each.
-    @_spi(Generated)
-    public static func propertyNames(
-        _ own: [PartialKeyPath<Self>: String], subclasses: [AnyKeyPath: String]?...
+    static func propertyNames(
+        _ own: [PartialKeyPath<Self>: String], subclasses: [[AnyKeyPath: String]?]
     ) -> [AnyKeyPath: String] {
         var names = [AnyKeyPath: String](minimumCapacity: own.count)
         for (keyPath, name) in own { names[keyPath] = name }

@@ -42,16 +42,16 @@ final class Warden: ManagedObject {
 }
 
 extension Warden: FetchableManagedObject {
-    var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    var age: Int64 { get { int64Attribute(at: 1, default: 0) } set { setInt64Attribute(newValue, at: 1) } }
-    var rating: Double { get { doubleAttribute(at: 2, default: 0) } set { setDoubleAttribute(newValue, at: 2) } }
-    var active: Bool { get { boolAttribute(at: 3, default: false) } set { setBoolAttribute(newValue, at: 3) } }
-    var hired: Date? { get { dateAttribute(at: 4) } set { setDateAttribute(newValue, at: 4) } }
-    var nickname_: String? { get { stringAttribute(at: 5) } set { setStringAttribute(newValue, at: 5) } }
+    var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    var age: Int64 { get { _managedGen.int64(at: 1, default: 0) } set { _managedGen.setInt64(newValue, at: 1) } }
+    var rating: Double { get { _managedGen.double(at: 2, default: 0) } set { _managedGen.setDouble(newValue, at: 2) } }
+    var active: Bool { get { _managedGen.bool(at: 3, default: false) } set { _managedGen.setBool(newValue, at: 3) } }
+    var hired: Date? { get { _managedGen.date(at: 4) } set { _managedGen.setDate(newValue, at: 4) } }
+    var nickname_: String? { get { _managedGen.string(at: 5) } set { _managedGen.setString(newValue, at: 5) } }
     var mentor: Warden? { get { toOneRelationship(at: 6) } set { setToOneRelationship(newValue, at: 6) } }
     var mentees: Set<Warden> { get { relationship(at: 7) } set { setRelationship(newValue, at: 7) } }
     var animals: Set<Creature> { get { relationship(at: 8) } set { setRelationship(newValue, at: 8) } }
-    var nickname: String { get { stringAttribute(at: 5, default: "") } set { setStringAttribute(newValue, at: 5) } }
+    var nickname: String { get { _managedGen.string(at: 5, default: "") } set { _managedGen.setString(newValue, at: 5) } }
 
     static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         [
@@ -69,8 +69,8 @@ class Creature: ManagedObject {
 protocol CreatureFetching: Creature, FetchableManagedObject {}
 
 extension Creature: CreatureFetching {
-    var name: String? { get { stringAttribute(at: 0) } set { setStringAttribute(newValue, at: 0) } }
-    var legs: Int16 { get { int16Attribute(at: 1, default: 4) } set { setInt16Attribute(newValue, at: 1) } }
+    var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    var legs: Int16 { get { _managedGen.int16(at: 1, default: 4) } set { _managedGen.setInt16(newValue, at: 1) } }
     var warden: Warden? { get { toOneRelationship(at: 2) } set { setToOneRelationship(newValue, at: 2) } }
 }
 
@@ -87,6 +87,6 @@ final class Hound: Creature {
 }
 
 extension Hound {
-    var breed: String? { get { stringAttribute(at: 3) } set { setStringAttribute(newValue, at: 3) } }
+    var breed: String? { get { _managedGen.string(at: 3) } set { _managedGen.setString(newValue, at: 3) } }
     static var propertyNamesOfHound: [AnyKeyPath: String] { [\Hound.breed: "breed"] }
 }

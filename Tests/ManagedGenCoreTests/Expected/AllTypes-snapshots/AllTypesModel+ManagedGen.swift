@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `AllTypesModel` under the name `AllTypes` as the program loads.
@@ -37,8 +37,8 @@ public enum AllTypesModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
-    private static let classes: [String: ManagedObject.Type] = ["Sample": Sample.self, "Item": Item.self]
+    public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Sample": Sample.self, "Item": Item.self]
 
     @_optimize(none) private static func sampleEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Sample` entity.
-public final class Sample: ManagedObject {
+public final class Sample: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Sample" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xe100ac7a1fb8ea47 }
 }
 
-extension Sample: FetchableManagedObject {
+extension Sample: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let binary = "binary"
@@ -47,185 +47,173 @@ extension Sample: FetchableManagedObject {
         public static let related = "related"
     }
 
-    public var binary: Data? { get { self.dataAttribute(at: 0) } set { self.setDataAttribute(newValue, at: 0) } }
+    public var binary: Data? { get { _managedGen.data(at: 0) } set { _managedGen.setData(newValue, at: 0) } }
 
     public var boolean: Bool {
-        get { self.boolAttribute(at: 1, default: true) }
-        set { self.setBoolAttribute(newValue, at: 1) }
+        get { _managedGen.bool(at: 1, default: true) }
+        set { _managedGen.setBool(newValue, at: 1) }
     }
 
     public var booleanObject: NSNumber? {
-        get { self.boolNumberAttribute(at: 2) }
-        set { self.setBoolNumberAttribute(newValue, at: 2) }
+        get { _managedGen.boolNumber(at: 2) }
+        set { _managedGen.setBoolNumber(newValue, at: 2) }
     }
 
-    public var date: Date? { get { self.dateAttribute(at: 3) } set { self.setDateAttribute(newValue, at: 3) } }
-
-    public var decimal: Decimal? {
-        get { self.decimalAttribute(at: 4) }
-        set { self.setDecimalAttribute(newValue, at: 4) }
-    }
-
+    public var date: Date? { get { _managedGen.date(at: 3) } set { _managedGen.setDate(newValue, at: 3) } }
+    public var decimal: Decimal? { get { _managedGen.decimal(at: 4) } set { _managedGen.setDecimal(newValue, at: 4) } }
     /// Derived from `items.@count`: computed at each save; read-only.
-    public var derivedCount: Int64 { self.int64Attribute(at: 5, default: 0) }
+    public var derivedCount: Int64 { _managedGen.int64(at: 5, default: 0) }
 
     public var double: Double {
-        get { self.doubleAttribute(at: 6, default: 2.5) }
-        set { self.setDoubleAttribute(newValue, at: 6) }
+        get { _managedGen.double(at: 6, default: 2.5) }
+        set { _managedGen.setDouble(newValue, at: 6) }
     }
 
     public var float: Float {
-        get { self.floatAttribute(at: 7, default: 0) }
-        set { self.setFloatAttribute(newValue, at: 7) }
+        get { _managedGen.float(at: 7, default: 0) }
+        set { _managedGen.setFloat(newValue, at: 7) }
     }
 
     public var int16: Int16 {
-        get { self.int16Attribute(at: 8, default: 7) }
-        set { self.setInt16Attribute(newValue, at: 8) }
+        get { _managedGen.int16(at: 8, default: 7) }
+        set { _managedGen.setInt16(newValue, at: 8) }
     }
 
     public var int32: Int32 {
-        get { self.int32Attribute(at: 9, default: 0) }
-        set { self.setInt32Attribute(newValue, at: 9) }
+        get { _managedGen.int32(at: 9, default: 0) }
+        set { _managedGen.setInt32(newValue, at: 9) }
     }
 
     public var int64: Int64 {
-        get { self.int64Attribute(at: 10, default: 0) }
-        set { self.setInt64Attribute(newValue, at: 10) }
+        get { _managedGen.int64(at: 10, default: 0) }
+        set { _managedGen.setInt64(newValue, at: 10) }
     }
 
     public var legacyNumber: NSNumber? {
-        get { self.int32NumberAttribute(at: 11) }
-        set { self.setInt32NumberAttribute(newValue, at: 11) }
+        get { _managedGen.int32Number(at: 11) }
+        set { _managedGen.setInt32Number(newValue, at: 11) }
     }
 
     public var location: Location? {
-        get { (self.attributeValue(at: 12) as [String: Any]?).map(Location.init(dictionary:)) }
-        set { self.setAttributeValue(newValue?.dictionary, at: 12) }
+        get { (_managedGen.value(at: 12) as [String: Any]?).map(Location.init(dictionary:)) }
+        set { _managedGen.setValue(newValue?.dictionary, at: 12) }
     }
 
-    public var name: String? { get { self.stringAttribute(at: 13) } set { self.setStringAttribute(newValue, at: 13) } }
+    public var name: String? { get { _managedGen.string(at: 13) } set { _managedGen.setString(newValue, at: 13) } }
     /// Stored through the value transformer `NSSecureUnarchiveFromDataTransformer`.
-    public var tags: [String]? { get { self.attributeValue(at: 14) } set { self.setAttributeValue(newValue, at: 14) } }
+    public var tags: [String]? { get { _managedGen.value(at: 14) } set { _managedGen.setValue(newValue, at: 14) } }
     // Transformable class 'UIColor' is not a Foundation or standard type; typed Any.
-    public var color: Any? { get { self.attributeValue(at: 15) } set { self.setAttributeValue(newValue, at: 15) } }
+    public var color: Any? { get { _managedGen.value(at: 15) } set { _managedGen.setValue(newValue, at: 15) } }
 
     public var dictionary: NSDictionary? {
-        get { self.attributeValue(at: 16) }
-        set { self.setAttributeValue(newValue, at: 16) }
+        get { _managedGen.value(at: 16) }
+        set { _managedGen.setValue(newValue, at: 16) }
     }
 
     // Transformable class 'UnCloudNotes.' is not a Foundation or standard type; typed Any.
-    public var moduleClass: Any? {
-        get { self.attributeValue(at: 17) }
-        set { self.setAttributeValue(newValue, at: 17) }
-    }
+    public var moduleClass: Any? { get { _managedGen.value(at: 17) } set { _managedGen.setValue(newValue, at: 17) } }
 
     public var untypedTransformable: Any? {
-        get { self.attributeValue(at: 18) }
-        set { self.setAttributeValue(newValue, at: 18) }
+        get { _managedGen.value(at: 18) }
+        set { _managedGen.setValue(newValue, at: 18) }
     }
 
     /// Transient: not saved.
-    public var scratch: Any? { get { self.attributeValue(at: 19) } set { self.setAttributeValue(newValue, at: 19) } }
+    public var scratch: Any? { get { _managedGen.value(at: 19) } set { _managedGen.setValue(newValue, at: 19) } }
 
     /// Transient: not saved.
     public var transientString: String? {
-        get { self.stringAttribute(at: 20) }
-        set { self.setStringAttribute(newValue, at: 20) }
+        get { _managedGen.string(at: 20) }
+        set { _managedGen.setString(newValue, at: 20) }
     }
 
-    public var uri: URL? { get { self.urlAttribute(at: 21) } set { self.setUrlAttribute(newValue, at: 21) } }
-    public var uuid: UUID? { get { self.uuidAttribute(at: 22) } set { self.setUuidAttribute(newValue, at: 22) } }
+    public var uri: URL? { get { _managedGen.url(at: 21) } set { _managedGen.setUrl(newValue, at: 21) } }
+    public var uuid: UUID? { get { _managedGen.uuid(at: 22) } set { _managedGen.setUuid(newValue, at: 22) } }
 
     public var uuidWithDefault_: UUID? {
-        get { self.uuidAttribute(at: 23) }
-        set { self.setUuidAttribute(newValue, at: 23) }
+        get { _managedGen.uuid(at: 23) }
+        set { _managedGen.setUuid(newValue, at: 23) }
     }
 
     public var count_: NSNumber? {
-        get { self.int16NumberAttribute(at: 24) }
-        set { self.setInt16NumberAttribute(newValue, at: 24) }
+        get { _managedGen.int16Number(at: 24) }
+        set { _managedGen.setInt16Number(newValue, at: 24) }
     }
 
     public var score: Double {
-        get { self.doubleAttribute(at: 25, default: 0) }
-        set { self.setDoubleAttribute(newValue, at: 25) }
+        get { _managedGen.double(at: 25, default: 0) }
+        set { _managedGen.setDouble(newValue, at: 25) }
     }
 
-    public var title_: String? {
-        get { self.stringAttribute(at: 26) }
-        set { self.setStringAttribute(newValue, at: 26) }
+    public var title_: String? { get { _managedGen.string(at: 26) } set { _managedGen.setString(newValue, at: 26) } }
+
+    public var items: ManagedObjects.OrderedSet<Item> {
+        get { _managedGen.ordered(at: 27) }
+        set { _managedGen.setOrdered(newValue, at: 27) }
     }
 
-    public var items: OrderedSet<Item> {
-        get { self.orderedRelationship(at: 27) }
-        set { self.setOrderedRelationship(newValue, at: 27) }
-    }
-
-    public var owner_: Item? {
-        get { self.toOneRelationship(at: 28) }
-        set { self.setToOneRelationship(newValue, at: 28) }
-    }
-
-    public var related: Set<Item> { get { self.relationship(at: 29) } set { self.setRelationship(newValue, at: 29) } }
+    public var owner_: Item? { get { _managedGen.toOne(at: 28) } set { _managedGen.setToOne(newValue, at: 28) } }
+    public var related: Set<Item> { get { _managedGen.toMany(at: 29) } set { _managedGen.setToMany(newValue, at: 29) } }
 
     /// Non-optional `uuidWithDefault_`.
     public var uuidWithDefault: UUID {
-        get { self.uuidAttribute(at: 23, default: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) }
-        set { self.setUuidAttribute(newValue, at: 23) }
+        get { _managedGen.uuid(at: 23, default: UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!) }
+        set { _managedGen.setUuid(newValue, at: 23) }
     }
 
     /// Non-optional `score`.
     public var scoreValue: Double {
-        get { self.doubleAttribute(at: 25, default: 0) }
-        set { self.setDoubleAttribute(newValue, at: 25) }
+        get { _managedGen.double(at: 25, default: 0) }
+        set { _managedGen.setDouble(newValue, at: 25) }
     }
 
     /// Non-optional `owner_`.
     public var owner: Item {
-        get { self.requiredValue(self.toOneRelationship(at: 28) as Item?, key: "Sample.owner_") }
-        set { self.setToOneRelationship(newValue, at: 28) }
+        get { _managedGen.required(_managedGen.toOne(at: 28) as Item?, key: "Sample.owner_") }
+        set { _managedGen.setToOne(newValue, at: 28) }
     }
 
-    public func addToItems(_ value: Item) { self.addRelatedObject(value, at: 27) }
-    public func removeFromItems(_ value: Item) { self.removeRelatedObject(value, at: 27) }
-    public func addToItems(_ values: OrderedSet<Item>) { self.addToRelationship(values, at: 27) }
-    public func removeFromItems(_ values: OrderedSet<Item>) { self.removeFromRelationship(values, at: 27) }
+    public func addToItems(_ value: Item) { _managedGen.addObject(value, at: 27) }
+    public func removeFromItems(_ value: Item) { _managedGen.removeObject(value, at: 27) }
+    public func addToItems(_ values: ManagedObjects.OrderedSet<Item>) { _managedGen.addObjects(values, at: 27) }
+    public func removeFromItems(_ values: ManagedObjects.OrderedSet<Item>) { _managedGen.removeObjects(values, at: 27) }
 
     public func insertIntoItems(_ value: Item, at index: Int) {
-        self.insertRelatedObject(value, at: index, propertyIndex: 27)
+        _managedGen.insertObject(value, at: index, propertyIndex: 27)
     }
 
     public func insertIntoItems(_ values: [Item], at indexes: IndexSet) {
-        self.insertIntoRelationship(values, at: indexes, propertyIndex: 27)
+        _managedGen.insertObjects(values, at: indexes, propertyIndex: 27)
     }
 
-    public func removeFromItems(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 27) }
-    public func removeFromItems(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 27) }
+    public func removeFromItems(at index: Int) { _managedGen.removeObject(at: index, propertyIndex: 27) }
+    public func removeFromItems(at indexes: IndexSet) { _managedGen.removeObjects(at: indexes, propertyIndex: 27) }
 
     public func replaceItems(at index: Int, with value: Item) {
-        self.replaceRelatedObject(at: index, with: value, propertyIndex: 27)
+        _managedGen.replaceObject(at: index, with: value, propertyIndex: 27)
     }
 
     public func replaceItems(at indexes: IndexSet, with values: [Item]) {
-        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 27)
+        _managedGen.replaceObjects(at: indexes, with: values, propertyIndex: 27)
     }
 
-    public func addToRelated(_ value: Item) { self.addRelatedObject(value, at: 29) }
-    public func removeFromRelated(_ value: Item) { self.removeRelatedObject(value, at: 29) }
-    public func addToRelated(_ values: Set<Item>) { self.addToRelationship(values, at: 29) }
-    public func removeFromRelated(_ values: Set<Item>) { self.removeFromRelationship(values, at: 29) }
+    public func addToRelated(_ value: Item) { _managedGen.addObject(value, at: 29) }
+    public func removeFromRelated(_ value: Item) { _managedGen.removeObject(value, at: 29) }
+    public func addToRelated(_ values: Set<Item>) { _managedGen.addObjects(values, at: 29) }
+    public func removeFromRelated(_ values: Set<Item>) { _managedGen.removeObjects(values, at: 29) }
+
     /// A fetch request for `Sample` objects.
-    public class func fetchRequest() -> FetchRequest<Sample> { FetchRequest<Sample>(entityName: "Sample") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Sample> {
+        ManagedObjects.FetchRequest<Sample>(entityName: "Sample")
+    }
 
     /// The `Sample` whose `uuid` is `uuid` (unique in the model), inserted if there is none.
-    public static func withUuid(_ uuid: UUID, in context: ManagedObjectContext) throws -> Sample {
-        try Sample.findOrInsert(Keys.uuid, uuid, at: 22, in: context)
+    public static func withUuid(_ uuid: UUID, in context: ManagedObjects.ManagedObjectContext) throws -> Sample {
+        try Sample._managedGen.findOrInsert(Keys.uuid, uuid, at: 22, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.binary: "binary",
             \.boolean: "boolean",
             \.booleanObject: "booleanObject",
@@ -297,26 +285,26 @@ extension Sample {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.binary = values.dataAttribute(at: 0)
-            self.boolean = values.boolAttribute(at: 1, default: true)
-            self.booleanObject = values.boolAttribute(at: 2)
-            self.date = values.dateAttribute(at: 3)
-            self.decimal = values.decimalAttribute(at: 4)
-            self.derivedCount = values.int64Attribute(at: 5, default: 0)
-            self.double = values.doubleAttribute(at: 6, default: 2.5)
-            self.float = values.floatAttribute(at: 7, default: 0)
-            self.int16 = values.int16Attribute(at: 8, default: 7)
-            self.int32 = values.int32Attribute(at: 9, default: 0)
-            self.int64 = values.int64Attribute(at: 10, default: 0)
-            self.legacyNumber = values.int32Attribute(at: 11)
-            self.name = values.stringAttribute(at: 13)
+            self.binary = values.data(at: 0)
+            self.boolean = values.bool(at: 1, default: true)
+            self.booleanObject = values.bool(at: 2)
+            self.date = values.date(at: 3)
+            self.decimal = values.decimal(at: 4)
+            self.derivedCount = values.int64(at: 5, default: 0)
+            self.double = values.double(at: 6, default: 2.5)
+            self.float = values.float(at: 7, default: 0)
+            self.int16 = values.int16(at: 8, default: 7)
+            self.int32 = values.int32(at: 9, default: 0)
+            self.int64 = values.int64(at: 10, default: 0)
+            self.legacyNumber = values.int32(at: 11)
+            self.name = values.string(at: 13)
             self.tags = values.attribute(at: 14)
-            self.uri = values.urlAttribute(at: 21)
-            self.uuid = values.uuidAttribute(at: 22)
-            self.uuidWithDefault_ = values.uuidAttribute(at: 23)
-            self.count_ = values.int16Attribute(at: 24)
-            self.score = values.doubleAttribute(at: 25, default: 0)
-            self.title_ = values.stringAttribute(at: 26)
+            self.uri = values.url(at: 21)
+            self.uuid = values.uuid(at: 22)
+            self.uuidWithDefault_ = values.uuid(at: 23)
+            self.count_ = values.int16(at: 24)
+            self.score = values.double(at: 25, default: 0)
+            self.title_ = values.string(at: 26)
             self.items = values.toMany(at: 27)
             self.owner_ = values.toOne(at: 28)
             self.related = values.toMany(at: 29)
@@ -325,42 +313,42 @@ extension Sample {
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Sample) throws {
-            object.setDataAttribute(self.binary, at: 0)
-            object.setBoolAttribute(self.boolean, at: 1)
-            object.setBoolAttribute(self.booleanObject, at: 2)
-            object.setDateAttribute(self.date, at: 3)
-            object.setDecimalAttribute(self.decimal, at: 4)
-            object.setDoubleAttribute(self.double, at: 6)
-            object.setFloatAttribute(self.float, at: 7)
-            object.setInt16Attribute(self.int16, at: 8)
-            object.setInt32Attribute(self.int32, at: 9)
-            object.setInt64Attribute(self.int64, at: 10)
-            object.setInt32Attribute(self.legacyNumber, at: 11)
-            object.setStringAttribute(self.name, at: 13)
-            object.setAttributeValue(self.tags, at: 14)
-            object.setUrlAttribute(self.uri, at: 21)
-            object.setUuidAttribute(self.uuid, at: 22)
-            object.setUuidAttribute(self.uuidWithDefault_, at: 23)
-            object.setInt16Attribute(self.count_, at: 24)
-            object.setDoubleAttribute(self.score, at: 25)
-            object.setStringAttribute(self.title_, at: 26)
-            try object.setToManyObjectIDs(self.items, at: 27)
-            try object.setToOneObjectID(self.owner_, at: 28)
-            try object.setToManyObjectIDs(self.related, at: 29)
+            object._managedGen.setData(self.binary, at: 0)
+            object._managedGen.setBool(self.boolean, at: 1)
+            object._managedGen.setBool(self.booleanObject, at: 2)
+            object._managedGen.setDate(self.date, at: 3)
+            object._managedGen.setDecimal(self.decimal, at: 4)
+            object._managedGen.setDouble(self.double, at: 6)
+            object._managedGen.setFloat(self.float, at: 7)
+            object._managedGen.setInt16(self.int16, at: 8)
+            object._managedGen.setInt32(self.int32, at: 9)
+            object._managedGen.setInt64(self.int64, at: 10)
+            object._managedGen.setInt32(self.legacyNumber, at: 11)
+            object._managedGen.setString(self.name, at: 13)
+            object._managedGen.setValue(self.tags, at: 14)
+            object._managedGen.setUrl(self.uri, at: 21)
+            object._managedGen.setUuid(self.uuid, at: 22)
+            object._managedGen.setUuid(self.uuidWithDefault_, at: 23)
+            object._managedGen.setInt16(self.count_, at: 24)
+            object._managedGen.setDouble(self.score, at: 25)
+            object._managedGen.setString(self.title_, at: 26)
+            try object._managedGen.setToManyIDs(self.items, at: 27)
+            try object._managedGen.setToOneID(self.owner_, at: 28)
+            try object._managedGen.setToManyIDs(self.related, at: 29)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Sample` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -371,9 +359,9 @@ extension Sample {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Sample>,
         sortedBy sortDescriptors: [SortDescriptor<Sample>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Item` entity.
-public final class Item: ManagedObject {
+public final class Item: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Item" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x2dcd57d4d5e4a6e3 }
 }
 
-extension Item: FetchableManagedObject {
+extension Item: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let position = "position"
@@ -21,25 +21,20 @@ extension Item: FetchableManagedObject {
     }
 
     public var position: Int32 {
-        get { self.int32Attribute(at: 0, default: 0) }
-        set { self.setInt32Attribute(newValue, at: 0) }
+        get { _managedGen.int32(at: 0, default: 0) }
+        set { _managedGen.setInt32(newValue, at: 0) }
     }
 
-    public var owned: Sample? {
-        get { self.toOneRelationship(at: 1) }
-        set { self.setToOneRelationship(newValue, at: 1) }
-    }
-
-    public var sample: Sample? {
-        get { self.toOneRelationship(at: 2) }
-        set { self.setToOneRelationship(newValue, at: 2) }
-    }
+    public var owned: Sample? { get { _managedGen.toOne(at: 1) } set { _managedGen.setToOne(newValue, at: 1) } }
+    public var sample: Sample? { get { _managedGen.toOne(at: 2) } set { _managedGen.setToOne(newValue, at: 2) } }
 
     /// A fetch request for `Item` objects.
-    public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Item> {
+        ManagedObjects.FetchRequest<Item>(entityName: "Item")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.position: "position", \.owned: "owned", \.sample: "sample"])
+        _managedGen.propertyNames([\.position: "position", \.owned: "owned", \.sample: "sample"])
     }
 }
 
@@ -55,7 +50,7 @@ extension Item {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.position = values.int32Attribute(at: 0, default: 0)
+            self.position = values.int32(at: 0, default: 0)
             self.owned = values.toOne(at: 1)
             self.sample = values.toOne(at: 2)
         }
@@ -63,23 +58,23 @@ extension Item {
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Item) throws {
-            object.setInt32Attribute(self.position, at: 0)
-            try object.setToOneObjectID(self.owned, at: 1)
-            try object.setToOneObjectID(self.sample, at: 2)
+            object._managedGen.setInt32(self.position, at: 0)
+            try object._managedGen.setToOneID(self.owned, at: 1)
+            try object._managedGen.setToOneID(self.sample, at: 2)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Item` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -90,9 +85,9 @@ extension Item {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Item>,
         sortedBy sortDescriptors: [SortDescriptor<Item>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Item` entity.
-public final class Item: ManagedObject {
+public final class Item: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Item" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x2dcd57d4d5e4a6e3 }
 }
 
-extension Item: FetchableManagedObject {
+extension Item: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let position = "position"
@@ -21,24 +21,19 @@ extension Item: FetchableManagedObject {
     }
 
     public var position: Int32 {
-        get { self.int32Attribute(at: 0, default: 0) }
-        set { self.setInt32Attribute(newValue, at: 0) }
+        get { _managedGen.int32(at: 0, default: 0) }
+        set { _managedGen.setInt32(newValue, at: 0) }
     }
 
-    public var owned: Sample? {
-        get { self.toOneRelationship(at: 1) }
-        set { self.setToOneRelationship(newValue, at: 1) }
-    }
-
-    public var sample: Sample? {
-        get { self.toOneRelationship(at: 2) }
-        set { self.setToOneRelationship(newValue, at: 2) }
-    }
+    public var owned: Sample? { get { _managedGen.toOne(at: 1) } set { _managedGen.setToOne(newValue, at: 1) } }
+    public var sample: Sample? { get { _managedGen.toOne(at: 2) } set { _managedGen.setToOne(newValue, at: 2) } }
 
     /// A fetch request for `Item` objects.
-    public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Item> {
+        ManagedObjects.FetchRequest<Item>(entityName: "Item")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.position: "position", \.owned: "owned", \.sample: "sample"])
+        _managedGen.propertyNames([\.position: "position", \.owned: "owned", \.sample: "sample"])
     }
 }

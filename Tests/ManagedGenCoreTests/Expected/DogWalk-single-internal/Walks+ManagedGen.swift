@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `Walks` under the name `DogWalk` as the program loads.
@@ -26,8 +26,8 @@ internal enum Walks {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    internal static let managedObjectModel = ManagedObjectModel(model, classes: classes)
-    private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
+    internal static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
     @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(
@@ -58,81 +58,89 @@ internal enum Walks {
 }
 
 /// The `Dog` entity.
-internal final class Dog: ManagedObject {
+internal final class Dog: ManagedObjects.ManagedObject {
     internal override class var entityName: String { "Dog" }
     internal override class var storedPropertyLayoutHash: UInt64? { 0x5d05f88f87532de1 }
 }
 
-extension Dog: FetchableManagedObject {
+extension Dog: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     internal enum Keys {
         internal static let name = "name"
         internal static let walks = "walks"
     }
 
-    internal var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    internal var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
 
-    internal var walks: OrderedSet<Walk> {
-        get { self.orderedRelationship(at: 1) }
-        set { self.setOrderedRelationship(newValue, at: 1) }
+    internal var walks: ManagedObjects.OrderedSet<Walk> {
+        get { _managedGen.ordered(at: 1) }
+        set { _managedGen.setOrdered(newValue, at: 1) }
     }
 
-    internal func addToWalks(_ value: Walk) { self.addRelatedObject(value, at: 1) }
-    internal func removeFromWalks(_ value: Walk) { self.removeRelatedObject(value, at: 1) }
-    internal func addToWalks(_ values: OrderedSet<Walk>) { self.addToRelationship(values, at: 1) }
-    internal func removeFromWalks(_ values: OrderedSet<Walk>) { self.removeFromRelationship(values, at: 1) }
+    internal func addToWalks(_ value: Walk) { _managedGen.addObject(value, at: 1) }
+    internal func removeFromWalks(_ value: Walk) { _managedGen.removeObject(value, at: 1) }
+    internal func addToWalks(_ values: ManagedObjects.OrderedSet<Walk>) { _managedGen.addObjects(values, at: 1) }
+
+    internal func removeFromWalks(_ values: ManagedObjects.OrderedSet<Walk>) {
+        _managedGen.removeObjects(values, at: 1)
+    }
 
     internal func insertIntoWalks(_ value: Walk, at index: Int) {
-        self.insertRelatedObject(value, at: index, propertyIndex: 1)
+        _managedGen.insertObject(value, at: index, propertyIndex: 1)
     }
 
     internal func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) {
-        self.insertIntoRelationship(values, at: indexes, propertyIndex: 1)
+        _managedGen.insertObjects(values, at: indexes, propertyIndex: 1)
     }
 
-    internal func removeFromWalks(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 1) }
-    internal func removeFromWalks(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 1) }
+    internal func removeFromWalks(at index: Int) { _managedGen.removeObject(at: index, propertyIndex: 1) }
+    internal func removeFromWalks(at indexes: IndexSet) { _managedGen.removeObjects(at: indexes, propertyIndex: 1) }
 
     internal func replaceWalks(at index: Int, with value: Walk) {
-        self.replaceRelatedObject(at: index, with: value, propertyIndex: 1)
+        _managedGen.replaceObject(at: index, with: value, propertyIndex: 1)
     }
 
     internal func replaceWalks(at indexes: IndexSet, with values: [Walk]) {
-        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 1)
+        _managedGen.replaceObjects(at: indexes, with: values, propertyIndex: 1)
     }
 
     /// A fetch request for `Dog` objects.
-    internal class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
+    internal class func fetchRequest() -> ManagedObjects.FetchRequest<Dog> {
+        ManagedObjects.FetchRequest<Dog>(entityName: "Dog")
+    }
 
     /// The `Dog` whose `name` is `name` (unique in the model), inserted if there is none.
-    internal static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog {
-        try Dog.findOrInsert(Keys.name, name, at: 0, in: context)
+    internal static func withName(_ name: String, in context: ManagedObjects.ManagedObjectContext) throws -> Dog {
+        try Dog._managedGen.findOrInsert(Keys.name, name, at: 0, in: context)
     }
 
     internal static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.walks: "walks"])
+        _managedGen.propertyNames([\.name: "name", \.walks: "walks"])
     }
 }
 
 /// The `Walk` entity.
-internal final class Walk: ManagedObject {
+internal final class Walk: ManagedObjects.ManagedObject {
     internal override class var entityName: String { "Walk" }
     internal override class var storedPropertyLayoutHash: UInt64? { 0x40be52392593e919 }
 }
 
-extension Walk: FetchableManagedObject {
+extension Walk: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     internal enum Keys {
         internal static let date = "date"
         internal static let dog = "dog"
     }
 
-    internal var date: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    internal var dog: Dog? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
+    internal var date: Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
+    internal var dog: Dog? { get { _managedGen.toOne(at: 1) } set { _managedGen.setToOne(newValue, at: 1) } }
+
     /// A fetch request for `Walk` objects.
-    internal class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
+    internal class func fetchRequest() -> ManagedObjects.FetchRequest<Walk> {
+        ManagedObjects.FetchRequest<Walk>(entityName: "Walk")
+    }
 
     internal static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.date: "date", \.dog: "dog"])
+        _managedGen.propertyNames([\.date: "date", \.dog: "dog"])
     }
 }

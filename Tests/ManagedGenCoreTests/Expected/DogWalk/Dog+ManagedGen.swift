@@ -4,61 +4,63 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Dog` entity.
-public final class Dog: ManagedObject {
+public final class Dog: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Dog" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x5d05f88f87532de1 }
 }
 
-extension Dog: FetchableManagedObject {
+extension Dog: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
         public static let walks = "walks"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
 
-    public var walks: OrderedSet<Walk> {
-        get { self.orderedRelationship(at: 1) }
-        set { self.setOrderedRelationship(newValue, at: 1) }
+    public var walks: ManagedObjects.OrderedSet<Walk> {
+        get { _managedGen.ordered(at: 1) }
+        set { _managedGen.setOrdered(newValue, at: 1) }
     }
 
-    public func addToWalks(_ value: Walk) { self.addRelatedObject(value, at: 1) }
-    public func removeFromWalks(_ value: Walk) { self.removeRelatedObject(value, at: 1) }
-    public func addToWalks(_ values: OrderedSet<Walk>) { self.addToRelationship(values, at: 1) }
-    public func removeFromWalks(_ values: OrderedSet<Walk>) { self.removeFromRelationship(values, at: 1) }
+    public func addToWalks(_ value: Walk) { _managedGen.addObject(value, at: 1) }
+    public func removeFromWalks(_ value: Walk) { _managedGen.removeObject(value, at: 1) }
+    public func addToWalks(_ values: ManagedObjects.OrderedSet<Walk>) { _managedGen.addObjects(values, at: 1) }
+    public func removeFromWalks(_ values: ManagedObjects.OrderedSet<Walk>) { _managedGen.removeObjects(values, at: 1) }
 
     public func insertIntoWalks(_ value: Walk, at index: Int) {
-        self.insertRelatedObject(value, at: index, propertyIndex: 1)
+        _managedGen.insertObject(value, at: index, propertyIndex: 1)
     }
 
     public func insertIntoWalks(_ values: [Walk], at indexes: IndexSet) {
-        self.insertIntoRelationship(values, at: indexes, propertyIndex: 1)
+        _managedGen.insertObjects(values, at: indexes, propertyIndex: 1)
     }
 
-    public func removeFromWalks(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 1) }
-    public func removeFromWalks(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 1) }
+    public func removeFromWalks(at index: Int) { _managedGen.removeObject(at: index, propertyIndex: 1) }
+    public func removeFromWalks(at indexes: IndexSet) { _managedGen.removeObjects(at: indexes, propertyIndex: 1) }
 
     public func replaceWalks(at index: Int, with value: Walk) {
-        self.replaceRelatedObject(at: index, with: value, propertyIndex: 1)
+        _managedGen.replaceObject(at: index, with: value, propertyIndex: 1)
     }
 
     public func replaceWalks(at indexes: IndexSet, with values: [Walk]) {
-        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 1)
+        _managedGen.replaceObjects(at: indexes, with: values, propertyIndex: 1)
     }
 
     /// A fetch request for `Dog` objects.
-    public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Dog> {
+        ManagedObjects.FetchRequest<Dog>(entityName: "Dog")
+    }
 
     /// The `Dog` whose `name` is `name` (unique in the model), inserted if there is none.
-    public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Dog {
-        try Dog.findOrInsert(Keys.name, name, at: 0, in: context)
+    public static func withName(_ name: String, in context: ManagedObjects.ManagedObjectContext) throws -> Dog {
+        try Dog._managedGen.findOrInsert(Keys.name, name, at: 0, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.walks: "walks"])
+        _managedGen.propertyNames([\.name: "name", \.walks: "walks"])
     }
 }

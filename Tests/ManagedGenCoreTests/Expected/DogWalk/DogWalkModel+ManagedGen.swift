@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `DogWalkModel` under the name `DogWalk` as the program loads.
@@ -26,8 +26,8 @@ public enum DogWalkModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
-    private static let classes: [String: ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
+    public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
     @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(

@@ -4,27 +4,30 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Walk` entity.
-public final class Walk: ManagedObject {
+public final class Walk: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Walk" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x40be52392593e919 }
 }
 
-extension Walk: FetchableManagedObject {
+extension Walk: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let date = "date"
         public static let dog = "dog"
     }
 
-    public var date: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    public var dog: Dog? { get { self.toOneRelationship(at: 1) } set { self.setToOneRelationship(newValue, at: 1) } }
+    public var date: Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
+    public var dog: Dog? { get { _managedGen.toOne(at: 1) } set { _managedGen.setToOne(newValue, at: 1) } }
+
     /// A fetch request for `Walk` objects.
-    public class func fetchRequest() -> FetchRequest<Walk> { FetchRequest<Walk>(entityName: "Walk") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Walk> {
+        ManagedObjects.FetchRequest<Walk>(entityName: "Walk")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.date: "date", \.dog: "dog"])
+        _managedGen.propertyNames([\.date: "date", \.dog: "dog"])
     }
 }

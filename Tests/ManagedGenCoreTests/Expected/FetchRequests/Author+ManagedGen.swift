@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Author` entity.
-public final class Author: ManagedObject {
+public final class Author: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Author" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x2f0d83a6b6ec5fff }
 }
 
-extension Author: FetchableManagedObject {
+extension Author: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let born = "born"
@@ -21,28 +21,31 @@ extension Author: FetchableManagedObject {
         public static let recentBooks = "recentBooks"
     }
 
-    public var born: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    public var name: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var books: Set<Book> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
+    public var born: Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
+    public var name: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var books: Set<Book> { get { _managedGen.toMany(at: 2) } set { _managedGen.setToMany(newValue, at: 2) } }
 
     /// Fetched property: the `Book` objects matching `author == $FETCH_SOURCE AND year > 2000`,
     /// fetched each time it is read (empty when the object has no context or the fetch fails).
     public var recentBooks: [Book] {
         guard let context = managedObjectContext else { return [] }
-        let request = FetchRequest<Book>(entityName: "Book")
-        request.predicate = ObjectPredicate("author == $FETCH_SOURCE AND year > 2000")
+        let request = ManagedObjects.FetchRequest<Book>(entityName: "Book")
+        request.predicate = ManagedObjects.ObjectPredicate("author == $FETCH_SOURCE AND year > 2000")
             .withSubstitutionVariables(["FETCH_SOURCE": self])
         return (try? context.fetch(request)) ?? []
     }
 
-    public func addToBooks(_ value: Book) { self.addRelatedObject(value, at: 2) }
-    public func removeFromBooks(_ value: Book) { self.removeRelatedObject(value, at: 2) }
-    public func addToBooks(_ values: Set<Book>) { self.addToRelationship(values, at: 2) }
-    public func removeFromBooks(_ values: Set<Book>) { self.removeFromRelationship(values, at: 2) }
+    public func addToBooks(_ value: Book) { _managedGen.addObject(value, at: 2) }
+    public func removeFromBooks(_ value: Book) { _managedGen.removeObject(value, at: 2) }
+    public func addToBooks(_ values: Set<Book>) { _managedGen.addObjects(values, at: 2) }
+    public func removeFromBooks(_ values: Set<Book>) { _managedGen.removeObjects(values, at: 2) }
+
     /// A fetch request for `Author` objects.
-    public class func fetchRequest() -> FetchRequest<Author> { FetchRequest<Author>(entityName: "Author") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Author> {
+        ManagedObjects.FetchRequest<Author>(entityName: "Author")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.born: "born", \.name: "name", \.books: "books"])
+        _managedGen.propertyNames([\.born: "born", \.name: "name", \.books: "books"])
     }
 }

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Book` entity.
-public final class Book: ManagedObject {
+public final class Book: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Book" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x06822016f16716e9 }
 }
 
-extension Book: FetchableManagedObject {
+extension Book: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let pages = "pages"
@@ -22,26 +22,25 @@ extension Book: FetchableManagedObject {
     }
 
     public var pages: Int32 {
-        get { self.int32Attribute(at: 0, default: 0) }
-        set { self.setInt32Attribute(newValue, at: 0) }
+        get { _managedGen.int32(at: 0, default: 0) }
+        set { _managedGen.setInt32(newValue, at: 0) }
     }
 
-    public var title: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var title: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
 
     public var year: Int16 {
-        get { self.int16Attribute(at: 2, default: 0) }
-        set { self.setInt16Attribute(newValue, at: 2) }
+        get { _managedGen.int16(at: 2, default: 0) }
+        set { _managedGen.setInt16(newValue, at: 2) }
     }
 
-    public var author: Author? {
-        get { self.toOneRelationship(at: 3) }
-        set { self.setToOneRelationship(newValue, at: 3) }
-    }
+    public var author: Author? { get { _managedGen.toOne(at: 3) } set { _managedGen.setToOne(newValue, at: 3) } }
 
     /// A fetch request for `Book` objects.
-    public class func fetchRequest() -> FetchRequest<Book> { FetchRequest<Book>(entityName: "Book") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Book> {
+        ManagedObjects.FetchRequest<Book>(entityName: "Book")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.pages: "pages", \.title: "title", \.year: "year", \.author: "author"])
+        _managedGen.propertyNames([\.pages: "pages", \.title: "title", \.year: "year", \.author: "author"])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `FetchRequestsModel` under the name `FetchRequests` as the program loads.
@@ -42,18 +42,18 @@ public enum FetchRequestsModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+    public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
 
     /// The model's fetch request `AllBooks` on `Book`.
-    public static func allBooksRequest() -> FetchRequest<Book> {
-        let request = FetchRequest<Book>(entityName: "Book")
+    public static func allBooksRequest() -> ManagedObjects.FetchRequest<Book> {
+        let request = ManagedObjects.FetchRequest<Book>(entityName: "Book")
         return request
     }
 
     /// The model's fetch request `BooksByAuthorName` on `Book`: `author.name ==[cd] $NAME AND year >= $FROM_YEAR`.
-    public static func booksByAuthorNameRequest(name: String, fromYear: Int16) -> FetchRequest<Book> {
-        let request = FetchRequest<Book>(entityName: "Book")
-        request.predicate = ObjectPredicate("author.name ==[cd] $NAME AND year >= $FROM_YEAR")
+    public static func booksByAuthorNameRequest(name: String, fromYear: Int16) -> ManagedObjects.FetchRequest<Book> {
+        let request = ManagedObjects.FetchRequest<Book>(entityName: "Book")
+        request.predicate = ManagedObjects.ObjectPredicate("author.name ==[cd] $NAME AND year >= $FROM_YEAR")
             .withSubstitutionVariables(["NAME": name, "FROM_YEAR": fromYear])
         request.fetchLimit = 20
         return request
@@ -61,14 +61,14 @@ public enum FetchRequestsModel {
 
     /// The model's fetch request `BooksBornAfter` on `Book`: `author.born > $DATE OR title CONTAINS $needle`.
     /// The model asks for dictionary results, which the runtime does not offer; this returns objects.
-    public static func booksBornAfterRequest(date: Date, needle: String) -> FetchRequest<Book> {
-        let request = FetchRequest<Book>(entityName: "Book")
-        request.predicate = ObjectPredicate("author.born > $DATE OR title CONTAINS $needle")
+    public static func booksBornAfterRequest(date: Date, needle: String) -> ManagedObjects.FetchRequest<Book> {
+        let request = ManagedObjects.FetchRequest<Book>(entityName: "Book")
+        request.predicate = ManagedObjects.ObjectPredicate("author.born > $DATE OR title CONTAINS $needle")
             .withSubstitutionVariables(["DATE": date, "needle": needle])
         return request
     }
 
-    private static let classes: [String: ManagedObject.Type] = ["Author": Author.self, "Book": Book.self]
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Author": Author.self, "Book": Book.self]
 
     @_optimize(none) private static func authorEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(

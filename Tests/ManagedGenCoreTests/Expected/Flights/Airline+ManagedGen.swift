@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Airline` entity.
-public final class Airline: ManagedObject {
+public final class Airline: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Airline" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x92fdbf528b5044f5 }
 }
 
-extension Airline: FetchableManagedObject {
+extension Airline: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let code_ = "code_"
@@ -21,50 +21,52 @@ extension Airline: FetchableManagedObject {
         public static let flights_ = "flights_"
     }
 
-    public var code_: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var name_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
+    public var code_: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var name_: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var shortname_: String? { get { _managedGen.string(at: 2) } set { _managedGen.setString(newValue, at: 2) } }
 
-    public var shortname_: String? {
-        get { self.stringAttribute(at: 2) }
-        set { self.setStringAttribute(newValue, at: 2) }
+    public var flights_: Set<Flight> {
+        get { _managedGen.toMany(at: 3) }
+        set { _managedGen.setToMany(newValue, at: 3) }
     }
-
-    public var flights_: Set<Flight> { get { self.relationship(at: 3) } set { self.setRelationship(newValue, at: 3) } }
 
     /// Non-optional `code_`.
     public var code: String {
-        get { self.stringAttribute(at: 0, default: "") }
-        set { self.setStringAttribute(newValue, at: 0) }
+        get { _managedGen.string(at: 0, default: "") }
+        set { _managedGen.setString(newValue, at: 0) }
     }
 
     /// Non-optional `name_`.
     public var name: String {
-        get { self.stringAttribute(at: 1, default: "") }
-        set { self.setStringAttribute(newValue, at: 1) }
+        get { _managedGen.string(at: 1, default: "") }
+        set { _managedGen.setString(newValue, at: 1) }
     }
 
     /// Non-optional `shortname_`.
     public var shortname: String {
-        get { self.stringAttribute(at: 2, default: "") }
-        set { self.setStringAttribute(newValue, at: 2) }
+        get { _managedGen.string(at: 2, default: "") }
+        set { _managedGen.setString(newValue, at: 2) }
     }
 
     /// Non-optional `flights_`.
-    public var flights: Set<Flight> { get { self.relationship(at: 3) } set { self.setRelationship(newValue, at: 3) } }
-    public func addToFlights_(_ value: Flight) { self.addRelatedObject(value, at: 3) }
-    public func removeFromFlights_(_ value: Flight) { self.removeRelatedObject(value, at: 3) }
-    public func addToFlights_(_ values: Set<Flight>) { self.addToRelationship(values, at: 3) }
-    public func removeFromFlights_(_ values: Set<Flight>) { self.removeFromRelationship(values, at: 3) }
+    public var flights: Set<Flight> { get { _managedGen.toMany(at: 3) } set { _managedGen.setToMany(newValue, at: 3) } }
+    public func addToFlights_(_ value: Flight) { _managedGen.addObject(value, at: 3) }
+    public func removeFromFlights_(_ value: Flight) { _managedGen.removeObject(value, at: 3) }
+    public func addToFlights_(_ values: Set<Flight>) { _managedGen.addObjects(values, at: 3) }
+    public func removeFromFlights_(_ values: Set<Flight>) { _managedGen.removeObjects(values, at: 3) }
+
     /// A fetch request for `Airline` objects.
-    public class func fetchRequest() -> FetchRequest<Airline> { FetchRequest<Airline>(entityName: "Airline") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Airline> {
+        ManagedObjects.FetchRequest<Airline>(entityName: "Airline")
+    }
 
     /// The `Airline` whose `code_` is `code` (unique in the model), inserted if there is none.
-    public static func withCode(_ code: String, in context: ManagedObjectContext) throws -> Airline {
-        try Airline.findOrInsert(Keys.code_, code, at: 0, in: context)
+    public static func withCode(_ code: String, in context: ManagedObjects.ManagedObjectContext) throws -> Airline {
+        try Airline._managedGen.findOrInsert(Keys.code_, code, at: 0, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.code_: "code_",
             \.name_: "name_",
             \.shortname_: "shortname_",

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Airport` entity.
-public final class Airport: ManagedObject {
+public final class Airport: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Airport" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf3634263e72a4835 }
 }
 
-extension Airport: FetchableManagedObject {
+extension Airport: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let city_ = "city_"
@@ -28,90 +28,81 @@ extension Airport: FetchableManagedObject {
         public static let flightsTo_ = "flightsTo_"
     }
 
-    public var city_: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-
-    public var countryCode: String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
-    }
-
-    public var icao_: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
+    public var city_: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var countryCode: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var icao_: String? { get { _managedGen.string(at: 2) } set { _managedGen.setString(newValue, at: 2) } }
 
     public var latitude: Double {
-        get { self.doubleAttribute(at: 3, default: 0) }
-        set { self.setDoubleAttribute(newValue, at: 3) }
+        get { _managedGen.double(at: 3, default: 0) }
+        set { _managedGen.setDouble(newValue, at: 3) }
     }
 
-    public var location: String? {
-        get { self.stringAttribute(at: 4) }
-        set { self.setStringAttribute(newValue, at: 4) }
-    }
+    public var location: String? { get { _managedGen.string(at: 4) } set { _managedGen.setString(newValue, at: 4) } }
 
     public var longitude: Double {
-        get { self.doubleAttribute(at: 5, default: 0) }
-        set { self.setDoubleAttribute(newValue, at: 5) }
+        get { _managedGen.double(at: 5, default: 0) }
+        set { _managedGen.setDouble(newValue, at: 5) }
     }
 
-    public var name: String? { get { self.stringAttribute(at: 6) } set { self.setStringAttribute(newValue, at: 6) } }
-    public var state: String? { get { self.stringAttribute(at: 7) } set { self.setStringAttribute(newValue, at: 7) } }
-
-    public var timezone: String? {
-        get { self.stringAttribute(at: 8) }
-        set { self.setStringAttribute(newValue, at: 8) }
-    }
+    public var name: String? { get { _managedGen.string(at: 6) } set { _managedGen.setString(newValue, at: 6) } }
+    public var state: String? { get { _managedGen.string(at: 7) } set { _managedGen.setString(newValue, at: 7) } }
+    public var timezone: String? { get { _managedGen.string(at: 8) } set { _managedGen.setString(newValue, at: 8) } }
 
     public var flightsFrom_: Set<Flight> {
-        get { self.relationship(at: 9) }
-        set { self.setRelationship(newValue, at: 9) }
+        get { _managedGen.toMany(at: 9) }
+        set { _managedGen.setToMany(newValue, at: 9) }
     }
 
     public var flightsTo_: Set<Flight> {
-        get { self.relationship(at: 10) }
-        set { self.setRelationship(newValue, at: 10) }
+        get { _managedGen.toMany(at: 10) }
+        set { _managedGen.setToMany(newValue, at: 10) }
     }
 
     /// Non-optional `city_`.
     public var city: String {
-        get { self.stringAttribute(at: 0, default: "") }
-        set { self.setStringAttribute(newValue, at: 0) }
+        get { _managedGen.string(at: 0, default: "") }
+        set { _managedGen.setString(newValue, at: 0) }
     }
 
     /// Non-optional `icao_`.
     public var icao: String {
-        get { self.stringAttribute(at: 2, default: "") }
-        set { self.setStringAttribute(newValue, at: 2) }
+        get { _managedGen.string(at: 2, default: "") }
+        set { _managedGen.setString(newValue, at: 2) }
     }
 
     /// Non-optional `flightsFrom_`.
     public var flightsFrom: Set<Flight> {
-        get { self.relationship(at: 9) }
-        set { self.setRelationship(newValue, at: 9) }
+        get { _managedGen.toMany(at: 9) }
+        set { _managedGen.setToMany(newValue, at: 9) }
     }
 
     /// Non-optional `flightsTo_`.
     public var flightsTo: Set<Flight> {
-        get { self.relationship(at: 10) }
-        set { self.setRelationship(newValue, at: 10) }
+        get { _managedGen.toMany(at: 10) }
+        set { _managedGen.setToMany(newValue, at: 10) }
     }
 
-    public func addToFlightsFrom_(_ value: Flight) { self.addRelatedObject(value, at: 9) }
-    public func removeFromFlightsFrom_(_ value: Flight) { self.removeRelatedObject(value, at: 9) }
-    public func addToFlightsFrom_(_ values: Set<Flight>) { self.addToRelationship(values, at: 9) }
-    public func removeFromFlightsFrom_(_ values: Set<Flight>) { self.removeFromRelationship(values, at: 9) }
-    public func addToFlightsTo_(_ value: Flight) { self.addRelatedObject(value, at: 10) }
-    public func removeFromFlightsTo_(_ value: Flight) { self.removeRelatedObject(value, at: 10) }
-    public func addToFlightsTo_(_ values: Set<Flight>) { self.addToRelationship(values, at: 10) }
-    public func removeFromFlightsTo_(_ values: Set<Flight>) { self.removeFromRelationship(values, at: 10) }
+    public func addToFlightsFrom_(_ value: Flight) { _managedGen.addObject(value, at: 9) }
+    public func removeFromFlightsFrom_(_ value: Flight) { _managedGen.removeObject(value, at: 9) }
+    public func addToFlightsFrom_(_ values: Set<Flight>) { _managedGen.addObjects(values, at: 9) }
+    public func removeFromFlightsFrom_(_ values: Set<Flight>) { _managedGen.removeObjects(values, at: 9) }
+    public func addToFlightsTo_(_ value: Flight) { _managedGen.addObject(value, at: 10) }
+    public func removeFromFlightsTo_(_ value: Flight) { _managedGen.removeObject(value, at: 10) }
+    public func addToFlightsTo_(_ values: Set<Flight>) { _managedGen.addObjects(values, at: 10) }
+    public func removeFromFlightsTo_(_ values: Set<Flight>) { _managedGen.removeObjects(values, at: 10) }
+
     /// A fetch request for `Airport` objects.
-    public class func fetchRequest() -> FetchRequest<Airport> { FetchRequest<Airport>(entityName: "Airport") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Airport> {
+        ManagedObjects.FetchRequest<Airport>(entityName: "Airport")
+    }
 
     /// The `Airport` whose `icao_` is `icao` (unique in the model), inserted if there is none.
-    public static func withICAO(_ icao: String, in context: ManagedObjectContext) throws -> Airport {
-        try Airport.findOrInsert(Keys.icao_, icao, at: 2, in: context)
+    public static func withICAO(_ icao: String, in context: ManagedObjects.ManagedObjectContext) throws -> Airport {
+        try Airport._managedGen.findOrInsert(Keys.icao_, icao, at: 2, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.city_: "city_",
             \.countryCode: "countryCode",
             \.icao_: "icao_",

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Flight` entity.
-public final class Flight: ManagedObject {
+public final class Flight: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Flight" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x302b2edb942ed156 }
 }
 
-extension Flight: FetchableManagedObject {
+extension Flight: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let actualOff = "actualOff"
@@ -32,105 +32,92 @@ extension Flight: FetchableManagedObject {
         public static let origin_ = "origin_"
     }
 
-    public var actualOff: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    public var actualOn: Date? { get { self.dateAttribute(at: 1) } set { self.setDateAttribute(newValue, at: 1) } }
+    public var actualOff: Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
+    public var actualOn: Date? { get { _managedGen.date(at: 1) } set { _managedGen.setDate(newValue, at: 1) } }
 
     public var aircraftType_: String? {
-        get { self.stringAttribute(at: 2) }
-        set { self.setStringAttribute(newValue, at: 2) }
+        get { _managedGen.string(at: 2) }
+        set { _managedGen.setString(newValue, at: 2) }
     }
 
-    public var arrival: Date? { get { self.dateAttribute(at: 3) } set { self.setDateAttribute(newValue, at: 3) } }
-    public var estimatedOff: Date? { get { self.dateAttribute(at: 4) } set { self.setDateAttribute(newValue, at: 4) } }
-    public var estimatedOn: Date? { get { self.dateAttribute(at: 5) } set { self.setDateAttribute(newValue, at: 5) } }
+    public var arrival: Date? { get { _managedGen.date(at: 3) } set { _managedGen.setDate(newValue, at: 3) } }
+    public var estimatedOff: Date? { get { _managedGen.date(at: 4) } set { _managedGen.setDate(newValue, at: 4) } }
+    public var estimatedOn: Date? { get { _managedGen.date(at: 5) } set { _managedGen.setDate(newValue, at: 5) } }
 
     public var filedAirspeed: Int16 {
-        get { self.int16Attribute(at: 6, default: 0) }
-        set { self.setInt16Attribute(newValue, at: 6) }
+        get { _managedGen.int16(at: 6, default: 0) }
+        set { _managedGen.setInt16(newValue, at: 6) }
     }
 
-    public var ident_: String? { get { self.stringAttribute(at: 7) } set { self.setStringAttribute(newValue, at: 7) } }
-    public var scheduledIn: Date? { get { self.dateAttribute(at: 8) } set { self.setDateAttribute(newValue, at: 8) } }
-    public var scheduledOff_: Date? { get { self.dateAttribute(at: 9) } set { self.setDateAttribute(newValue, at: 9) } }
-
-    public var scheduledOn_: Date? {
-        get { self.dateAttribute(at: 10) }
-        set { self.setDateAttribute(newValue, at: 10) }
-    }
-
-    public var status_: String? {
-        get { self.stringAttribute(at: 11) }
-        set { self.setStringAttribute(newValue, at: 11) }
-    }
-
-    public var airline_: Airline? {
-        get { self.toOneRelationship(at: 12) }
-        set { self.setToOneRelationship(newValue, at: 12) }
-    }
+    public var ident_: String? { get { _managedGen.string(at: 7) } set { _managedGen.setString(newValue, at: 7) } }
+    public var scheduledIn: Date? { get { _managedGen.date(at: 8) } set { _managedGen.setDate(newValue, at: 8) } }
+    public var scheduledOff_: Date? { get { _managedGen.date(at: 9) } set { _managedGen.setDate(newValue, at: 9) } }
+    public var scheduledOn_: Date? { get { _managedGen.date(at: 10) } set { _managedGen.setDate(newValue, at: 10) } }
+    public var status_: String? { get { _managedGen.string(at: 11) } set { _managedGen.setString(newValue, at: 11) } }
+    public var airline_: Airline? { get { _managedGen.toOne(at: 12) } set { _managedGen.setToOne(newValue, at: 12) } }
 
     public var destination_: Airport? {
-        get { self.toOneRelationship(at: 13) }
-        set { self.setToOneRelationship(newValue, at: 13) }
+        get { _managedGen.toOne(at: 13) }
+        set { _managedGen.setToOne(newValue, at: 13) }
     }
 
-    public var origin_: Airport? {
-        get { self.toOneRelationship(at: 14) }
-        set { self.setToOneRelationship(newValue, at: 14) }
-    }
+    public var origin_: Airport? { get { _managedGen.toOne(at: 14) } set { _managedGen.setToOne(newValue, at: 14) } }
 
     /// Non-optional `aircraftType_`.
     public var aircraftType: String {
-        get { self.stringAttribute(at: 2, default: "") }
-        set { self.setStringAttribute(newValue, at: 2) }
+        get { _managedGen.string(at: 2, default: "") }
+        set { _managedGen.setString(newValue, at: 2) }
     }
 
     /// Non-optional `ident_`.
     public var ident: String {
-        get { self.stringAttribute(at: 7, default: "") }
-        set { self.setStringAttribute(newValue, at: 7) }
+        get { _managedGen.string(at: 7, default: "") }
+        set { _managedGen.setString(newValue, at: 7) }
     }
 
     /// Non-optional `scheduledOff_`.
     public var scheduledOff: Date {
-        get { self.requiredValue(self.dateAttribute(at: 9) as Date?, key: "Flight.scheduledOff_") }
-        set { self.setDateAttribute(newValue, at: 9) }
+        get { _managedGen.required(_managedGen.date(at: 9) as Date?, key: "Flight.scheduledOff_") }
+        set { _managedGen.setDate(newValue, at: 9) }
     }
 
     /// Non-optional `scheduledOn_`.
     public var scheduledOn: Date {
-        get { self.requiredValue(self.dateAttribute(at: 10) as Date?, key: "Flight.scheduledOn_") }
-        set { self.setDateAttribute(newValue, at: 10) }
+        get { _managedGen.required(_managedGen.date(at: 10) as Date?, key: "Flight.scheduledOn_") }
+        set { _managedGen.setDate(newValue, at: 10) }
     }
 
     /// Non-optional `status_`.
     public var status: String {
-        get { self.stringAttribute(at: 11, default: "Unknown") }
-        set { self.setStringAttribute(newValue, at: 11) }
+        get { _managedGen.string(at: 11, default: "Unknown") }
+        set { _managedGen.setString(newValue, at: 11) }
     }
 
     /// Non-optional `airline_`.
     public var airline: Airline {
-        get { self.requiredValue(self.toOneRelationship(at: 12) as Airline?, key: "Flight.airline_") }
-        set { self.setToOneRelationship(newValue, at: 12) }
+        get { _managedGen.required(_managedGen.toOne(at: 12) as Airline?, key: "Flight.airline_") }
+        set { _managedGen.setToOne(newValue, at: 12) }
     }
 
     /// Non-optional `destination_`.
     public var destination: Airport {
-        get { self.requiredValue(self.toOneRelationship(at: 13) as Airport?, key: "Flight.destination_") }
-        set { self.setToOneRelationship(newValue, at: 13) }
+        get { _managedGen.required(_managedGen.toOne(at: 13) as Airport?, key: "Flight.destination_") }
+        set { _managedGen.setToOne(newValue, at: 13) }
     }
 
     /// Non-optional `origin_`.
     public var origin: Airport {
-        get { self.requiredValue(self.toOneRelationship(at: 14) as Airport?, key: "Flight.origin_") }
-        set { self.setToOneRelationship(newValue, at: 14) }
+        get { _managedGen.required(_managedGen.toOne(at: 14) as Airport?, key: "Flight.origin_") }
+        set { _managedGen.setToOne(newValue, at: 14) }
     }
 
     /// A fetch request for `Flight` objects.
-    public class func fetchRequest() -> FetchRequest<Flight> { FetchRequest<Flight>(entityName: "Flight") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Flight> {
+        ManagedObjects.FetchRequest<Flight>(entityName: "Flight")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.actualOff: "actualOff",
             \.actualOn: "actualOn",
             \.aircraftType_: "aircraftType_",

@@ -4,11 +4,11 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Animal` entity.
 /// Abstract: only its sub-entities are instantiated.
-open class Animal: ManagedObject {
+open class Animal: ManagedObjects.ManagedObject {
     open override class var entityName: String { "Animal" }
     @_spi(Generated) open override class var storedPropertyLayoutHash: UInt64? { 0x58188a5bc0523dec }
 }
@@ -21,30 +21,28 @@ extension Animal: AnimalFetching {
         public static let keeper = "keeper"
     }
 
-    public var ident: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var name_: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-
-    public var keeper: Keeper? {
-        get { self.toOneRelationship(at: 2) }
-        set { self.setToOneRelationship(newValue, at: 2) }
-    }
+    public var ident: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var name_: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var keeper: Keeper? { get { _managedGen.toOne(at: 2) } set { _managedGen.setToOne(newValue, at: 2) } }
 
     /// Non-optional `name_`.
     public var name: String {
-        get { self.stringAttribute(at: 1, default: "") }
-        set { self.setStringAttribute(newValue, at: 1) }
+        get { _managedGen.string(at: 1, default: "") }
+        set { _managedGen.setString(newValue, at: 1) }
     }
 
     /// A fetch request for `Animal` objects.
-    public class func fetchRequest() -> FetchRequest<Animal> { FetchRequest<Animal>(entityName: "Animal") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Animal> {
+        ManagedObjects.FetchRequest<Animal>(entityName: "Animal")
+    }
 }
 
 /// Typed fetch conveniences for `Animal` and its subclasses.
-public protocol AnimalFetching: Animal, FetchableManagedObject {}
+public protocol AnimalFetching: Animal, ManagedObjects.FetchableManagedObject {}
 
 extension AnimalFetching {
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames(
+        _managedGen.propertyNames(
             [\.ident: "ident", \.name_: "name_", \.keeper: "keeper", \.name: "name_"],
             subclasses: (self as? Bird.Type)?.propertyNamesOfBird,
             (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal,
@@ -71,16 +69,16 @@ extension Animal {
     }
 
     /// The object's values now, unsaved changes included, in the case of its entity.
-    public func anySnapshot() -> AnySnapshot { AnySnapshot(self.snapshotValues()) }
+    public func anySnapshot() -> AnySnapshot { AnySnapshot(_managedGen.snapshotValues()) }
 
     /// The saved objects of this class's entity and its sub-entities matching `predicate`, sorted, read from the
     /// store's rows into snapshots without making objects. Unsaved changes of `context` are not seen.
     public static func fetchAnySnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [AnySnapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             AnySnapshot($0)
         }
     }
@@ -91,9 +89,9 @@ extension Animal {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchAnySnapshots(
         where predicate: Predicate<Animal>,
         sortedBy sortDescriptors: [SortDescriptor<Animal>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [AnySnapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             AnySnapshot($0)
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Bird` entity.
 public final class Bird: Animal {
@@ -22,19 +22,21 @@ extension Bird {
     }
 
     public var wingspan: Double {
-        get { self.doubleAttribute(at: 3, default: 0) }
-        set { self.setDoubleAttribute(newValue, at: 3) }
+        get { _managedGen.double(at: 3, default: 0) }
+        set { _managedGen.setDouble(newValue, at: 3) }
     }
 
     /// A fetch request for `Bird` objects.
-    public class func fetchRequest() -> FetchRequest<Bird> { FetchRequest<Bird>(entityName: "Bird") }
-
-    /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.
-    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Bird {
-        try Bird.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Bird> {
+        ManagedObjects.FetchRequest<Bird>(entityName: "Bird")
     }
 
-    static var propertyNamesOfBird: [AnyKeyPath: String] { self.propertyNames([\.wingspan: "wingspan"]) }
+    /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.
+    public static func withIdent(_ ident: String, in context: ManagedObjects.ManagedObjectContext) throws -> Bird {
+        try Bird._managedGen.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    }
+
+    static var propertyNamesOfBird: [AnyKeyPath: String] { _managedGen.propertyNames([\.wingspan: "wingspan"]) }
 }
 
 extension Bird {
@@ -50,33 +52,33 @@ extension Bird {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.ident = values.stringAttribute(at: 0)
-            self.name_ = values.stringAttribute(at: 1)
+            self.ident = values.string(at: 0)
+            self.name_ = values.string(at: 1)
             self.keeper = values.toOne(at: 2)
-            self.wingspan = values.doubleAttribute(at: 3, default: 0)
+            self.wingspan = values.double(at: 3, default: 0)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Bird) throws {
-            object.setStringAttribute(self.ident, at: 0)
-            object.setStringAttribute(self.name_, at: 1)
-            try object.setToOneObjectID(self.keeper, at: 2)
-            object.setDoubleAttribute(self.wingspan, at: 3)
+            object._managedGen.setString(self.ident, at: 0)
+            object._managedGen.setString(self.name_, at: 1)
+            try object._managedGen.setToOneID(self.keeper, at: 2)
+            object._managedGen.setDouble(self.wingspan, at: 3)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Bird` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -87,9 +89,9 @@ extension Bird {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Bird>,
         sortedBy sortDescriptors: [SortDescriptor<Bird>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Dog` entity.
 public final class Dog: Mammal {
@@ -22,10 +22,14 @@ extension Dog {
         public static let breed = "breed"
     }
 
-    public var breed: String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
+    public var breed: String? { get { _managedGen.string(at: 4) } set { _managedGen.setString(newValue, at: 4) } }
+
     /// A fetch request for `Dog` objects.
-    public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
-    static var propertyNamesOfDog: [AnyKeyPath: String] { self.propertyNames([\.breed: "breed"]) }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Dog> {
+        ManagedObjects.FetchRequest<Dog>(entityName: "Dog")
+    }
+
+    static var propertyNamesOfDog: [AnyKeyPath: String] { _managedGen.propertyNames([\.breed: "breed"]) }
 }
 
 extension Dog {
@@ -42,35 +46,35 @@ extension Dog {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.ident = values.stringAttribute(at: 0)
-            self.name_ = values.stringAttribute(at: 1)
+            self.ident = values.string(at: 0)
+            self.name_ = values.string(at: 1)
             self.keeper = values.toOne(at: 2)
-            self.legs = values.int16Attribute(at: 3, default: 4)
-            self.breed = values.stringAttribute(at: 4)
+            self.legs = values.int16(at: 3, default: 4)
+            self.breed = values.string(at: 4)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Dog) throws {
-            object.setStringAttribute(self.ident, at: 0)
-            object.setStringAttribute(self.name_, at: 1)
-            try object.setToOneObjectID(self.keeper, at: 2)
-            object.setInt16Attribute(self.legs, at: 3)
-            object.setStringAttribute(self.breed, at: 4)
+            object._managedGen.setString(self.ident, at: 0)
+            object._managedGen.setString(self.name_, at: 1)
+            try object._managedGen.setToOneID(self.keeper, at: 2)
+            object._managedGen.setInt16(self.legs, at: 3)
+            object._managedGen.setString(self.breed, at: 4)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Dog` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -81,9 +85,9 @@ extension Dog {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Dog>,
         sortedBy sortDescriptors: [SortDescriptor<Dog>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

@@ -4,9 +4,9 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
-extension Keeper: FetchableManagedObject {
+extension Keeper: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
@@ -14,23 +14,21 @@ extension Keeper: FetchableManagedObject {
         public static let enclosure = "enclosure"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var animals: Set<Animal> { get { self.relationship(at: 1) } set { self.setRelationship(newValue, at: 1) } }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var animals: Set<Animal> { get { _managedGen.toMany(at: 1) } set { _managedGen.setToMany(newValue, at: 1) } }
+    public var enclosure: Enclosure? { get { _managedGen.toOne(at: 2) } set { _managedGen.setToOne(newValue, at: 2) } }
+    public func addToAnimals(_ value: Animal) { _managedGen.addObject(value, at: 1) }
+    public func removeFromAnimals(_ value: Animal) { _managedGen.removeObject(value, at: 1) }
+    public func addToAnimals(_ values: Set<Animal>) { _managedGen.addObjects(values, at: 1) }
+    public func removeFromAnimals(_ values: Set<Animal>) { _managedGen.removeObjects(values, at: 1) }
 
-    public var enclosure: Enclosure? {
-        get { self.toOneRelationship(at: 2) }
-        set { self.setToOneRelationship(newValue, at: 2) }
+    /// A fetch request for `Keeper` objects.
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Keeper> {
+        ManagedObjects.FetchRequest<Keeper>(entityName: "Keeper")
     }
 
-    public func addToAnimals(_ value: Animal) { self.addRelatedObject(value, at: 1) }
-    public func removeFromAnimals(_ value: Animal) { self.removeRelatedObject(value, at: 1) }
-    public func addToAnimals(_ values: Set<Animal>) { self.addToRelationship(values, at: 1) }
-    public func removeFromAnimals(_ values: Set<Animal>) { self.removeFromRelationship(values, at: 1) }
-    /// A fetch request for `Keeper` objects.
-    public class func fetchRequest() -> FetchRequest<Keeper> { FetchRequest<Keeper>(entityName: "Keeper") }
-
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.animals: "animals", \.enclosure: "enclosure"])
+        _managedGen.propertyNames([\.name: "name", \.animals: "animals", \.enclosure: "enclosure"])
     }
 }
 
@@ -46,7 +44,7 @@ extension Keeper {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.name = values.stringAttribute(at: 0)
+            self.name = values.string(at: 0)
             self.animals = values.toMany(at: 1)
             self.enclosure = values.toOne(at: 2)
         }
@@ -54,23 +52,23 @@ extension Keeper {
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Keeper) throws {
-            object.setStringAttribute(self.name, at: 0)
-            try object.setToManyObjectIDs(self.animals, at: 1)
-            try object.setToOneObjectID(self.enclosure, at: 2)
+            object._managedGen.setString(self.name, at: 0)
+            try object._managedGen.setToManyIDs(self.animals, at: 1)
+            try object._managedGen.setToOneID(self.enclosure, at: 2)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Keeper` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -81,9 +79,9 @@ extension Keeper {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Keeper>,
         sortedBy sortDescriptors: [SortDescriptor<Keeper>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Mammal` entity.
 open class Mammal: Animal {
@@ -22,23 +22,25 @@ extension Mammal: MammalKeyPaths {
     }
 
     public var legs: Int16 {
-        get { self.int16Attribute(at: 3, default: 4) }
-        set { self.setInt16Attribute(newValue, at: 3) }
+        get { _managedGen.int16(at: 3, default: 4) }
+        set { _managedGen.setInt16(newValue, at: 3) }
     }
 
     /// A fetch request for `Mammal` objects.
-    public class func fetchRequest() -> FetchRequest<Mammal> { FetchRequest<Mammal>(entityName: "Mammal") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Mammal> {
+        ManagedObjects.FetchRequest<Mammal>(entityName: "Mammal")
+    }
 
     /// The `Mammal` whose `ident` is `ident` (unique in the model), inserted if there is none.
-    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Mammal {
-        try Mammal.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    public static func withIdent(_ ident: String, in context: ManagedObjects.ManagedObjectContext) throws -> Mammal {
+        try Mammal._managedGen.findOrInsert(Keys.ident, ident, at: 0, in: context)
     }
 }
 
 protocol MammalKeyPaths: Mammal {}
 
 extension MammalKeyPaths {
-    static var propertyNamesOfMammal: [AnyKeyPath: String] { self.propertyNames([\.legs: "legs"]) }
+    static var propertyNamesOfMammal: [AnyKeyPath: String] { _managedGen.propertyNames([\.legs: "legs"]) }
 }
 
 extension Mammal {
@@ -54,34 +56,34 @@ extension Mammal {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.ident = values.stringAttribute(at: 0)
-            self.name_ = values.stringAttribute(at: 1)
+            self.ident = values.string(at: 0)
+            self.name_ = values.string(at: 1)
             self.keeper = values.toOne(at: 2)
-            self.legs = values.int16Attribute(at: 3, default: 4)
+            self.legs = values.int16(at: 3, default: 4)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Mammal) throws {
-            object.setStringAttribute(self.ident, at: 0)
-            object.setStringAttribute(self.name_, at: 1)
-            try object.setToOneObjectID(self.keeper, at: 2)
-            object.setInt16Attribute(self.legs, at: 3)
+            object._managedGen.setString(self.ident, at: 0)
+            object._managedGen.setString(self.name_, at: 1)
+            try object._managedGen.setToOneID(self.keeper, at: 2)
+            object._managedGen.setInt16(self.legs, at: 3)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    @_disfavoredOverload public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    @_disfavoredOverload public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Mammal` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     /// Objects of its sub-entities are left out: this snapshot cannot hold their values.
     @_disfavoredOverload public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, includingSubentities: false, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, includingSubentities: false, in: context) {
             Snapshot($0)
         }
     }
@@ -93,9 +95,9 @@ extension Mammal {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) @_disfavoredOverload public static func fetchSnapshots(
         where predicate: Predicate<Mammal>,
         sortedBy sortDescriptors: [SortDescriptor<Mammal>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, includingSubentities: false, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, includingSubentities: false, in: context) {
             Snapshot($0)
         }
     }

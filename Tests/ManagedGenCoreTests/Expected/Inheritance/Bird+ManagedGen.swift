@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Bird` entity.
 public final class Bird: Animal {
@@ -22,17 +22,19 @@ extension Bird {
     }
 
     public var wingspan: Double {
-        get { self.doubleAttribute(at: 3, default: 0) }
-        set { self.setDoubleAttribute(newValue, at: 3) }
+        get { _managedGen.double(at: 3, default: 0) }
+        set { _managedGen.setDouble(newValue, at: 3) }
     }
 
     /// A fetch request for `Bird` objects.
-    public class func fetchRequest() -> FetchRequest<Bird> { FetchRequest<Bird>(entityName: "Bird") }
-
-    /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.
-    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Bird {
-        try Bird.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Bird> {
+        ManagedObjects.FetchRequest<Bird>(entityName: "Bird")
     }
 
-    static var propertyNamesOfBird: [AnyKeyPath: String] { self.propertyNames([\.wingspan: "wingspan"]) }
+    /// The `Bird` whose `ident` is `ident` (unique in the model), inserted if there is none.
+    public static func withIdent(_ ident: String, in context: ManagedObjects.ManagedObjectContext) throws -> Bird {
+        try Bird._managedGen.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    }
+
+    static var propertyNamesOfBird: [AnyKeyPath: String] { _managedGen.propertyNames([\.wingspan: "wingspan"]) }
 }

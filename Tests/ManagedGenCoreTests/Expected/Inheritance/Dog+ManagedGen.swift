@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Dog` entity.
 public final class Dog: Mammal {
@@ -22,8 +22,12 @@ extension Dog {
         public static let breed = "breed"
     }
 
-    public var breed: String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
+    public var breed: String? { get { _managedGen.string(at: 4) } set { _managedGen.setString(newValue, at: 4) } }
+
     /// A fetch request for `Dog` objects.
-    public class func fetchRequest() -> FetchRequest<Dog> { FetchRequest<Dog>(entityName: "Dog") }
-    static var propertyNamesOfDog: [AnyKeyPath: String] { self.propertyNames([\.breed: "breed"]) }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Dog> {
+        ManagedObjects.FetchRequest<Dog>(entityName: "Dog")
+    }
+
+    static var propertyNamesOfDog: [AnyKeyPath: String] { _managedGen.propertyNames([\.breed: "breed"]) }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `InheritanceModel` under the name `Inheritance` as the program loads.
@@ -29,9 +29,9 @@ public enum InheritanceModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+    public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
 
-    private static let classes: [String: ManagedObject.Type] = [
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = [
         "Animal": Animal.self, "Bird": Bird.self, "Mammal": Mammal.self, "Dog": Dog.self, "Keeper": Keeper.self,
         "Enclosure": ManagedObjects.GeneratedModels.manualClass(named: "Enclosure", fileID: #fileID),
     ]

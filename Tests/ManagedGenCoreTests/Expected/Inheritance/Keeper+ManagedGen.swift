@@ -4,9 +4,9 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
-extension Keeper: FetchableManagedObject {
+extension Keeper: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
@@ -14,22 +14,20 @@ extension Keeper: FetchableManagedObject {
         public static let enclosure = "enclosure"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var animals: Set<Animal> { get { self.relationship(at: 1) } set { self.setRelationship(newValue, at: 1) } }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var animals: Set<Animal> { get { _managedGen.toMany(at: 1) } set { _managedGen.setToMany(newValue, at: 1) } }
+    public var enclosure: Enclosure? { get { _managedGen.toOne(at: 2) } set { _managedGen.setToOne(newValue, at: 2) } }
+    public func addToAnimals(_ value: Animal) { _managedGen.addObject(value, at: 1) }
+    public func removeFromAnimals(_ value: Animal) { _managedGen.removeObject(value, at: 1) }
+    public func addToAnimals(_ values: Set<Animal>) { _managedGen.addObjects(values, at: 1) }
+    public func removeFromAnimals(_ values: Set<Animal>) { _managedGen.removeObjects(values, at: 1) }
 
-    public var enclosure: Enclosure? {
-        get { self.toOneRelationship(at: 2) }
-        set { self.setToOneRelationship(newValue, at: 2) }
+    /// A fetch request for `Keeper` objects.
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Keeper> {
+        ManagedObjects.FetchRequest<Keeper>(entityName: "Keeper")
     }
 
-    public func addToAnimals(_ value: Animal) { self.addRelatedObject(value, at: 1) }
-    public func removeFromAnimals(_ value: Animal) { self.removeRelatedObject(value, at: 1) }
-    public func addToAnimals(_ values: Set<Animal>) { self.addToRelationship(values, at: 1) }
-    public func removeFromAnimals(_ values: Set<Animal>) { self.removeFromRelationship(values, at: 1) }
-    /// A fetch request for `Keeper` objects.
-    public class func fetchRequest() -> FetchRequest<Keeper> { FetchRequest<Keeper>(entityName: "Keeper") }
-
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.animals: "animals", \.enclosure: "enclosure"])
+        _managedGen.propertyNames([\.name: "name", \.animals: "animals", \.enclosure: "enclosure"])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Mammal` entity.
 open class Mammal: Animal {
@@ -22,21 +22,23 @@ extension Mammal: MammalKeyPaths {
     }
 
     public var legs: Int16 {
-        get { self.int16Attribute(at: 3, default: 4) }
-        set { self.setInt16Attribute(newValue, at: 3) }
+        get { _managedGen.int16(at: 3, default: 4) }
+        set { _managedGen.setInt16(newValue, at: 3) }
     }
 
     /// A fetch request for `Mammal` objects.
-    public class func fetchRequest() -> FetchRequest<Mammal> { FetchRequest<Mammal>(entityName: "Mammal") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Mammal> {
+        ManagedObjects.FetchRequest<Mammal>(entityName: "Mammal")
+    }
 
     /// The `Mammal` whose `ident` is `ident` (unique in the model), inserted if there is none.
-    public static func withIdent(_ ident: String, in context: ManagedObjectContext) throws -> Mammal {
-        try Mammal.findOrInsert(Keys.ident, ident, at: 0, in: context)
+    public static func withIdent(_ ident: String, in context: ManagedObjects.ManagedObjectContext) throws -> Mammal {
+        try Mammal._managedGen.findOrInsert(Keys.ident, ident, at: 0, in: context)
     }
 }
 
 protocol MammalKeyPaths: Mammal {}
 
 extension MammalKeyPaths {
-    static var propertyNamesOfMammal: [AnyKeyPath: String] { self.propertyNames([\.legs: "legs"]) }
+    static var propertyNamesOfMammal: [AnyKeyPath: String] { _managedGen.propertyNames([\.legs: "legs"]) }
 }

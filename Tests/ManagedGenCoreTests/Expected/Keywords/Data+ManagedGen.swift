@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Data` entity.
 public final class Data: ManagedObjects.ManagedObject {
@@ -12,7 +12,7 @@ public final class Data: ManagedObjects.ManagedObject {
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x44fc34d508b6aeba }
 }
 
-extension Data: FetchableManagedObject {
+extension Data: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let date = "date"
@@ -20,21 +20,21 @@ extension Data: FetchableManagedObject {
         public static let uuid = "uuid"
     }
 
-    public var date: Foundation.Date? {
-        get { self.dateAttribute(at: 0) }
-        set { self.setDateAttribute(newValue, at: 0) }
-    }
+    public var date: Foundation.Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
 
     public var string: Swift.String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
+        get { _managedGen.string(at: 1) }
+        set { _managedGen.setString(newValue, at: 1) }
     }
 
-    public var uuid: UUID? { get { self.uuidAttribute(at: 2) } set { self.setUuidAttribute(newValue, at: 2) } }
+    public var uuid: UUID? { get { _managedGen.uuid(at: 2) } set { _managedGen.setUuid(newValue, at: 2) } }
+
     /// A fetch request for `Data` objects.
-    public class func fetchRequest() -> FetchRequest<Data> { FetchRequest<Data>(entityName: "Data") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Data> {
+        ManagedObjects.FetchRequest<Data>(entityName: "Data")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
-        self.propertyNames([\.date: "date", \.string: "string", \.uuid: "uuid"])
+        _managedGen.propertyNames([\.date: "date", \.string: "string", \.uuid: "uuid"])
     }
 }

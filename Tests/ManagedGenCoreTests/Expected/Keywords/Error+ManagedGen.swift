@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Error` entity.
 public final class Error: ManagedObjects.ManagedObject {
@@ -12,7 +12,7 @@ public final class Error: ManagedObjects.ManagedObject {
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xc5919d8e9842c545 }
 }
 
-extension Error: FetchableManagedObject {
+extension Error: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let code = "code"
@@ -21,28 +21,28 @@ extension Error: FetchableManagedObject {
     }
 
     public var code: Int64 {
-        get { self.int64Attribute(at: 0, default: 0) }
-        set { self.setInt64Attribute(newValue, at: 0) }
+        get { _managedGen.int64(at: 0, default: 0) }
+        set { _managedGen.setInt64(newValue, at: 0) }
     }
 
-    public var data: Swift.String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
-    }
+    public var data: Swift.String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
 
     public var objects: Swift.Set<ManagedObject> {
-        get { self.relationship(at: 2) }
-        set { self.setRelationship(newValue, at: 2) }
+        get { _managedGen.toMany(at: 2) }
+        set { _managedGen.setToMany(newValue, at: 2) }
     }
 
-    public func addToObjects(_ value: ManagedObject) { self.addRelatedObject(value, at: 2) }
-    public func removeFromObjects(_ value: ManagedObject) { self.removeRelatedObject(value, at: 2) }
-    public func addToObjects(_ values: Swift.Set<ManagedObject>) { self.addToRelationship(values, at: 2) }
-    public func removeFromObjects(_ values: Swift.Set<ManagedObject>) { self.removeFromRelationship(values, at: 2) }
+    public func addToObjects(_ value: ManagedObject) { _managedGen.addObject(value, at: 2) }
+    public func removeFromObjects(_ value: ManagedObject) { _managedGen.removeObject(value, at: 2) }
+    public func addToObjects(_ values: Swift.Set<ManagedObject>) { _managedGen.addObjects(values, at: 2) }
+    public func removeFromObjects(_ values: Swift.Set<ManagedObject>) { _managedGen.removeObjects(values, at: 2) }
+
     /// A fetch request for `Error` objects.
-    public class func fetchRequest() -> FetchRequest<Error> { FetchRequest<Error>(entityName: "Error") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Error> {
+        ManagedObjects.FetchRequest<Error>(entityName: "Error")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
-        self.propertyNames([\.code: "code", \.data: "data", \.objects: "objects"])
+        _managedGen.propertyNames([\.code: "code", \.data: "data", \.objects: "objects"])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `KeywordsModel` under the name `Keywords` as the program loads.
@@ -26,7 +26,7 @@ public enum KeywordsModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+    public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
 
     private static let classes: [Swift.String: ManagedObjects.ManagedObject.Type] = [
         "Set": Set.self, "Task": Task.self, "Error": Error.self, "Data": Data.self, "String": String.self,

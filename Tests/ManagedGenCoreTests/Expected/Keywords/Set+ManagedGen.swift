@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Set` entity.
 public final class Set: ManagedObjects.ManagedObject {
@@ -12,7 +12,7 @@ public final class Set: ManagedObjects.ManagedObject {
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xd9252940ae4d98a8 }
 }
 
-extension Set: FetchableManagedObject {
+extension Set: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let `class` = "class"
@@ -30,74 +30,63 @@ extension Set: FetchableManagedObject {
     }
 
     public var `class`: Swift.String? {
-        get { self.stringAttribute(at: 0) }
-        set { self.setStringAttribute(newValue, at: 0) }
+        get { _managedGen.string(at: 0) }
+        set { _managedGen.setString(newValue, at: 0) }
     }
 
     public var `default`: Int16 {
-        get { self.int16Attribute(at: 1, default: 0) }
-        set { self.setInt16Attribute(newValue, at: 1) }
+        get { _managedGen.int16(at: 1, default: 0) }
+        set { _managedGen.setInt16(newValue, at: 1) }
     }
 
     public var description_: Swift.String? {
-        get { self.stringAttribute(at: 2) }
-        set { self.setStringAttribute(newValue, at: 2) }
+        get { _managedGen.string(at: 2) }
+        set { _managedGen.setString(newValue, at: 2) }
     }
 
     public var entity_: Swift.String? {
-        get { self.stringAttribute(at: 3) }
-        set { self.setStringAttribute(newValue, at: 3) }
+        get { _managedGen.string(at: 3) }
+        set { _managedGen.setString(newValue, at: 3) }
     }
 
-    public var hash_: Swift.String? {
-        get { self.stringAttribute(at: 4) }
-        set { self.setStringAttribute(newValue, at: 4) }
-    }
+    public var hash_: Swift.String? { get { _managedGen.string(at: 4) } set { _managedGen.setString(newValue, at: 4) } }
 
     public var isDeleted_: Bool {
-        get { self.boolAttribute(at: 5, default: false) }
-        set { self.setBoolAttribute(newValue, at: 5) }
+        get { _managedGen.bool(at: 5, default: false) }
+        set { _managedGen.setBool(newValue, at: 5) }
     }
 
     public var objectID_: Swift.String? {
-        get { self.stringAttribute(at: 6) }
-        set { self.setStringAttribute(newValue, at: 6) }
+        get { _managedGen.string(at: 6) }
+        set { _managedGen.setString(newValue, at: 6) }
     }
 
-    public var self_: Swift.String? {
-        get { self.stringAttribute(at: 7) }
-        set { self.setStringAttribute(newValue, at: 7) }
-    }
-
-    public var Type_: Swift.String? {
-        get { self.stringAttribute(at: 8) }
-        set { self.setStringAttribute(newValue, at: 8) }
-    }
-
-    public var Date: Foundation.Date? {
-        get { self.dateAttribute(at: 9) }
-        set { self.setDateAttribute(newValue, at: 9) }
-    }
+    public var self_: Swift.String? { get { _managedGen.string(at: 7) } set { _managedGen.setString(newValue, at: 7) } }
+    public var Type_: Swift.String? { get { _managedGen.string(at: 8) } set { _managedGen.setString(newValue, at: 8) } }
+    public var Date: Foundation.Date? { get { _managedGen.date(at: 9) } set { _managedGen.setDate(newValue, at: 9) } }
 
     public var `in`: Swift.String? {
-        get { self.stringAttribute(at: 10) }
-        set { self.setStringAttribute(newValue, at: 10) }
+        get { _managedGen.string(at: 10) }
+        set { _managedGen.setString(newValue, at: 10) }
     }
 
     public var `protocol`: Swift.Set<Task> {
-        get { self.relationship(at: 11) }
-        set { self.setRelationship(newValue, at: 11) }
+        get { _managedGen.toMany(at: 11) }
+        set { _managedGen.setToMany(newValue, at: 11) }
     }
 
-    public func addToProtocol(_ value: Task) { self.addRelatedObject(value, at: 11) }
-    public func removeFromProtocol(_ value: Task) { self.removeRelatedObject(value, at: 11) }
-    public func addToProtocol(_ values: Swift.Set<Task>) { self.addToRelationship(values, at: 11) }
-    public func removeFromProtocol(_ values: Swift.Set<Task>) { self.removeFromRelationship(values, at: 11) }
+    public func addToProtocol(_ value: Task) { _managedGen.addObject(value, at: 11) }
+    public func removeFromProtocol(_ value: Task) { _managedGen.removeObject(value, at: 11) }
+    public func addToProtocol(_ values: Swift.Set<Task>) { _managedGen.addObjects(values, at: 11) }
+    public func removeFromProtocol(_ values: Swift.Set<Task>) { _managedGen.removeObjects(values, at: 11) }
+
     /// A fetch request for `Set` objects.
-    public class func fetchRequest() -> FetchRequest<Set> { FetchRequest<Set>(entityName: "Set") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Set> {
+        ManagedObjects.FetchRequest<Set>(entityName: "Set")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.`class`: "class",
             \.`default`: "default",
             \.description_: "description",

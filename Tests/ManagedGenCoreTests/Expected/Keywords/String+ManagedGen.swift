@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `String` entity.
 public final class String: ManagedObjects.ManagedObject {
@@ -12,7 +12,7 @@ public final class String: ManagedObjects.ManagedObject {
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xfc504d0b3dadf75a }
 }
 
-extension String: FetchableManagedObject {
+extension String: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let value_ = "value"
@@ -20,19 +20,21 @@ extension String: FetchableManagedObject {
     }
 
     public var value_: Swift.String? {
-        get { self.stringAttribute(at: 0) }
-        set { self.setStringAttribute(newValue, at: 0) }
+        get { _managedGen.string(at: 0) }
+        set { _managedGen.setString(newValue, at: 0) }
     }
 
     public var count_: Int64 {
-        get { self.int64Attribute(at: 1, default: 0) }
-        set { self.setInt64Attribute(newValue, at: 1) }
+        get { _managedGen.int64(at: 1, default: 0) }
+        set { _managedGen.setInt64(newValue, at: 1) }
     }
 
     /// A fetch request for `String` objects.
-    public class func fetchRequest() -> FetchRequest<String> { FetchRequest<String>(entityName: "String") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<String> {
+        ManagedObjects.FetchRequest<String>(entityName: "String")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
-        self.propertyNames([\.value_: "value", \.count_: "count"])
+        _managedGen.propertyNames([\.value_: "value", \.count_: "count"])
     }
 }

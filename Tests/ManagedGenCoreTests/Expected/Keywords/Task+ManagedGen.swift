@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Task` entity.
 public final class Task: ManagedObjects.ManagedObject {
@@ -12,7 +12,7 @@ public final class Task: ManagedObjects.ManagedObject {
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x77211ed48c65ab45 }
 }
 
-extension Task: FetchableManagedObject {
+extension Task: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let data = "data"
@@ -23,55 +23,53 @@ extension Task: FetchableManagedObject {
         public static let error_ = "error_"
     }
 
-    public var data: Foundation.Data? {
-        get { self.dataAttribute(at: 0) }
-        set { self.setDataAttribute(newValue, at: 0) }
-    }
+    public var data: Foundation.Data? { get { _managedGen.data(at: 0) } set { _managedGen.setData(newValue, at: 0) } }
 
     public var description_: Swift.String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
+        get { _managedGen.string(at: 1) }
+        set { _managedGen.setString(newValue, at: 1) }
     }
 
     public var repeat_: Swift.String? {
-        get { self.stringAttribute(at: 2) }
-        set { self.setStringAttribute(newValue, at: 2) }
+        get { _managedGen.string(at: 2) }
+        set { _managedGen.setString(newValue, at: 2) }
     }
 
     public var `return`: Swift.String? {
-        get { self.stringAttribute(at: 3) }
-        set { self.setStringAttribute(newValue, at: 3) }
+        get { _managedGen.string(at: 3) }
+        set { _managedGen.setString(newValue, at: 3) }
     }
 
-    public var set: Set? { get { self.toOneRelationship(at: 4) } set { self.setToOneRelationship(newValue, at: 4) } }
-
-    public var error_: Error? {
-        get { self.toOneRelationship(at: 5) }
-        set { self.setToOneRelationship(newValue, at: 5) }
-    }
+    public var set: Set? { get { _managedGen.toOne(at: 4) } set { _managedGen.setToOne(newValue, at: 4) } }
+    public var error_: Error? { get { _managedGen.toOne(at: 5) } set { _managedGen.setToOne(newValue, at: 5) } }
 
     /// Non-optional `repeat_`.
     public var `repeat`: Swift.String {
-        get { self.stringAttribute(at: 2, default: "") }
-        set { self.setStringAttribute(newValue, at: 2) }
+        get { _managedGen.string(at: 2, default: "") }
+        set { _managedGen.setString(newValue, at: 2) }
     }
 
     /// Non-optional `error_`.
     public var error: Error {
-        get { self.requiredValue(self.toOneRelationship(at: 5) as Error?, key: "Task.error_") }
-        set { self.setToOneRelationship(newValue, at: 5) }
+        get { _managedGen.required(_managedGen.toOne(at: 5) as Error?, key: "Task.error_") }
+        set { _managedGen.setToOne(newValue, at: 5) }
     }
 
     /// A fetch request for `Task` objects.
-    public class func fetchRequest() -> FetchRequest<Task> { FetchRequest<Task>(entityName: "Task") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Task> {
+        ManagedObjects.FetchRequest<Task>(entityName: "Task")
+    }
 
     /// The `Task` whose `return` is `return` (unique in the model), inserted if there is none.
-    public static func withReturn(_ `return`: Swift.String, in context: ManagedObjectContext) throws -> Task {
-        try Task.findOrInsert(Keys.`return`, `return`, at: 3, in: context)
+    public static func withReturn(
+        _ `return`: Swift.String,
+        in context: ManagedObjects.ManagedObjectContext
+    ) throws -> Task {
+        try Task._managedGen.findOrInsert(Keys.`return`, `return`, at: 3, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.data: "data",
             \.description_: "description_",
             \.repeat_: "repeat_",

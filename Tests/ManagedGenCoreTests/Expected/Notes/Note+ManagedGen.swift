@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Note` entity.
-public final class Note: ManagedObject {
+public final class Note: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Note" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xc950fedeaf0c7a31 }
 }
 
-extension Note: FetchableManagedObject {
+extension Note: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let title = "title"
@@ -22,24 +22,33 @@ extension Note: FetchableManagedObject {
         public static let tags = "tags"
     }
 
-    public var title: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var text: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var created: Date? { get { self.dateAttribute(at: 2) } set { self.setDateAttribute(newValue, at: 2) } }
+    public var title: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var text: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var created: Date? { get { _managedGen.date(at: 2) } set { _managedGen.setDate(newValue, at: 2) } }
 
     public var stars: Int16 {
-        get { self.int16Attribute(at: 3, default: 0) }
-        set { self.setInt16Attribute(newValue, at: 3) }
+        get { _managedGen.int16(at: 3, default: 0) }
+        set { _managedGen.setInt16(newValue, at: 3) }
     }
 
-    public var tags: Set<Tag> { get { self.relationship(at: 4) } set { self.setRelationship(newValue, at: 4) } }
-    public func addToTags(_ value: Tag) { self.addRelatedObject(value, at: 4) }
-    public func removeFromTags(_ value: Tag) { self.removeRelatedObject(value, at: 4) }
-    public func addToTags(_ values: Set<Tag>) { self.addToRelationship(values, at: 4) }
-    public func removeFromTags(_ values: Set<Tag>) { self.removeFromRelationship(values, at: 4) }
+    public var tags: Set<Tag> { get { _managedGen.toMany(at: 4) } set { _managedGen.setToMany(newValue, at: 4) } }
+    public func addToTags(_ value: Tag) { _managedGen.addObject(value, at: 4) }
+    public func removeFromTags(_ value: Tag) { _managedGen.removeObject(value, at: 4) }
+    public func addToTags(_ values: Set<Tag>) { _managedGen.addObjects(values, at: 4) }
+    public func removeFromTags(_ values: Set<Tag>) { _managedGen.removeObjects(values, at: 4) }
+
     /// A fetch request for `Note` objects.
-    public class func fetchRequest() -> FetchRequest<Note> { FetchRequest<Note>(entityName: "Note") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Note> {
+        ManagedObjects.FetchRequest<Note>(entityName: "Note")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.title: "title", \.text: "text", \.created: "created", \.stars: "stars", \.tags: "tags"])
+        _managedGen.propertyNames([
+            \.title: "title",
+            \.text: "text",
+            \.created: "created",
+            \.stars: "stars",
+            \.tags: "tags"
+        ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `NotesModel` under the name `Notes` as the program loads.
@@ -26,13 +26,15 @@ public enum NotesModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
+    public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
 
     /// The bundle's versions, oldest first: give them to `PersistentStoreDescription.modelVersions`
     /// and a store written with any of them migrates to the current one, with no model file.
-    public static let versions = ManagedObjectModelVersions(versions: [
-        ManagedObjectModelVersions.Version(name: "Notes", model: ManagedObjectModel(modelVersion1())),
-        ManagedObjectModelVersions.Version(name: "Notes 2", model: managedObjectModel),
+    public static let versions = ManagedObjects.ManagedObjectModelVersions(versions: [
+        ManagedObjects.ManagedObjectModelVersions.Version(
+            name: "Notes", model: ManagedObjects.ManagedObjectModel(modelVersion1())
+        ),
+        ManagedObjects.ManagedObjectModelVersions.Version(name: "Notes 2", model: managedObjectModel),
     ], currentVersionName: "Notes 2")
 
     /// Version `Notes` of the model.
@@ -60,7 +62,7 @@ public enum NotesModel {
         )
     }
 
-    private static let classes: [String: ManagedObject.Type] = ["Note": Note.self, "Tag": Tag.self]
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Note": Note.self, "Tag": Tag.self]
 
     @_optimize(none) private static func noteEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(

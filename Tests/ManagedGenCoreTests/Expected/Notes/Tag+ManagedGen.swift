@@ -4,31 +4,34 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Tag` entity.
-public final class Tag: ManagedObject {
+public final class Tag: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Tag" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x22e5cf8d929c229d }
 }
 
-extension Tag: FetchableManagedObject {
+extension Tag: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
         public static let notes = "notes"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var notes: Set<Note> { get { self.relationship(at: 1) } set { self.setRelationship(newValue, at: 1) } }
-    public func addToNotes(_ value: Note) { self.addRelatedObject(value, at: 1) }
-    public func removeFromNotes(_ value: Note) { self.removeRelatedObject(value, at: 1) }
-    public func addToNotes(_ values: Set<Note>) { self.addToRelationship(values, at: 1) }
-    public func removeFromNotes(_ values: Set<Note>) { self.removeFromRelationship(values, at: 1) }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var notes: Set<Note> { get { _managedGen.toMany(at: 1) } set { _managedGen.setToMany(newValue, at: 1) } }
+    public func addToNotes(_ value: Note) { _managedGen.addObject(value, at: 1) }
+    public func removeFromNotes(_ value: Note) { _managedGen.removeObject(value, at: 1) }
+    public func addToNotes(_ values: Set<Note>) { _managedGen.addObjects(values, at: 1) }
+    public func removeFromNotes(_ values: Set<Note>) { _managedGen.removeObjects(values, at: 1) }
+
     /// A fetch request for `Tag` objects.
-    public class func fetchRequest() -> FetchRequest<Tag> { FetchRequest<Tag>(entityName: "Tag") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Tag> {
+        ManagedObjects.FetchRequest<Tag>(entityName: "Tag")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.notes: "notes"])
+        _managedGen.propertyNames([\.name: "name", \.notes: "notes"])
     }
 }

@@ -4,32 +4,30 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Item` entity.
-public final class Item: ManagedObject {
+public final class Item: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Item" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x77522b6b3d4fabfb }
 }
 
-extension Item: FetchableManagedObject {
+extension Item: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let title = "title"
         public static let owner = "owner"
     }
 
-    public var title: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-
-    public var owner: Reserved? {
-        get { self.toOneRelationship(at: 1) }
-        set { self.setToOneRelationship(newValue, at: 1) }
-    }
+    public var title: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var owner: Reserved? { get { _managedGen.toOne(at: 1) } set { _managedGen.setToOne(newValue, at: 1) } }
 
     /// A fetch request for `Item` objects.
-    public class func fetchRequest() -> FetchRequest<Item> { FetchRequest<Item>(entityName: "Item") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Item> {
+        ManagedObjects.FetchRequest<Item>(entityName: "Item")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.title: "title", \.owner: "owner"])
+        _managedGen.propertyNames([\.title: "title", \.owner: "owner"])
     }
 }

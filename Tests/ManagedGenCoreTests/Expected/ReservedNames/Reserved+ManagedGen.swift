@@ -4,59 +4,41 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Reserved` entity.
-public final class Reserved: ManagedObject {
+public final class Reserved: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Reserved" }
-    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x03728a5c6796b6e5 }
+    @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x04ecc7a5c567e088 }
 }
 
-extension Reserved: FetchableManagedObject {
+extension Reserved: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
-        public static let addRelatedObject_ = "addRelatedObject"
+        public static let _managedGen_ = "_managedGen"
         public static let addToItems = "addToItems"
-        public static let addToManyCollection_ = "addToManyCollection"
         public static let addToRelationship_ = "addToRelationship"
         public static let attributeValue_ = "attributeValue"
         public static let awakeFromFetch_ = "awakeFromFetch"
         public static let awakeFromInsert_ = "awakeFromInsert"
-        public static let boolAttribute_ = "boolAttribute"
-        public static let boolNumberAttribute_ = "boolNumberAttribute"
         public static let changedValues_ = "changedValues"
         public static let committedValues_ = "committedValues"
         public static let count_ = "count"
-        public static let dataAttribute_ = "dataAttribute"
-        public static let dateAttribute_ = "dateAttribute"
-        public static let decimalAttribute_ = "decimalAttribute"
         public static let description_ = "description"
         public static let didSave_ = "didSave"
         public static let didTurnIntoFault_ = "didTurnIntoFault"
-        public static let doubleAttribute_ = "doubleAttribute"
-        public static let doubleNumberAttribute_ = "doubleNumberAttribute"
         public static let entity_ = "entity"
         public static let entityName_ = "entityName"
         public static let fetch_ = "fetch"
         public static let fetchRequest_ = "fetchRequest"
-        public static let findOrInsert_ = "findOrInsert"
         public static let first_ = "first"
-        public static let floatAttribute_ = "floatAttribute"
-        public static let floatNumberAttribute_ = "floatNumberAttribute"
         public static let hasChanges_ = "hasChanges"
         public static let hasFaultForRelationship_ = "hasFaultForRelationship"
         public static let hash_ = "hash"
         public static let id = "id"
         public static let insertIntoItems = "insertIntoItems"
         public static let insertIntoRelationship_ = "insertIntoRelationship"
-        public static let insertRelatedObject_ = "insertRelatedObject"
-        public static let int16Attribute_ = "int16Attribute"
-        public static let int16NumberAttribute_ = "int16NumberAttribute"
-        public static let int32Attribute_ = "int32Attribute"
-        public static let int32NumberAttribute_ = "int32NumberAttribute"
-        public static let int64Attribute_ = "int64Attribute"
-        public static let int64NumberAttribute_ = "int64NumberAttribute"
         public static let isDeleted_ = "isDeleted"
         public static let isFault_ = "isFault"
         public static let isInserted_ = "isInserted"
@@ -64,65 +46,27 @@ extension Reserved: FetchableManagedObject {
         public static let Keys_ = "Keys"
         public static let managedObjectContext_ = "managedObjectContext"
         public static let objectID_ = "objectID"
-        public static let objectIDAttribute_ = "objectIDAttribute"
         public static let objectIDValue_ = "objectIDValue"
         public static let orderedRelationship_ = "orderedRelationship"
         public static let prepareForDeletion_ = "prepareForDeletion"
         public static let primitiveValue_ = "primitiveValue"
-        public static let propertyNames_ = "propertyNames"
         public static let propertyNamesByKeyPath_ = "propertyNamesByKeyPath"
         public static let relationship_ = "relationship"
         public static let removeFromItems = "removeFromItems"
         public static let removeFromRelationship_ = "removeFromRelationship"
-        public static let removeRelatedObject_ = "removeRelatedObject"
-        public static let removeToManyCollection_ = "removeToManyCollection"
         public static let replaceInRelationship_ = "replaceInRelationship"
         public static let replaceItems = "replaceItems"
-        public static let replaceRelatedObject_ = "replaceRelatedObject"
-        public static let requiredValue_ = "requiredValue"
         public static let Reserved_ = "Reserved"
         public static let setAttributeValue_ = "setAttributeValue"
-        public static let setBoolAttribute_ = "setBoolAttribute"
-        public static let setBoolNumberAttribute_ = "setBoolNumberAttribute"
-        public static let setDataAttribute_ = "setDataAttribute"
-        public static let setDateAttribute_ = "setDateAttribute"
-        public static let setDecimalAttribute_ = "setDecimalAttribute"
-        public static let setDoubleAttribute_ = "setDoubleAttribute"
-        public static let setDoubleNumberAttribute_ = "setDoubleNumberAttribute"
-        public static let setFloatAttribute_ = "setFloatAttribute"
-        public static let setFloatNumberAttribute_ = "setFloatNumberAttribute"
-        public static let setInt16Attribute_ = "setInt16Attribute"
-        public static let setInt16NumberAttribute_ = "setInt16NumberAttribute"
-        public static let setInt32Attribute_ = "setInt32Attribute"
-        public static let setInt32NumberAttribute_ = "setInt32NumberAttribute"
-        public static let setInt64Attribute_ = "setInt64Attribute"
-        public static let setInt64NumberAttribute_ = "setInt64NumberAttribute"
-        public static let setObjectIDAttribute_ = "setObjectIDAttribute"
         public static let setOrderedRelationship_ = "setOrderedRelationship"
         public static let setPrimitiveValue_ = "setPrimitiveValue"
         public static let setRelationship_ = "setRelationship"
-        public static let setStringAttribute_ = "setStringAttribute"
-        public static let setToManyCollection_ = "setToManyCollection"
         public static let setToOneRelationship_ = "setToOneRelationship"
-        public static let setUrlAttribute_ = "setUrlAttribute"
-        public static let setUuidAttribute_ = "setUuidAttribute"
         public static let setValue_ = "setValue"
         public static let storedPropertyLayoutHash_ = "storedPropertyLayoutHash"
-        public static let rawValueAttribute_ = "rawValueAttribute"
-        public static let setRawValueAttribute_ = "setRawValueAttribute"
         public static let typedObjectID_ = "typedObjectID"
-        public static let snapshotValues_ = "snapshotValues"
-        public static let fetchSnapshotValues_ = "fetchSnapshotValues"
-        public static let readSnapshots = "readSnapshots"
-        public static let setToOneObjectID_ = "setToOneObjectID"
-        public static let setToManyObjectIDs_ = "setToManyObjectIDs"
         public static let storedValue_ = "storedValue"
-        public static let stringAttribute_ = "stringAttribute"
-        public static let toManyOrderedSet_ = "toManyOrderedSet"
-        public static let toManySet_ = "toManySet"
         public static let toOneRelationship_ = "toOneRelationship"
-        public static let urlAttribute_ = "urlAttribute"
-        public static let uuidAttribute_ = "uuidAttribute"
         public static let value_ = "value"
         public static let willSave_ = "willSave"
         public static let willTurnIntoFault_ = "willTurnIntoFault"
@@ -130,634 +74,298 @@ extension Reserved: FetchableManagedObject {
         public static let items = "items"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
 
-    public var addRelatedObject_: String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
+    public var _managedGen_: String? {
+        get { _managedGen.string(at: 1) }
+        set { _managedGen.setString(newValue, at: 1) }
     }
 
-    public var addToItems: String? {
-        get { self.stringAttribute(at: 2) }
-        set { self.setStringAttribute(newValue, at: 2) }
-    }
-
-    public var addToManyCollection_: String? {
-        get { self.stringAttribute(at: 3) }
-        set { self.setStringAttribute(newValue, at: 3) }
-    }
+    public var addToItems: String? { get { _managedGen.string(at: 2) } set { _managedGen.setString(newValue, at: 2) } }
 
     public var addToRelationship_: String? {
-        get { self.stringAttribute(at: 4) }
-        set { self.setStringAttribute(newValue, at: 4) }
+        get { _managedGen.string(at: 3) }
+        set { _managedGen.setString(newValue, at: 3) }
     }
 
     public var attributeValue_: String? {
-        get { self.stringAttribute(at: 5) }
-        set { self.setStringAttribute(newValue, at: 5) }
+        get { _managedGen.string(at: 4) }
+        set { _managedGen.setString(newValue, at: 4) }
     }
 
     public var awakeFromFetch_: String? {
-        get { self.stringAttribute(at: 6) }
-        set { self.setStringAttribute(newValue, at: 6) }
+        get { _managedGen.string(at: 5) }
+        set { _managedGen.setString(newValue, at: 5) }
     }
 
     public var awakeFromInsert_: String? {
-        get { self.stringAttribute(at: 7) }
-        set { self.setStringAttribute(newValue, at: 7) }
-    }
-
-    public var boolAttribute_: String? {
-        get { self.stringAttribute(at: 8) }
-        set { self.setStringAttribute(newValue, at: 8) }
-    }
-
-    public var boolNumberAttribute_: String? {
-        get { self.stringAttribute(at: 9) }
-        set { self.setStringAttribute(newValue, at: 9) }
+        get { _managedGen.string(at: 6) }
+        set { _managedGen.setString(newValue, at: 6) }
     }
 
     public var changedValues_: String? {
-        get { self.stringAttribute(at: 10) }
-        set { self.setStringAttribute(newValue, at: 10) }
+        get { _managedGen.string(at: 7) }
+        set { _managedGen.setString(newValue, at: 7) }
     }
 
     public var committedValues_: String? {
-        get { self.stringAttribute(at: 11) }
-        set { self.setStringAttribute(newValue, at: 11) }
+        get { _managedGen.string(at: 8) }
+        set { _managedGen.setString(newValue, at: 8) }
     }
 
-    public var count_: String? {
-        get { self.stringAttribute(at: 12) }
-        set { self.setStringAttribute(newValue, at: 12) }
-    }
-
-    public var dataAttribute_: String? {
-        get { self.stringAttribute(at: 13) }
-        set { self.setStringAttribute(newValue, at: 13) }
-    }
-
-    public var dateAttribute_: String? {
-        get { self.stringAttribute(at: 14) }
-        set { self.setStringAttribute(newValue, at: 14) }
-    }
-
-    public var decimalAttribute_: String? {
-        get { self.stringAttribute(at: 15) }
-        set { self.setStringAttribute(newValue, at: 15) }
-    }
+    public var count_: String? { get { _managedGen.string(at: 9) } set { _managedGen.setString(newValue, at: 9) } }
 
     public var description_: String? {
-        get { self.stringAttribute(at: 16) }
-        set { self.setStringAttribute(newValue, at: 16) }
+        get { _managedGen.string(at: 10) }
+        set { _managedGen.setString(newValue, at: 10) }
     }
 
-    public var didSave_: String? {
-        get { self.stringAttribute(at: 17) }
-        set { self.setStringAttribute(newValue, at: 17) }
-    }
+    public var didSave_: String? { get { _managedGen.string(at: 11) } set { _managedGen.setString(newValue, at: 11) } }
 
     public var didTurnIntoFault_: String? {
-        get { self.stringAttribute(at: 18) }
-        set { self.setStringAttribute(newValue, at: 18) }
+        get { _managedGen.string(at: 12) }
+        set { _managedGen.setString(newValue, at: 12) }
     }
 
-    public var doubleAttribute_: String? {
-        get { self.stringAttribute(at: 19) }
-        set { self.setStringAttribute(newValue, at: 19) }
-    }
-
-    public var doubleNumberAttribute_: String? {
-        get { self.stringAttribute(at: 20) }
-        set { self.setStringAttribute(newValue, at: 20) }
-    }
-
-    public var entity_: String? {
-        get { self.stringAttribute(at: 21) }
-        set { self.setStringAttribute(newValue, at: 21) }
-    }
+    public var entity_: String? { get { _managedGen.string(at: 13) } set { _managedGen.setString(newValue, at: 13) } }
 
     public var entityName_: String? {
-        get { self.stringAttribute(at: 22) }
-        set { self.setStringAttribute(newValue, at: 22) }
+        get { _managedGen.string(at: 14) }
+        set { _managedGen.setString(newValue, at: 14) }
     }
 
-    public var fetch_: String? {
-        get { self.stringAttribute(at: 23) }
-        set { self.setStringAttribute(newValue, at: 23) }
-    }
+    public var fetch_: String? { get { _managedGen.string(at: 15) } set { _managedGen.setString(newValue, at: 15) } }
 
     public var fetchRequest_: String? {
-        get { self.stringAttribute(at: 24) }
-        set { self.setStringAttribute(newValue, at: 24) }
+        get { _managedGen.string(at: 16) }
+        set { _managedGen.setString(newValue, at: 16) }
     }
 
-    public var findOrInsert_: String? {
-        get { self.stringAttribute(at: 25) }
-        set { self.setStringAttribute(newValue, at: 25) }
-    }
-
-    public var first_: String? {
-        get { self.stringAttribute(at: 26) }
-        set { self.setStringAttribute(newValue, at: 26) }
-    }
-
-    public var floatAttribute_: String? {
-        get { self.stringAttribute(at: 27) }
-        set { self.setStringAttribute(newValue, at: 27) }
-    }
-
-    public var floatNumberAttribute_: String? {
-        get { self.stringAttribute(at: 28) }
-        set { self.setStringAttribute(newValue, at: 28) }
-    }
+    public var first_: String? { get { _managedGen.string(at: 17) } set { _managedGen.setString(newValue, at: 17) } }
 
     public var hasChanges_: String? {
-        get { self.stringAttribute(at: 29) }
-        set { self.setStringAttribute(newValue, at: 29) }
+        get { _managedGen.string(at: 18) }
+        set { _managedGen.setString(newValue, at: 18) }
     }
 
     public var hasFaultForRelationship_: String? {
-        get { self.stringAttribute(at: 30) }
-        set { self.setStringAttribute(newValue, at: 30) }
+        get { _managedGen.string(at: 19) }
+        set { _managedGen.setString(newValue, at: 19) }
     }
 
-    public var hash_: String? { get { self.stringAttribute(at: 31) } set { self.setStringAttribute(newValue, at: 31) } }
-    public var id: String? { get { self.stringAttribute(at: 32) } set { self.setStringAttribute(newValue, at: 32) } }
+    public var hash_: String? { get { _managedGen.string(at: 20) } set { _managedGen.setString(newValue, at: 20) } }
+    public var id: String? { get { _managedGen.string(at: 21) } set { _managedGen.setString(newValue, at: 21) } }
 
     public var insertIntoItems: String? {
-        get { self.stringAttribute(at: 33) }
-        set { self.setStringAttribute(newValue, at: 33) }
+        get { _managedGen.string(at: 22) }
+        set { _managedGen.setString(newValue, at: 22) }
     }
 
     public var insertIntoRelationship_: String? {
-        get { self.stringAttribute(at: 34) }
-        set { self.setStringAttribute(newValue, at: 34) }
-    }
-
-    public var insertRelatedObject_: String? {
-        get { self.stringAttribute(at: 35) }
-        set { self.setStringAttribute(newValue, at: 35) }
-    }
-
-    public var int16Attribute_: String? {
-        get { self.stringAttribute(at: 36) }
-        set { self.setStringAttribute(newValue, at: 36) }
-    }
-
-    public var int16NumberAttribute_: String? {
-        get { self.stringAttribute(at: 37) }
-        set { self.setStringAttribute(newValue, at: 37) }
-    }
-
-    public var int32Attribute_: String? {
-        get { self.stringAttribute(at: 38) }
-        set { self.setStringAttribute(newValue, at: 38) }
-    }
-
-    public var int32NumberAttribute_: String? {
-        get { self.stringAttribute(at: 39) }
-        set { self.setStringAttribute(newValue, at: 39) }
-    }
-
-    public var int64Attribute_: String? {
-        get { self.stringAttribute(at: 40) }
-        set { self.setStringAttribute(newValue, at: 40) }
-    }
-
-    public var int64NumberAttribute_: String? {
-        get { self.stringAttribute(at: 41) }
-        set { self.setStringAttribute(newValue, at: 41) }
+        get { _managedGen.string(at: 23) }
+        set { _managedGen.setString(newValue, at: 23) }
     }
 
     public var isDeleted_: String? {
-        get { self.stringAttribute(at: 42) }
-        set { self.setStringAttribute(newValue, at: 42) }
+        get { _managedGen.string(at: 24) }
+        set { _managedGen.setString(newValue, at: 24) }
     }
 
-    public var isFault_: String? {
-        get { self.stringAttribute(at: 43) }
-        set { self.setStringAttribute(newValue, at: 43) }
-    }
+    public var isFault_: String? { get { _managedGen.string(at: 25) } set { _managedGen.setString(newValue, at: 25) } }
 
     public var isInserted_: String? {
-        get { self.stringAttribute(at: 44) }
-        set { self.setStringAttribute(newValue, at: 44) }
+        get { _managedGen.string(at: 26) }
+        set { _managedGen.setString(newValue, at: 26) }
     }
 
     public var isUpdated_: String? {
-        get { self.stringAttribute(at: 45) }
-        set { self.setStringAttribute(newValue, at: 45) }
+        get { _managedGen.string(at: 27) }
+        set { _managedGen.setString(newValue, at: 27) }
     }
 
-    public var Keys_: String? { get { self.stringAttribute(at: 46) } set { self.setStringAttribute(newValue, at: 46) } }
+    public var Keys_: String? { get { _managedGen.string(at: 28) } set { _managedGen.setString(newValue, at: 28) } }
 
     public var managedObjectContext_: String? {
-        get { self.stringAttribute(at: 47) }
-        set { self.setStringAttribute(newValue, at: 47) }
+        get { _managedGen.string(at: 29) }
+        set { _managedGen.setString(newValue, at: 29) }
     }
 
-    public var objectID_: String? {
-        get { self.stringAttribute(at: 48) }
-        set { self.setStringAttribute(newValue, at: 48) }
-    }
-
-    public var objectIDAttribute_: String? {
-        get { self.stringAttribute(at: 49) }
-        set { self.setStringAttribute(newValue, at: 49) }
-    }
+    public var objectID_: String? { get { _managedGen.string(at: 30) } set { _managedGen.setString(newValue, at: 30) } }
 
     public var objectIDValue_: String? {
-        get { self.stringAttribute(at: 50) }
-        set { self.setStringAttribute(newValue, at: 50) }
+        get { _managedGen.string(at: 31) }
+        set { _managedGen.setString(newValue, at: 31) }
     }
 
     public var orderedRelationship_: String? {
-        get { self.stringAttribute(at: 51) }
-        set { self.setStringAttribute(newValue, at: 51) }
+        get { _managedGen.string(at: 32) }
+        set { _managedGen.setString(newValue, at: 32) }
     }
 
     public var prepareForDeletion_: String? {
-        get { self.stringAttribute(at: 52) }
-        set { self.setStringAttribute(newValue, at: 52) }
+        get { _managedGen.string(at: 33) }
+        set { _managedGen.setString(newValue, at: 33) }
     }
 
     public var primitiveValue_: String? {
-        get { self.stringAttribute(at: 53) }
-        set { self.setStringAttribute(newValue, at: 53) }
-    }
-
-    public var propertyNames_: String? {
-        get { self.stringAttribute(at: 54) }
-        set { self.setStringAttribute(newValue, at: 54) }
+        get { _managedGen.string(at: 34) }
+        set { _managedGen.setString(newValue, at: 34) }
     }
 
     public var propertyNamesByKeyPath_: String? {
-        get { self.stringAttribute(at: 55) }
-        set { self.setStringAttribute(newValue, at: 55) }
+        get { _managedGen.string(at: 35) }
+        set { _managedGen.setString(newValue, at: 35) }
     }
 
     public var relationship_: String? {
-        get { self.stringAttribute(at: 56) }
-        set { self.setStringAttribute(newValue, at: 56) }
+        get { _managedGen.string(at: 36) }
+        set { _managedGen.setString(newValue, at: 36) }
     }
 
     public var removeFromItems: String? {
-        get { self.stringAttribute(at: 57) }
-        set { self.setStringAttribute(newValue, at: 57) }
+        get { _managedGen.string(at: 37) }
+        set { _managedGen.setString(newValue, at: 37) }
     }
 
     public var removeFromRelationship_: String? {
-        get { self.stringAttribute(at: 58) }
-        set { self.setStringAttribute(newValue, at: 58) }
-    }
-
-    public var removeRelatedObject_: String? {
-        get { self.stringAttribute(at: 59) }
-        set { self.setStringAttribute(newValue, at: 59) }
-    }
-
-    public var removeToManyCollection_: String? {
-        get { self.stringAttribute(at: 60) }
-        set { self.setStringAttribute(newValue, at: 60) }
+        get { _managedGen.string(at: 38) }
+        set { _managedGen.setString(newValue, at: 38) }
     }
 
     public var replaceInRelationship_: String? {
-        get { self.stringAttribute(at: 61) }
-        set { self.setStringAttribute(newValue, at: 61) }
+        get { _managedGen.string(at: 39) }
+        set { _managedGen.setString(newValue, at: 39) }
     }
 
     public var replaceItems: String? {
-        get { self.stringAttribute(at: 62) }
-        set { self.setStringAttribute(newValue, at: 62) }
+        get { _managedGen.string(at: 40) }
+        set { _managedGen.setString(newValue, at: 40) }
     }
 
-    public var replaceRelatedObject_: String? {
-        get { self.stringAttribute(at: 63) }
-        set { self.setStringAttribute(newValue, at: 63) }
-    }
-
-    public var requiredValue_: String? {
-        get { self.stringAttribute(at: 64) }
-        set { self.setStringAttribute(newValue, at: 64) }
-    }
-
-    public var Reserved_: String? {
-        get { self.stringAttribute(at: 65) }
-        set { self.setStringAttribute(newValue, at: 65) }
-    }
+    public var Reserved_: String? { get { _managedGen.string(at: 41) } set { _managedGen.setString(newValue, at: 41) } }
 
     public var setAttributeValue_: String? {
-        get { self.stringAttribute(at: 66) }
-        set { self.setStringAttribute(newValue, at: 66) }
-    }
-
-    public var setBoolAttribute_: String? {
-        get { self.stringAttribute(at: 67) }
-        set { self.setStringAttribute(newValue, at: 67) }
-    }
-
-    public var setBoolNumberAttribute_: String? {
-        get { self.stringAttribute(at: 68) }
-        set { self.setStringAttribute(newValue, at: 68) }
-    }
-
-    public var setDataAttribute_: String? {
-        get { self.stringAttribute(at: 69) }
-        set { self.setStringAttribute(newValue, at: 69) }
-    }
-
-    public var setDateAttribute_: String? {
-        get { self.stringAttribute(at: 70) }
-        set { self.setStringAttribute(newValue, at: 70) }
-    }
-
-    public var setDecimalAttribute_: String? {
-        get { self.stringAttribute(at: 71) }
-        set { self.setStringAttribute(newValue, at: 71) }
-    }
-
-    public var setDoubleAttribute_: String? {
-        get { self.stringAttribute(at: 72) }
-        set { self.setStringAttribute(newValue, at: 72) }
-    }
-
-    public var setDoubleNumberAttribute_: String? {
-        get { self.stringAttribute(at: 73) }
-        set { self.setStringAttribute(newValue, at: 73) }
-    }
-
-    public var setFloatAttribute_: String? {
-        get { self.stringAttribute(at: 74) }
-        set { self.setStringAttribute(newValue, at: 74) }
-    }
-
-    public var setFloatNumberAttribute_: String? {
-        get { self.stringAttribute(at: 75) }
-        set { self.setStringAttribute(newValue, at: 75) }
-    }
-
-    public var setInt16Attribute_: String? {
-        get { self.stringAttribute(at: 76) }
-        set { self.setStringAttribute(newValue, at: 76) }
-    }
-
-    public var setInt16NumberAttribute_: String? {
-        get { self.stringAttribute(at: 77) }
-        set { self.setStringAttribute(newValue, at: 77) }
-    }
-
-    public var setInt32Attribute_: String? {
-        get { self.stringAttribute(at: 78) }
-        set { self.setStringAttribute(newValue, at: 78) }
-    }
-
-    public var setInt32NumberAttribute_: String? {
-        get { self.stringAttribute(at: 79) }
-        set { self.setStringAttribute(newValue, at: 79) }
-    }
-
-    public var setInt64Attribute_: String? {
-        get { self.stringAttribute(at: 80) }
-        set { self.setStringAttribute(newValue, at: 80) }
-    }
-
-    public var setInt64NumberAttribute_: String? {
-        get { self.stringAttribute(at: 81) }
-        set { self.setStringAttribute(newValue, at: 81) }
-    }
-
-    public var setObjectIDAttribute_: String? {
-        get { self.stringAttribute(at: 82) }
-        set { self.setStringAttribute(newValue, at: 82) }
+        get { _managedGen.string(at: 42) }
+        set { _managedGen.setString(newValue, at: 42) }
     }
 
     public var setOrderedRelationship_: String? {
-        get { self.stringAttribute(at: 83) }
-        set { self.setStringAttribute(newValue, at: 83) }
+        get { _managedGen.string(at: 43) }
+        set { _managedGen.setString(newValue, at: 43) }
     }
 
     public var setPrimitiveValue_: String? {
-        get { self.stringAttribute(at: 84) }
-        set { self.setStringAttribute(newValue, at: 84) }
+        get { _managedGen.string(at: 44) }
+        set { _managedGen.setString(newValue, at: 44) }
     }
 
     public var setRelationship_: String? {
-        get { self.stringAttribute(at: 85) }
-        set { self.setStringAttribute(newValue, at: 85) }
-    }
-
-    public var setStringAttribute_: String? {
-        get { self.stringAttribute(at: 86) }
-        set { self.setStringAttribute(newValue, at: 86) }
-    }
-
-    public var setToManyCollection_: String? {
-        get { self.stringAttribute(at: 87) }
-        set { self.setStringAttribute(newValue, at: 87) }
+        get { _managedGen.string(at: 45) }
+        set { _managedGen.setString(newValue, at: 45) }
     }
 
     public var setToOneRelationship_: String? {
-        get { self.stringAttribute(at: 88) }
-        set { self.setStringAttribute(newValue, at: 88) }
+        get { _managedGen.string(at: 46) }
+        set { _managedGen.setString(newValue, at: 46) }
     }
 
-    public var setUrlAttribute_: String? {
-        get { self.stringAttribute(at: 89) }
-        set { self.setStringAttribute(newValue, at: 89) }
-    }
-
-    public var setUuidAttribute_: String? {
-        get { self.stringAttribute(at: 90) }
-        set { self.setStringAttribute(newValue, at: 90) }
-    }
-
-    public var setValue_: String? {
-        get { self.stringAttribute(at: 91) }
-        set { self.setStringAttribute(newValue, at: 91) }
-    }
+    public var setValue_: String? { get { _managedGen.string(at: 47) } set { _managedGen.setString(newValue, at: 47) } }
 
     public var storedPropertyLayoutHash_: String? {
-        get { self.stringAttribute(at: 92) }
-        set { self.setStringAttribute(newValue, at: 92) }
-    }
-
-    public var rawValueAttribute_: String? {
-        get { self.stringAttribute(at: 93) }
-        set { self.setStringAttribute(newValue, at: 93) }
-    }
-
-    public var setRawValueAttribute_: String? {
-        get { self.stringAttribute(at: 94) }
-        set { self.setStringAttribute(newValue, at: 94) }
+        get { _managedGen.string(at: 48) }
+        set { _managedGen.setString(newValue, at: 48) }
     }
 
     public var typedObjectID_: String? {
-        get { self.stringAttribute(at: 95) }
-        set { self.setStringAttribute(newValue, at: 95) }
-    }
-
-    public var snapshotValues_: String? {
-        get { self.stringAttribute(at: 96) }
-        set { self.setStringAttribute(newValue, at: 96) }
-    }
-
-    public var fetchSnapshotValues_: String? {
-        get { self.stringAttribute(at: 97) }
-        set { self.setStringAttribute(newValue, at: 97) }
-    }
-
-    public var readSnapshots: String? {
-        get { self.stringAttribute(at: 98) }
-        set { self.setStringAttribute(newValue, at: 98) }
-    }
-
-    public var setToOneObjectID_: String? {
-        get { self.stringAttribute(at: 99) }
-        set { self.setStringAttribute(newValue, at: 99) }
-    }
-
-    public var setToManyObjectIDs_: String? {
-        get { self.stringAttribute(at: 100) }
-        set { self.setStringAttribute(newValue, at: 100) }
+        get { _managedGen.string(at: 49) }
+        set { _managedGen.setString(newValue, at: 49) }
     }
 
     public var storedValue_: String? {
-        get { self.stringAttribute(at: 101) }
-        set { self.setStringAttribute(newValue, at: 101) }
-    }
-
-    public var stringAttribute_: String? {
-        get { self.stringAttribute(at: 102) }
-        set { self.setStringAttribute(newValue, at: 102) }
-    }
-
-    public var toManyOrderedSet_: String? {
-        get { self.stringAttribute(at: 103) }
-        set { self.setStringAttribute(newValue, at: 103) }
-    }
-
-    public var toManySet_: String? {
-        get { self.stringAttribute(at: 104) }
-        set { self.setStringAttribute(newValue, at: 104) }
+        get { _managedGen.string(at: 50) }
+        set { _managedGen.setString(newValue, at: 50) }
     }
 
     public var toOneRelationship_: String? {
-        get { self.stringAttribute(at: 105) }
-        set { self.setStringAttribute(newValue, at: 105) }
+        get { _managedGen.string(at: 51) }
+        set { _managedGen.setString(newValue, at: 51) }
     }
 
-    public var urlAttribute_: String? {
-        get { self.stringAttribute(at: 106) }
-        set { self.setStringAttribute(newValue, at: 106) }
-    }
-
-    public var uuidAttribute_: String? {
-        get { self.stringAttribute(at: 107) }
-        set { self.setStringAttribute(newValue, at: 107) }
-    }
-
-    public var value_: String? {
-        get { self.stringAttribute(at: 108) }
-        set { self.setStringAttribute(newValue, at: 108) }
-    }
-
-    public var willSave_: String? {
-        get { self.stringAttribute(at: 109) }
-        set { self.setStringAttribute(newValue, at: 109) }
-    }
+    public var value_: String? { get { _managedGen.string(at: 52) } set { _managedGen.setString(newValue, at: 52) } }
+    public var willSave_: String? { get { _managedGen.string(at: 53) } set { _managedGen.setString(newValue, at: 53) } }
 
     public var willTurnIntoFault_: String? {
-        get { self.stringAttribute(at: 110) }
-        set { self.setStringAttribute(newValue, at: 110) }
+        get { _managedGen.string(at: 54) }
+        set { _managedGen.setString(newValue, at: 54) }
     }
 
-    public var withName: String? {
-        get { self.stringAttribute(at: 111) }
-        set { self.setStringAttribute(newValue, at: 111) }
+    public var withName: String? { get { _managedGen.string(at: 55) } set { _managedGen.setString(newValue, at: 55) } }
+
+    public var items: ManagedObjects.OrderedSet<Item> {
+        get { _managedGen.ordered(at: 56) }
+        set { _managedGen.setOrdered(newValue, at: 56) }
     }
 
-    public var items: OrderedSet<Item> {
-        get { self.orderedRelationship(at: 112) }
-        set { self.setOrderedRelationship(newValue, at: 112) }
-    }
-
-    public func addToItems(_ value: Item) { self.addRelatedObject(value, at: 112) }
-    public func removeFromItems(_ value: Item) { self.removeRelatedObject(value, at: 112) }
-    public func addToItems(_ values: OrderedSet<Item>) { self.addToRelationship(values, at: 112) }
-    public func removeFromItems(_ values: OrderedSet<Item>) { self.removeFromRelationship(values, at: 112) }
+    public func addToItems(_ value: Item) { _managedGen.addObject(value, at: 56) }
+    public func removeFromItems(_ value: Item) { _managedGen.removeObject(value, at: 56) }
+    public func addToItems(_ values: ManagedObjects.OrderedSet<Item>) { _managedGen.addObjects(values, at: 56) }
+    public func removeFromItems(_ values: ManagedObjects.OrderedSet<Item>) { _managedGen.removeObjects(values, at: 56) }
 
     public func insertIntoItems(_ value: Item, at index: Int) {
-        self.insertRelatedObject(value, at: index, propertyIndex: 112)
+        _managedGen.insertObject(value, at: index, propertyIndex: 56)
     }
 
     public func insertIntoItems(_ values: [Item], at indexes: IndexSet) {
-        self.insertIntoRelationship(values, at: indexes, propertyIndex: 112)
+        _managedGen.insertObjects(values, at: indexes, propertyIndex: 56)
     }
 
-    public func removeFromItems(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 112) }
-    public func removeFromItems(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 112) }
+    public func removeFromItems(at index: Int) { _managedGen.removeObject(at: index, propertyIndex: 56) }
+    public func removeFromItems(at indexes: IndexSet) { _managedGen.removeObjects(at: indexes, propertyIndex: 56) }
 
     public func replaceItems(at index: Int, with value: Item) {
-        self.replaceRelatedObject(at: index, with: value, propertyIndex: 112)
+        _managedGen.replaceObject(at: index, with: value, propertyIndex: 56)
     }
 
     public func replaceItems(at indexes: IndexSet, with values: [Item]) {
-        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 112)
+        _managedGen.replaceObjects(at: indexes, with: values, propertyIndex: 56)
     }
 
     /// A fetch request for `Reserved` objects.
-    public class func fetchRequest() -> FetchRequest<Reserved> { FetchRequest<Reserved>(entityName: "Reserved") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Reserved> {
+        ManagedObjects.FetchRequest<Reserved>(entityName: "Reserved")
+    }
 
     /// The `Reserved` whose `name` is `name` (unique in the model), inserted if there is none.
-    public static func withName(_ name: String, in context: ManagedObjectContext) throws -> Reserved {
-        try Reserved.findOrInsert(Keys.name, name, at: 0, in: context)
+    public static func withName(_ name: String, in context: ManagedObjects.ManagedObjectContext) throws -> Reserved {
+        try Reserved._managedGen.findOrInsert(Keys.name, name, at: 0, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.name: "name",
-            \.addRelatedObject_: "addRelatedObject",
+            \._managedGen_: "_managedGen",
             \.addToItems: "addToItems",
-            \.addToManyCollection_: "addToManyCollection",
             \.addToRelationship_: "addToRelationship",
             \.attributeValue_: "attributeValue",
             \.awakeFromFetch_: "awakeFromFetch",
             \.awakeFromInsert_: "awakeFromInsert",
-            \.boolAttribute_: "boolAttribute",
-            \.boolNumberAttribute_: "boolNumberAttribute",
             \.changedValues_: "changedValues",
             \.committedValues_: "committedValues",
             \.count_: "count",
-            \.dataAttribute_: "dataAttribute",
-            \.dateAttribute_: "dateAttribute",
-            \.decimalAttribute_: "decimalAttribute",
             \.description_: "description",
             \.didSave_: "didSave",
             \.didTurnIntoFault_: "didTurnIntoFault",
-            \.doubleAttribute_: "doubleAttribute",
-            \.doubleNumberAttribute_: "doubleNumberAttribute",
             \.entity_: "entity",
             \.entityName_: "entityName",
             \.fetch_: "fetch",
             \.fetchRequest_: "fetchRequest",
-            \.findOrInsert_: "findOrInsert",
             \.first_: "first",
-            \.floatAttribute_: "floatAttribute",
-            \.floatNumberAttribute_: "floatNumberAttribute",
             \.hasChanges_: "hasChanges",
             \.hasFaultForRelationship_: "hasFaultForRelationship",
             \.hash_: "hash",
             \.id: "id",
             \.insertIntoItems: "insertIntoItems",
             \.insertIntoRelationship_: "insertIntoRelationship",
-            \.insertRelatedObject_: "insertRelatedObject",
-            \.int16Attribute_: "int16Attribute",
-            \.int16NumberAttribute_: "int16NumberAttribute",
-            \.int32Attribute_: "int32Attribute",
-            \.int32NumberAttribute_: "int32NumberAttribute",
-            \.int64Attribute_: "int64Attribute",
-            \.int64NumberAttribute_: "int64NumberAttribute",
             \.isDeleted_: "isDeleted",
             \.isFault_: "isFault",
             \.isInserted_: "isInserted",
@@ -765,65 +373,27 @@ extension Reserved: FetchableManagedObject {
             \.Keys_: "Keys",
             \.managedObjectContext_: "managedObjectContext",
             \.objectID_: "objectID",
-            \.objectIDAttribute_: "objectIDAttribute",
             \.objectIDValue_: "objectIDValue",
             \.orderedRelationship_: "orderedRelationship",
             \.prepareForDeletion_: "prepareForDeletion",
             \.primitiveValue_: "primitiveValue",
-            \.propertyNames_: "propertyNames",
             \.propertyNamesByKeyPath_: "propertyNamesByKeyPath",
             \.relationship_: "relationship",
             \.removeFromItems: "removeFromItems",
             \.removeFromRelationship_: "removeFromRelationship",
-            \.removeRelatedObject_: "removeRelatedObject",
-            \.removeToManyCollection_: "removeToManyCollection",
             \.replaceInRelationship_: "replaceInRelationship",
             \.replaceItems: "replaceItems",
-            \.replaceRelatedObject_: "replaceRelatedObject",
-            \.requiredValue_: "requiredValue",
             \.Reserved_: "Reserved",
             \.setAttributeValue_: "setAttributeValue",
-            \.setBoolAttribute_: "setBoolAttribute",
-            \.setBoolNumberAttribute_: "setBoolNumberAttribute",
-            \.setDataAttribute_: "setDataAttribute",
-            \.setDateAttribute_: "setDateAttribute",
-            \.setDecimalAttribute_: "setDecimalAttribute",
-            \.setDoubleAttribute_: "setDoubleAttribute",
-            \.setDoubleNumberAttribute_: "setDoubleNumberAttribute",
-            \.setFloatAttribute_: "setFloatAttribute",
-            \.setFloatNumberAttribute_: "setFloatNumberAttribute",
-            \.setInt16Attribute_: "setInt16Attribute",
-            \.setInt16NumberAttribute_: "setInt16NumberAttribute",
-            \.setInt32Attribute_: "setInt32Attribute",
-            \.setInt32NumberAttribute_: "setInt32NumberAttribute",
-            \.setInt64Attribute_: "setInt64Attribute",
-            \.setInt64NumberAttribute_: "setInt64NumberAttribute",
-            \.setObjectIDAttribute_: "setObjectIDAttribute",
             \.setOrderedRelationship_: "setOrderedRelationship",
             \.setPrimitiveValue_: "setPrimitiveValue",
             \.setRelationship_: "setRelationship",
-            \.setStringAttribute_: "setStringAttribute",
-            \.setToManyCollection_: "setToManyCollection",
             \.setToOneRelationship_: "setToOneRelationship",
-            \.setUrlAttribute_: "setUrlAttribute",
-            \.setUuidAttribute_: "setUuidAttribute",
             \.setValue_: "setValue",
             \.storedPropertyLayoutHash_: "storedPropertyLayoutHash",
-            \.rawValueAttribute_: "rawValueAttribute",
-            \.setRawValueAttribute_: "setRawValueAttribute",
             \.typedObjectID_: "typedObjectID",
-            \.snapshotValues_: "snapshotValues",
-            \.fetchSnapshotValues_: "fetchSnapshotValues",
-            \.readSnapshots: "readSnapshots",
-            \.setToOneObjectID_: "setToOneObjectID",
-            \.setToManyObjectIDs_: "setToManyObjectIDs",
             \.storedValue_: "storedValue",
-            \.stringAttribute_: "stringAttribute",
-            \.toManyOrderedSet_: "toManyOrderedSet",
-            \.toManySet_: "toManySet",
             \.toOneRelationship_: "toOneRelationship",
-            \.urlAttribute_: "urlAttribute",
-            \.uuidAttribute_: "uuidAttribute",
             \.value_: "value",
             \.willSave_: "willSave",
             \.willTurnIntoFault_: "willTurnIntoFault",

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Album` entity.
-public final class Album: ManagedObject {
+public final class Album: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Album" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0x18aec4eaeaf05830 }
 }
 
-extension Album: FetchableManagedObject {
+extension Album: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let Snapshot_ = "Snapshot"
@@ -24,53 +24,46 @@ extension Album: FetchableManagedObject {
         public static let pictures = "pictures"
     }
 
-    public var Snapshot_: String? {
-        get { self.stringAttribute(at: 0) }
-        set { self.setStringAttribute(newValue, at: 0) }
-    }
+    public var Snapshot_: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
 
     public var fetchSnapshots_: Int16 {
-        get { self.int16Attribute(at: 1, default: 0) }
-        set { self.setInt16Attribute(newValue, at: 1) }
+        get { _managedGen.int16(at: 1, default: 0) }
+        set { _managedGen.setInt16(newValue, at: 1) }
     }
 
-    public var snapshot_: String? {
-        get { self.stringAttribute(at: 2) }
-        set { self.setStringAttribute(newValue, at: 2) }
-    }
+    public var snapshot_: String? { get { _managedGen.string(at: 2) } set { _managedGen.setString(newValue, at: 2) } }
 
     public var typedObjectID_: String? {
-        get { self.stringAttribute(at: 3) }
-        set { self.setStringAttribute(newValue, at: 3) }
+        get { _managedGen.string(at: 3) }
+        set { _managedGen.setString(newValue, at: 3) }
     }
 
-    public var cover_: String? { get { self.stringAttribute(at: 4) } set { self.setStringAttribute(newValue, at: 4) } }
-
-    public var snapshot__: String? {
-        get { self.stringAttribute(at: 5) }
-        set { self.setStringAttribute(newValue, at: 5) }
-    }
+    public var cover_: String? { get { _managedGen.string(at: 4) } set { _managedGen.setString(newValue, at: 4) } }
+    public var snapshot__: String? { get { _managedGen.string(at: 5) } set { _managedGen.setString(newValue, at: 5) } }
 
     public var pictures: Set<Snapshot> {
-        get { self.relationship(at: 6) }
-        set { self.setRelationship(newValue, at: 6) }
+        get { _managedGen.toMany(at: 6) }
+        set { _managedGen.setToMany(newValue, at: 6) }
     }
 
     /// Non-optional `cover_`.
     public var cover: String {
-        get { self.stringAttribute(at: 4, default: "") }
-        set { self.setStringAttribute(newValue, at: 4) }
+        get { _managedGen.string(at: 4, default: "") }
+        set { _managedGen.setString(newValue, at: 4) }
     }
 
-    public func addToPictures(_ value: Snapshot) { self.addRelatedObject(value, at: 6) }
-    public func removeFromPictures(_ value: Snapshot) { self.removeRelatedObject(value, at: 6) }
-    public func addToPictures(_ values: Set<Snapshot>) { self.addToRelationship(values, at: 6) }
-    public func removeFromPictures(_ values: Set<Snapshot>) { self.removeFromRelationship(values, at: 6) }
+    public func addToPictures(_ value: Snapshot) { _managedGen.addObject(value, at: 6) }
+    public func removeFromPictures(_ value: Snapshot) { _managedGen.removeObject(value, at: 6) }
+    public func addToPictures(_ values: Set<Snapshot>) { _managedGen.addObjects(values, at: 6) }
+    public func removeFromPictures(_ values: Set<Snapshot>) { _managedGen.removeObjects(values, at: 6) }
+
     /// A fetch request for `Album` objects.
-    public class func fetchRequest() -> FetchRequest<Album> { FetchRequest<Album>(entityName: "Album") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Album> {
+        ManagedObjects.FetchRequest<Album>(entityName: "Album")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.Snapshot_: "Snapshot",
             \.fetchSnapshots_: "fetchSnapshots",
             \.snapshot_: "snapshot",
@@ -99,39 +92,39 @@ extension Album {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.Snapshot_ = values.stringAttribute(at: 0)
-            self.fetchSnapshots_ = values.int16Attribute(at: 1, default: 0)
-            self.snapshot_ = values.stringAttribute(at: 2)
-            self.typedObjectID_ = values.stringAttribute(at: 3)
-            self.cover_ = values.stringAttribute(at: 4)
-            self.snapshot__ = values.stringAttribute(at: 5)
+            self.Snapshot_ = values.string(at: 0)
+            self.fetchSnapshots_ = values.int16(at: 1, default: 0)
+            self.snapshot_ = values.string(at: 2)
+            self.typedObjectID_ = values.string(at: 3)
+            self.cover_ = values.string(at: 4)
+            self.snapshot__ = values.string(at: 5)
             self.pictures = values.toMany(at: 6)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Album) throws {
-            object.setStringAttribute(self.Snapshot_, at: 0)
-            object.setInt16Attribute(self.fetchSnapshots_, at: 1)
-            object.setStringAttribute(self.snapshot_, at: 2)
-            object.setStringAttribute(self.typedObjectID_, at: 3)
-            object.setStringAttribute(self.cover_, at: 4)
-            object.setStringAttribute(self.snapshot__, at: 5)
-            try object.setToManyObjectIDs(self.pictures, at: 6)
+            object._managedGen.setString(self.Snapshot_, at: 0)
+            object._managedGen.setInt16(self.fetchSnapshots_, at: 1)
+            object._managedGen.setString(self.snapshot_, at: 2)
+            object._managedGen.setString(self.typedObjectID_, at: 3)
+            object._managedGen.setString(self.cover_, at: 4)
+            object._managedGen.setString(self.snapshot__, at: 5)
+            try object._managedGen.setToManyIDs(self.pictures, at: 6)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot__ { Snapshot__(self.snapshotValues()) }
+    public func snapshot() -> Snapshot__ { Snapshot__(_managedGen.snapshotValues()) }
 
     /// The saved `Album` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot__] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot__($0)
         }
     }
@@ -142,9 +135,9 @@ extension Album {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Album>,
         sortedBy sortDescriptors: [SortDescriptor<Album>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot__] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot__($0)
         }
     }

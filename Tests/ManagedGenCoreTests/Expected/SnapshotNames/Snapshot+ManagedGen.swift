@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Snapshot` entity.
-public final class Snapshot: ManagedObject {
+public final class Snapshot: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Snapshot" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xd2bda5d3cc2b1178 }
 }
 
-extension Snapshot: FetchableManagedObject {
+extension Snapshot: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let label = "label"
@@ -20,19 +20,17 @@ extension Snapshot: FetchableManagedObject {
         public static let album = "album"
     }
 
-    public var label: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-    public var kind: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-
-    public var album: Album? {
-        get { self.toOneRelationship(at: 2) }
-        set { self.setToOneRelationship(newValue, at: 2) }
-    }
+    public var label: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var kind: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var album: Album? { get { _managedGen.toOne(at: 2) } set { _managedGen.setToOne(newValue, at: 2) } }
 
     /// A fetch request for `Snapshot` objects.
-    public class func fetchRequest() -> FetchRequest<Snapshot> { FetchRequest<Snapshot>(entityName: "Snapshot") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Snapshot> {
+        ManagedObjects.FetchRequest<Snapshot>(entityName: "Snapshot")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.label: "label", \.kind: "kind", \.album: "album"])
+        _managedGen.propertyNames([\.label: "label", \.kind: "kind", \.album: "album"])
     }
 }
 
@@ -48,31 +46,31 @@ extension Snapshot {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.label = values.stringAttribute(at: 0)
-            self.kind = values.stringAttribute(at: 1)
+            self.label = values.string(at: 0)
+            self.kind = values.string(at: 1)
             self.album = values.toOne(at: 2)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Snapshot) throws {
-            object.setStringAttribute(self.label, at: 0)
-            object.setStringAttribute(self.kind, at: 1)
-            try object.setToOneObjectID(self.album, at: 2)
+            object._managedGen.setString(self.label, at: 0)
+            object._managedGen.setString(self.kind, at: 1)
+            try object._managedGen.setToOneID(self.album, at: 2)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot__ { Snapshot__(self.snapshotValues()) }
+    public func snapshot() -> Snapshot__ { Snapshot__(_managedGen.snapshotValues()) }
 
     /// The saved `Snapshot` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot__] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot__($0)
         }
     }
@@ -83,9 +81,9 @@ extension Snapshot {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Snapshot>,
         sortedBy sortDescriptors: [SortDescriptor<Snapshot>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot__] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot__($0)
         }
     }

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Person` entity.
-public final class Person: ManagedObject {
+public final class Person: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Person" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xdc0f842f98a6a64d }
 }
 
-extension Person: FetchableManagedObject {
+extension Person: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
@@ -21,53 +21,62 @@ extension Person: FetchableManagedObject {
         public static let watching = "watching"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var snapshot_: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
 
-    public var snapshot_: String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
+    public var assigned: Set<Ticket> {
+        get { _managedGen.toMany(at: 2) }
+        set { _managedGen.setToMany(newValue, at: 2) }
     }
 
-    public var assigned: Set<Ticket> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
-
-    public var watching: OrderedSet<Ticket> {
-        get { self.orderedRelationship(at: 3) }
-        set { self.setOrderedRelationship(newValue, at: 3) }
+    public var watching: ManagedObjects.OrderedSet<Ticket> {
+        get { _managedGen.ordered(at: 3) }
+        set { _managedGen.setOrdered(newValue, at: 3) }
     }
 
-    public func addToAssigned(_ value: Ticket) { self.addRelatedObject(value, at: 2) }
-    public func removeFromAssigned(_ value: Ticket) { self.removeRelatedObject(value, at: 2) }
-    public func addToAssigned(_ values: Set<Ticket>) { self.addToRelationship(values, at: 2) }
-    public func removeFromAssigned(_ values: Set<Ticket>) { self.removeFromRelationship(values, at: 2) }
-    public func addToWatching(_ value: Ticket) { self.addRelatedObject(value, at: 3) }
-    public func removeFromWatching(_ value: Ticket) { self.removeRelatedObject(value, at: 3) }
-    public func addToWatching(_ values: OrderedSet<Ticket>) { self.addToRelationship(values, at: 3) }
-    public func removeFromWatching(_ values: OrderedSet<Ticket>) { self.removeFromRelationship(values, at: 3) }
+    public func addToAssigned(_ value: Ticket) { _managedGen.addObject(value, at: 2) }
+    public func removeFromAssigned(_ value: Ticket) { _managedGen.removeObject(value, at: 2) }
+    public func addToAssigned(_ values: Set<Ticket>) { _managedGen.addObjects(values, at: 2) }
+    public func removeFromAssigned(_ values: Set<Ticket>) { _managedGen.removeObjects(values, at: 2) }
+    public func addToWatching(_ value: Ticket) { _managedGen.addObject(value, at: 3) }
+    public func removeFromWatching(_ value: Ticket) { _managedGen.removeObject(value, at: 3) }
+    public func addToWatching(_ values: ManagedObjects.OrderedSet<Ticket>) { _managedGen.addObjects(values, at: 3) }
+
+    public func removeFromWatching(_ values: ManagedObjects.OrderedSet<Ticket>) {
+        _managedGen.removeObjects(values, at: 3)
+    }
 
     public func insertIntoWatching(_ value: Ticket, at index: Int) {
-        self.insertRelatedObject(value, at: index, propertyIndex: 3)
+        _managedGen.insertObject(value, at: index, propertyIndex: 3)
     }
 
     public func insertIntoWatching(_ values: [Ticket], at indexes: IndexSet) {
-        self.insertIntoRelationship(values, at: indexes, propertyIndex: 3)
+        _managedGen.insertObjects(values, at: indexes, propertyIndex: 3)
     }
 
-    public func removeFromWatching(at index: Int) { self.removeRelatedObject(at: index, propertyIndex: 3) }
-    public func removeFromWatching(at indexes: IndexSet) { self.removeFromRelationship(at: indexes, propertyIndex: 3) }
+    public func removeFromWatching(at index: Int) { _managedGen.removeObject(at: index, propertyIndex: 3) }
+    public func removeFromWatching(at indexes: IndexSet) { _managedGen.removeObjects(at: indexes, propertyIndex: 3) }
 
     public func replaceWatching(at index: Int, with value: Ticket) {
-        self.replaceRelatedObject(at: index, with: value, propertyIndex: 3)
+        _managedGen.replaceObject(at: index, with: value, propertyIndex: 3)
     }
 
     public func replaceWatching(at indexes: IndexSet, with values: [Ticket]) {
-        self.replaceInRelationship(at: indexes, with: values, propertyIndex: 3)
+        _managedGen.replaceObjects(at: indexes, with: values, propertyIndex: 3)
     }
 
     /// A fetch request for `Person` objects.
-    public class func fetchRequest() -> FetchRequest<Person> { FetchRequest<Person>(entityName: "Person") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Person> {
+        ManagedObjects.FetchRequest<Person>(entityName: "Person")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.snapshot_: "snapshot", \.assigned: "assigned", \.watching: "watching"])
+        _managedGen.propertyNames([
+            \.name: "name",
+            \.snapshot_: "snapshot",
+            \.assigned: "assigned",
+            \.watching: "watching"
+        ])
     }
 }
 
@@ -84,8 +93,8 @@ extension Person {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.name = values.stringAttribute(at: 0)
-            self.snapshot_ = values.stringAttribute(at: 1)
+            self.name = values.string(at: 0)
+            self.snapshot_ = values.string(at: 1)
             self.assigned = values.toMany(at: 2)
             self.watching = values.toMany(at: 3)
         }
@@ -93,24 +102,24 @@ extension Person {
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Person) throws {
-            object.setStringAttribute(self.name, at: 0)
-            object.setStringAttribute(self.snapshot_, at: 1)
-            try object.setToManyObjectIDs(self.assigned, at: 2)
-            try object.setToManyObjectIDs(self.watching, at: 3)
+            object._managedGen.setString(self.name, at: 0)
+            object._managedGen.setString(self.snapshot_, at: 1)
+            try object._managedGen.setToManyIDs(self.assigned, at: 2)
+            try object._managedGen.setToManyIDs(self.watching, at: 3)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Person` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -121,9 +130,9 @@ extension Person {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Person>,
         sortedBy sortDescriptors: [SortDescriptor<Person>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Ticket` entity.
-public final class Ticket: ManagedObject {
+public final class Ticket: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Ticket" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xe8846a5ee1ea1a97 }
 }
 
-extension Ticket: FetchableManagedObject {
+extension Ticket: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let created = "created"
@@ -28,62 +28,57 @@ extension Ticket: FetchableManagedObject {
         public static let watchers = "watchers"
     }
 
-    public var created: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
+    public var created: Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
 
     public var estimate: NSNumber? {
-        get { self.doubleNumberAttribute(at: 1) }
-        set { self.setDoubleNumberAttribute(newValue, at: 1) }
+        get { _managedGen.doubleNumber(at: 1) }
+        set { _managedGen.setDoubleNumber(newValue, at: 1) }
     }
 
     /// Stored through the value transformer `NSSecureUnarchiveFromDataTransformer`.
-    public var labels: [String]? { get { self.attributeValue(at: 2) } set { self.setAttributeValue(newValue, at: 2) } }
-
-    public var notes: [String: Any]? {
-        get { self.attributeValue(at: 3) }
-        set { self.setAttributeValue(newValue, at: 3) }
-    }
+    public var labels: [String]? { get { _managedGen.value(at: 2) } set { _managedGen.setValue(newValue, at: 2) } }
+    public var notes: [String: Any]? { get { _managedGen.value(at: 3) } set { _managedGen.setValue(newValue, at: 3) } }
 
     public var number: Int64 {
-        get { self.int64Attribute(at: 4, default: 0) }
-        set { self.setInt64Attribute(newValue, at: 4) }
+        get { _managedGen.int64(at: 4, default: 0) }
+        set { _managedGen.setInt64(newValue, at: 4) }
     }
 
     public var priority: TicketPriority {
-        get { self.rawValueAttribute(at: 5, default: .normal) }
-        set { self.setRawValueAttribute(newValue, at: 5) }
+        get { _managedGen.rawValue(at: 5, default: .normal) }
+        set { _managedGen.setRawValue(newValue, at: 5) }
     }
 
     public var severity: TicketSeverity? {
-        get { self.rawValueAttribute(at: 6, ifUnknown: .unknown) }
-        set { self.setRawValueAttribute(newValue, at: 6) }
+        get { _managedGen.rawValue(at: 6, ifUnknown: .unknown) }
+        set { _managedGen.setRawValue(newValue, at: 6) }
     }
 
     public var state: TicketState? {
-        get { self.rawValueAttribute(at: 7) }
-        set { self.setRawValueAttribute(newValue, at: 7) }
+        get { _managedGen.rawValue(at: 7) }
+        set { _managedGen.setRawValue(newValue, at: 7) }
     }
 
-    public var title: String? { get { self.stringAttribute(at: 8) } set { self.setStringAttribute(newValue, at: 8) } }
-
-    public var assignee: Person? {
-        get { self.toOneRelationship(at: 9) }
-        set { self.setToOneRelationship(newValue, at: 9) }
-    }
+    public var title: String? { get { _managedGen.string(at: 8) } set { _managedGen.setString(newValue, at: 8) } }
+    public var assignee: Person? { get { _managedGen.toOne(at: 9) } set { _managedGen.setToOne(newValue, at: 9) } }
 
     public var watchers: Set<Person> {
-        get { self.relationship(at: 10) }
-        set { self.setRelationship(newValue, at: 10) }
+        get { _managedGen.toMany(at: 10) }
+        set { _managedGen.setToMany(newValue, at: 10) }
     }
 
-    public func addToWatchers(_ value: Person) { self.addRelatedObject(value, at: 10) }
-    public func removeFromWatchers(_ value: Person) { self.removeRelatedObject(value, at: 10) }
-    public func addToWatchers(_ values: Set<Person>) { self.addToRelationship(values, at: 10) }
-    public func removeFromWatchers(_ values: Set<Person>) { self.removeFromRelationship(values, at: 10) }
+    public func addToWatchers(_ value: Person) { _managedGen.addObject(value, at: 10) }
+    public func removeFromWatchers(_ value: Person) { _managedGen.removeObject(value, at: 10) }
+    public func addToWatchers(_ values: Set<Person>) { _managedGen.addObjects(values, at: 10) }
+    public func removeFromWatchers(_ values: Set<Person>) { _managedGen.removeObjects(values, at: 10) }
+
     /// A fetch request for `Ticket` objects.
-    public class func fetchRequest() -> FetchRequest<Ticket> { FetchRequest<Ticket>(entityName: "Ticket") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Ticket> {
+        ManagedObjects.FetchRequest<Ticket>(entityName: "Ticket")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([
+        _managedGen.propertyNames([
             \.created: "created",
             \.estimate: "estimate",
             \.labels: "labels",
@@ -119,14 +114,14 @@ extension Ticket {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.created = values.dateAttribute(at: 0)
-            self.estimate = values.doubleAttribute(at: 1)
+            self.created = values.date(at: 0)
+            self.estimate = values.double(at: 1)
             self.labels = values.attribute(at: 2)
-            self.number = values.int64Attribute(at: 4, default: 0)
+            self.number = values.int64(at: 4, default: 0)
             self.priority = values.rawValueAttribute(at: 5, default: .normal)
             self.severity = values.rawValueAttribute(at: 6, ifUnknown: .unknown)
             self.state = values.rawValueAttribute(at: 7)
-            self.title = values.stringAttribute(at: 8)
+            self.title = values.string(at: 8)
             self.assignee = values.toOne(at: 9)
             self.watchers = values.toMany(at: 10)
         }
@@ -134,30 +129,30 @@ extension Ticket {
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Ticket) throws {
-            object.setDateAttribute(self.created, at: 0)
-            object.setDoubleAttribute(self.estimate, at: 1)
-            object.setAttributeValue(self.labels, at: 2)
-            object.setInt64Attribute(self.number, at: 4)
-            object.setRawValueAttribute(self.priority, at: 5)
-            object.setRawValueAttribute(self.severity, at: 6)
-            object.setRawValueAttribute(self.state, at: 7)
-            object.setStringAttribute(self.title, at: 8)
-            try object.setToOneObjectID(self.assignee, at: 9)
-            try object.setToManyObjectIDs(self.watchers, at: 10)
+            object._managedGen.setDate(self.created, at: 0)
+            object._managedGen.setDouble(self.estimate, at: 1)
+            object._managedGen.setValue(self.labels, at: 2)
+            object._managedGen.setInt64(self.number, at: 4)
+            object._managedGen.setRawValue(self.priority, at: 5)
+            object._managedGen.setRawValue(self.severity, at: 6)
+            object._managedGen.setRawValue(self.state, at: 7)
+            object._managedGen.setString(self.title, at: 8)
+            try object._managedGen.setToOneID(self.assignee, at: 9)
+            try object._managedGen.setToManyIDs(self.watchers, at: 10)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Ticket` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -168,9 +163,9 @@ extension Ticket {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Ticket>,
         sortedBy sortDescriptors: [SortDescriptor<Ticket>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

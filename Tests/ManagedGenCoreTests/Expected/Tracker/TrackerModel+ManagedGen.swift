@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TrackerModel` under the name `Tracker` as the program loads.
@@ -26,8 +26,12 @@ public enum TrackerModel {
     )
 
     /// The runtime model, with each entity bound to its generated class.
-    public static let managedObjectModel = ManagedObjectModel(model, classes: classes)
-    private static let classes: [String: ManagedObject.Type] = ["Ticket": Ticket.self, "Person": Person.self]
+    public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
+
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = [
+        "Ticket": Ticket.self,
+        "Person": Person.self
+    ]
 
     @_optimize(none) private static func ticketEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Bookcase` entity.
-public final class Bookcase: ManagedObject {
+public final class Bookcase: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Bookcase" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf30b0c9c1a57739f }
 }
 
-extension Bookcase: FetchableManagedObject {
+extension Bookcase: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let details = "details"
@@ -22,22 +22,30 @@ extension Bookcase: FetchableManagedObject {
     }
 
     public var details: [String: Any]? {
-        get { self.attributeValue(at: 0) }
-        set { self.setAttributeValue(newValue, at: 0) }
+        get { _managedGen.value(at: 0) }
+        set { _managedGen.setValue(newValue, at: 0) }
     }
 
     public var dimensions: BookcaseDimensions? {
-        get { self.attributeValue(at: 1) }
-        set { self.setAttributeValue(newValue, at: 1) }
+        get { _managedGen.value(at: 1) }
+        set { _managedGen.setValue(newValue, at: 1) }
     }
 
-    public var name: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
+    public var name: String? { get { _managedGen.string(at: 2) } set { _managedGen.setString(newValue, at: 2) } }
     /// Stored through the value transformer `NSSecureUnarchiveFromDataTransformer`.
-    public var titles: [String]? { get { self.attributeValue(at: 3) } set { self.setAttributeValue(newValue, at: 3) } }
+    public var titles: [String]? { get { _managedGen.value(at: 3) } set { _managedGen.setValue(newValue, at: 3) } }
+
     /// A fetch request for `Bookcase` objects.
-    public class func fetchRequest() -> FetchRequest<Bookcase> { FetchRequest<Bookcase>(entityName: "Bookcase") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Bookcase> {
+        ManagedObjects.FetchRequest<Bookcase>(entityName: "Bookcase")
+    }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.details: "details", \.dimensions: "dimensions", \.name: "name", \.titles: "titles"])
+        _managedGen.propertyNames([
+            \.details: "details",
+            \.dimensions: "dimensions",
+            \.name: "name",
+            \.titles: "titles"
+        ])
     }
 }

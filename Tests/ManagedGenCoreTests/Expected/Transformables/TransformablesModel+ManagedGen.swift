@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TransformablesModel` under the name `Transformables` as the program loads.
@@ -27,12 +27,12 @@ public enum TransformablesModel {
 
     /// The runtime model, with each entity bound to its generated class.
     /// Registers the transformers of the `Codable` Transformable attributes as it is made.
-    public static let managedObjectModel: ManagedObjectModel = {
+    public static let managedObjectModel: ManagedObjects.ManagedObjectModel = {
         ManagedObjects.CodableValueTransformer<BookcaseDimensions>.register(forClassName: "BookcaseDimensions")
-        return ManagedObjectModel(model, classes: classes)
+        return ManagedObjects.ManagedObjectModel(model, classes: classes)
     }()
 
-    private static let classes: [String: ManagedObject.Type] = ["Bookcase": Bookcase.self]
+    private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Bookcase": Bookcase.self]
 
     @_optimize(none) private static func bookcaseEntity() -> ManagedObjects.Entity {
         ManagedObjects.Entity(

@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Tweet` entity.
-public final class Tweet: ManagedObject {
+public final class Tweet: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Tweet" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf316e0ede7a6e1fd }
 }
 
-extension Tweet: FetchableManagedObject {
+extension Tweet: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let created = "created"
@@ -21,25 +21,23 @@ extension Tweet: FetchableManagedObject {
         public static let tweeter = "tweeter"
     }
 
-    public var created: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    public var text: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var unique: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-
-    public var tweeter: TwitterUser? {
-        get { self.toOneRelationship(at: 3) }
-        set { self.setToOneRelationship(newValue, at: 3) }
-    }
+    public var created: Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
+    public var text: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var unique: String? { get { _managedGen.string(at: 2) } set { _managedGen.setString(newValue, at: 2) } }
+    public var tweeter: TwitterUser? { get { _managedGen.toOne(at: 3) } set { _managedGen.setToOne(newValue, at: 3) } }
 
     /// A fetch request for `Tweet` objects.
-    public class func fetchRequest() -> FetchRequest<Tweet> { FetchRequest<Tweet>(entityName: "Tweet") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Tweet> {
+        ManagedObjects.FetchRequest<Tweet>(entityName: "Tweet")
+    }
 
     /// The `Tweet` whose `unique` is `unique` (unique in the model), inserted if there is none.
-    public static func withUnique(_ unique: String, in context: ManagedObjectContext) throws -> Tweet {
-        try Tweet.findOrInsert(Keys.unique, unique, at: 2, in: context)
+    public static func withUnique(_ unique: String, in context: ManagedObjects.ManagedObjectContext) throws -> Tweet {
+        try Tweet._managedGen.findOrInsert(Keys.unique, unique, at: 2, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.created: "created", \.text: "text", \.unique: "unique", \.tweeter: "tweeter"])
+        _managedGen.propertyNames([\.created: "created", \.text: "text", \.unique: "unique", \.tweeter: "tweeter"])
     }
 }
 
@@ -56,33 +54,33 @@ extension Tweet {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.created = values.dateAttribute(at: 0)
-            self.text = values.stringAttribute(at: 1)
-            self.unique = values.stringAttribute(at: 2)
+            self.created = values.date(at: 0)
+            self.text = values.string(at: 1)
+            self.unique = values.string(at: 2)
             self.tweeter = values.toOne(at: 3)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: Tweet) throws {
-            object.setDateAttribute(self.created, at: 0)
-            object.setStringAttribute(self.text, at: 1)
-            object.setStringAttribute(self.unique, at: 2)
-            try object.setToOneObjectID(self.tweeter, at: 3)
+            object._managedGen.setDate(self.created, at: 0)
+            object._managedGen.setString(self.text, at: 1)
+            object._managedGen.setString(self.unique, at: 2)
+            try object._managedGen.setToOneID(self.tweeter, at: 3)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `Tweet` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -93,9 +91,9 @@ extension Tweet {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<Tweet>,
         sortedBy sortDescriptors: [SortDescriptor<Tweet>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

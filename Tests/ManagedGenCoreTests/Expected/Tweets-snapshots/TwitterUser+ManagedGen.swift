@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `TwitterUser` entity.
-public final class TwitterUser: ManagedObject {
+public final class TwitterUser: ManagedObjects.ManagedObject {
     public override class var entityName: String { "TwitterUser" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xa2139df16bfc22fa }
 }
 
-extension TwitterUser: FetchableManagedObject {
+extension TwitterUser: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
@@ -20,26 +20,21 @@ extension TwitterUser: FetchableManagedObject {
         public static let tweets = "tweets"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-
-    public var screenName: String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
-    }
-
-    public var tweets: Set<Tweet> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
-    public func addToTweets(_ value: Tweet) { self.addRelatedObject(value, at: 2) }
-    public func removeFromTweets(_ value: Tweet) { self.removeRelatedObject(value, at: 2) }
-    public func addToTweets(_ values: Set<Tweet>) { self.addToRelationship(values, at: 2) }
-    public func removeFromTweets(_ values: Set<Tweet>) { self.removeFromRelationship(values, at: 2) }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var screenName: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var tweets: Set<Tweet> { get { _managedGen.toMany(at: 2) } set { _managedGen.setToMany(newValue, at: 2) } }
+    public func addToTweets(_ value: Tweet) { _managedGen.addObject(value, at: 2) }
+    public func removeFromTweets(_ value: Tweet) { _managedGen.removeObject(value, at: 2) }
+    public func addToTweets(_ values: Set<Tweet>) { _managedGen.addObjects(values, at: 2) }
+    public func removeFromTweets(_ values: Set<Tweet>) { _managedGen.removeObjects(values, at: 2) }
 
     /// A fetch request for `TwitterUser` objects.
-    public class func fetchRequest() -> FetchRequest<TwitterUser> {
-        FetchRequest<TwitterUser>(entityName: "TwitterUser")
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<TwitterUser> {
+        ManagedObjects.FetchRequest<TwitterUser>(entityName: "TwitterUser")
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.screenName: "screenName", \.tweets: "tweets"])
+        _managedGen.propertyNames([\.name: "name", \.screenName: "screenName", \.tweets: "tweets"])
     }
 }
 
@@ -55,31 +50,31 @@ extension TwitterUser {
 
         init(_ values: ManagedObjects.SnapshotValues) {
             self.objectID = values.objectID()
-            self.name = values.stringAttribute(at: 0)
-            self.screenName = values.stringAttribute(at: 1)
+            self.name = values.string(at: 0)
+            self.screenName = values.string(at: 1)
             self.tweets = values.toMany(at: 2)
         }
 
         /// Writes these values into `object` (its ID aside); related objects are found by ID in its context.
         /// - Throws: `ManagedObjectError` (133000) for a related ID no store of the context has.
         public func apply(to object: TwitterUser) throws {
-            object.setStringAttribute(self.name, at: 0)
-            object.setStringAttribute(self.screenName, at: 1)
-            try object.setToManyObjectIDs(self.tweets, at: 2)
+            object._managedGen.setString(self.name, at: 0)
+            object._managedGen.setString(self.screenName, at: 1)
+            try object._managedGen.setToManyIDs(self.tweets, at: 2)
         }
     }
 
     /// The object's values now, unsaved changes included.
-    public func snapshot() -> Snapshot { Snapshot(self.snapshotValues()) }
+    public func snapshot() -> Snapshot { Snapshot(_managedGen.snapshotValues()) }
 
     /// The saved `TwitterUser` objects matching `predicate`, sorted, read from the store's rows into snapshots
     /// without making objects. Unsaved changes of `context` are not seen (those of a parent context are).
     public static func fetchSnapshots(
-        where predicate: ObjectPredicate? = nil,
-        sortedBy sortDescriptors: [ObjectSortDescriptor] = [],
-        in context: ManagedObjectContext
+        where predicate: ManagedObjects.ObjectPredicate? = nil,
+        sortedBy sortDescriptors: [ManagedObjects.ObjectSortDescriptor] = [],
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }
@@ -90,9 +85,9 @@ extension TwitterUser {
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) public static func fetchSnapshots(
         where predicate: Predicate<TwitterUser>,
         sortedBy sortDescriptors: [SortDescriptor<TwitterUser>] = [],
-        in context: ManagedObjectContext
+        in context: ManagedObjects.ManagedObjectContext
     ) throws -> [Snapshot] {
-        try self.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
+        try _managedGen.readSnapshots(predicate, sortedBy: sortDescriptors, in: context) {
             Snapshot($0)
         }
     }

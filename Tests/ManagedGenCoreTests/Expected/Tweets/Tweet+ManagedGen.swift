@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `Tweet` entity.
-public final class Tweet: ManagedObject {
+public final class Tweet: ManagedObjects.ManagedObject {
     public override class var entityName: String { "Tweet" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xf316e0ede7a6e1fd }
 }
 
-extension Tweet: FetchableManagedObject {
+extension Tweet: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let created = "created"
@@ -21,24 +21,22 @@ extension Tweet: FetchableManagedObject {
         public static let tweeter = "tweeter"
     }
 
-    public var created: Date? { get { self.dateAttribute(at: 0) } set { self.setDateAttribute(newValue, at: 0) } }
-    public var text: String? { get { self.stringAttribute(at: 1) } set { self.setStringAttribute(newValue, at: 1) } }
-    public var unique: String? { get { self.stringAttribute(at: 2) } set { self.setStringAttribute(newValue, at: 2) } }
-
-    public var tweeter: TwitterUser? {
-        get { self.toOneRelationship(at: 3) }
-        set { self.setToOneRelationship(newValue, at: 3) }
-    }
+    public var created: Date? { get { _managedGen.date(at: 0) } set { _managedGen.setDate(newValue, at: 0) } }
+    public var text: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var unique: String? { get { _managedGen.string(at: 2) } set { _managedGen.setString(newValue, at: 2) } }
+    public var tweeter: TwitterUser? { get { _managedGen.toOne(at: 3) } set { _managedGen.setToOne(newValue, at: 3) } }
 
     /// A fetch request for `Tweet` objects.
-    public class func fetchRequest() -> FetchRequest<Tweet> { FetchRequest<Tweet>(entityName: "Tweet") }
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<Tweet> {
+        ManagedObjects.FetchRequest<Tweet>(entityName: "Tweet")
+    }
 
     /// The `Tweet` whose `unique` is `unique` (unique in the model), inserted if there is none.
-    public static func withUnique(_ unique: String, in context: ManagedObjectContext) throws -> Tweet {
-        try Tweet.findOrInsert(Keys.unique, unique, at: 2, in: context)
+    public static func withUnique(_ unique: String, in context: ManagedObjects.ManagedObjectContext) throws -> Tweet {
+        try Tweet._managedGen.findOrInsert(Keys.unique, unique, at: 2, in: context)
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.created: "created", \.text: "text", \.unique: "unique", \.tweeter: "tweeter"])
+        _managedGen.propertyNames([\.created: "created", \.text: "text", \.unique: "unique", \.tweeter: "tweeter"])
     }
 }

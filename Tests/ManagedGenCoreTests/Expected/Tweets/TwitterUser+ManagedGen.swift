@@ -4,15 +4,15 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version2
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
 
 /// The `TwitterUser` entity.
-public final class TwitterUser: ManagedObject {
+public final class TwitterUser: ManagedObjects.ManagedObject {
     public override class var entityName: String { "TwitterUser" }
     @_spi(Generated) public override class var storedPropertyLayoutHash: UInt64? { 0xa2139df16bfc22fa }
 }
 
-extension TwitterUser: FetchableManagedObject {
+extension TwitterUser: ManagedObjects.FetchableManagedObject {
     /// Key constants, for `%K` and key-value access.
     public enum Keys {
         public static let name = "name"
@@ -20,25 +20,20 @@ extension TwitterUser: FetchableManagedObject {
         public static let tweets = "tweets"
     }
 
-    public var name: String? { get { self.stringAttribute(at: 0) } set { self.setStringAttribute(newValue, at: 0) } }
-
-    public var screenName: String? {
-        get { self.stringAttribute(at: 1) }
-        set { self.setStringAttribute(newValue, at: 1) }
-    }
-
-    public var tweets: Set<Tweet> { get { self.relationship(at: 2) } set { self.setRelationship(newValue, at: 2) } }
-    public func addToTweets(_ value: Tweet) { self.addRelatedObject(value, at: 2) }
-    public func removeFromTweets(_ value: Tweet) { self.removeRelatedObject(value, at: 2) }
-    public func addToTweets(_ values: Set<Tweet>) { self.addToRelationship(values, at: 2) }
-    public func removeFromTweets(_ values: Set<Tweet>) { self.removeFromRelationship(values, at: 2) }
+    public var name: String? { get { _managedGen.string(at: 0) } set { _managedGen.setString(newValue, at: 0) } }
+    public var screenName: String? { get { _managedGen.string(at: 1) } set { _managedGen.setString(newValue, at: 1) } }
+    public var tweets: Set<Tweet> { get { _managedGen.toMany(at: 2) } set { _managedGen.setToMany(newValue, at: 2) } }
+    public func addToTweets(_ value: Tweet) { _managedGen.addObject(value, at: 2) }
+    public func removeFromTweets(_ value: Tweet) { _managedGen.removeObject(value, at: 2) }
+    public func addToTweets(_ values: Set<Tweet>) { _managedGen.addObjects(values, at: 2) }
+    public func removeFromTweets(_ values: Set<Tweet>) { _managedGen.removeObjects(values, at: 2) }
 
     /// A fetch request for `TwitterUser` objects.
-    public class func fetchRequest() -> FetchRequest<TwitterUser> {
-        FetchRequest<TwitterUser>(entityName: "TwitterUser")
+    public class func fetchRequest() -> ManagedObjects.FetchRequest<TwitterUser> {
+        ManagedObjects.FetchRequest<TwitterUser>(entityName: "TwitterUser")
     }
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
-        self.propertyNames([\.name: "name", \.screenName: "screenName", \.tweets: "tweets"])
+        _managedGen.propertyNames([\.name: "name", \.screenName: "screenName", \.tweets: "tweets"])
     }
 }
