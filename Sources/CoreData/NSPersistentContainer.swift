@@ -11,9 +11,11 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     open var type: String
     open var url: URL?
     open var configuration: String?
-    /// Accepted for source compatibility: stores are always added at once, and migration is
-    /// the store's own (see Docs/RuntimeDifferences.md).
+    /// Add the store on a background queue: `loadPersistentStores` returns at once and calls
+    /// its handler for this store on that queue, as Core Data does.
     open var shouldAddStoreAsynchronously = false
+    /// Accepted for source compatibility: migration is the store's own (see
+    /// Docs/RuntimeDifferences.md).
     open var shouldMigrateStoreAutomatically = true
     open var shouldInferMappingModelAutomatically = true
     /// Options by key: `NSPersistentHistoryTrackingKey` is read (an SQLite store keeps Core
@@ -57,6 +59,9 @@ open class NSPersistentContainer: @unchecked Sendable {
     /// `defaultDirectoryURL()` unless changed.
     open var persistentStoreDescriptions: [NSPersistentStoreDescription]
     private let container: PersistentContainer
+    /// Held while stores are added (`shouldAddStoreAsynchronously` adds on another queue);
+    /// recursive, as a handler may add more.
+    private let storeAdding = NSRecursiveLock()
     /// Why `init(name:)` found no model; reported by `loadPersistentStores`.
     private var modelLoadingError: (any Error)?
 
@@ -113,7 +118,8 @@ open class NSPersistentContainer: @unchecked Sendable {
 
     /// Adds a store for each description, calling `block` once per description with `nil` or
     /// the error (a model `init(name:)` did not find, an unsupported type, a file that is not a
-    /// store), before returning.
+    /// store): before returning, except for descriptions with `shouldAddStoreAsynchronously`,
+    /// added afterwards on a background queue, which calls `block` for them.
     open func loadPersistentStores(
         completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void
     ) {
@@ -121,7 +127,25 @@ open class NSPersistentContainer: @unchecked Sendable {
             for description in persistentStoreDescriptions { block(description, modelLoadingError) }
             return
         }
-        let descriptions = persistentStoreDescriptions
+        addStores(persistentStoreDescriptions.filter { !$0.shouldAddStoreAsynchronously }, completionHandler: block)
+        let later = persistentStoreDescriptions.filter(\.shouldAddStoreAsynchronously)
+        guard !later.isEmpty else { return }
+        // The handler is the caller's, called on the background queue as Core Data calls it.
+        nonisolated(unsafe) let handler = block
+        DispatchQueue.global(qos: .userInitiated).async {
+            self.addStores(later, completionHandler: handler)
+        }
+    }
+
+    /// Adds the stores of `descriptions` now, one at a time (the container's stores are added
+    /// under one lock, so a background addition does not interleave with another).
+    private func addStores(
+        _ descriptions: [NSPersistentStoreDescription],
+        completionHandler block: (NSPersistentStoreDescription, (any Error)?) -> Void
+    ) {
+        guard !descriptions.isEmpty else { return }
+        storeAdding.lock()
+        defer { storeAdding.unlock() }
         container.persistentStoreDescriptions = descriptions.map(\.runtimeDescription)
         var index = 0
         container.loadPersistentStores { loaded, error in
