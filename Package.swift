@@ -222,7 +222,11 @@ package.targets += [
     .testTarget(
         name: "CoreDataPortingTests",
         dependencies: ["CoreData"],
-        resources: [.copy("Models/Twitter.xcdatamodeld"), .copy("Models/Enroute.xcdatamodeld")]
+        resources: [
+            .copy("Models/Twitter.xcdatamodeld"), .copy("Models/Enroute.xcdatamodeld"),
+            // Two versions: a store of the first migrates as NSPersistentContainer(name:) adds it.
+            .copy("Models/Journal.xcdatamodeld"),
+        ]
     ),
     // The seeds' Core Data code (Tests/SeedSnippetsTests), compiled unchanged but for what
     // Linux cannot have, with the build plugin's classes in place of Xcode's.

@@ -16,7 +16,7 @@ struct ManagedGenPlugin: BuildToolPlugin {
         // ManagedGen's `CoreData` module (Linux): the target is Core Data code.
         let usesCoreDataModule = target.recursiveTargetDependencies.contains { $0.name == "CoreData" }
 
-        return ModelSource.models(in: module.sourceFiles).map { model in
+        let modelCommands: [Command] = ModelSource.models(in: module.sourceFiles).map { model in
             let output = outputDirectory.appending(path: "\(model.name)+ManagedGen.swift")
             var arguments = [
                 "generate", model.root.path(percentEncoded: false),
@@ -39,5 +39,19 @@ struct ManagedGenPlugin: BuildToolPlugin {
                 outputFiles: [output]
             )
         }
+        guard usesCoreDataModule else { return modelCommands }
+        // Files of Core Data code that import only Foundation name `Selector` and `URLSession`,
+        // which Foundation gives on Apple platforms; one generated file re-exports them to the
+        // whole target (the tool's `core-data-imports` says how).
+        let imports = outputDirectory.appending(path: "CoreDataImports+ManagedGen.swift")
+        return modelCommands + [
+            .buildCommand(
+                displayName: "Generating CoreData imports for \(target.name)",
+                executable: generator.url,
+                arguments: ["core-data-imports", "--output-file", imports.path(percentEncoded: false)],
+                inputFiles: [],
+                outputFiles: [imports]
+            ),
+        ]
     }
 }

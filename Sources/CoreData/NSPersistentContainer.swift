@@ -11,10 +11,14 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     open var type: String
     open var url: URL?
     open var configuration: String?
-    /// Accepted for source compatibility: stores are always added at once, and migration is
-    /// the store's own (see Docs/RuntimeDifferences.md).
+    /// Add the store on a background queue: `loadPersistentStores` returns at once and calls
+    /// its handler for this store on that queue, as Core Data does.
     open var shouldAddStoreAsynchronously = false
+    /// Migrate a store written with an older version of the container's model file as it is
+    /// added (Core Data's default); off, such a store fails to load with 134100.
     open var shouldMigrateStoreAutomatically = true
+    /// Infer the mapping between versions (Core Data's lightweight migration); off, a step no
+    /// mapping model covers fails with 134140.
     open var shouldInferMappingModelAutomatically = true
     /// Options by key: `NSPersistentHistoryTrackingKey` is read (an SQLite store keeps Core
     /// Data's history tables), and `NSPersistentStoreRemoteChangeNotificationPostOptionKey` (the
@@ -42,6 +46,8 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     var runtimeDescription: PersistentStoreDescription {
         var description = PersistentStoreDescription(
             type: PersistentStoreType(rawValue: type), url: url, configuration: configuration)
+        description.shouldMigrateStoreAutomatically = shouldMigrateStoreAutomatically
+        description.shouldInferMappingModelAutomatically = shouldInferMappingModelAutomatically
         description.persistentHistoryTracking = storeOptionIsOn(options[NSPersistentHistoryTrackingKey])
         description.postsRemoteChangeNotifications = storeOptionIsOn(options[NSPersistentStoreRemoteChangeNotificationPostOptionKey])
         return description
@@ -57,8 +63,14 @@ open class NSPersistentContainer: @unchecked Sendable {
     /// `defaultDirectoryURL()` unless changed.
     open var persistentStoreDescriptions: [NSPersistentStoreDescription]
     private let container: PersistentContainer
+    /// Held while stores are added (`shouldAddStoreAsynchronously` adds on another queue);
+    /// recursive, as a handler may add more.
+    private let storeAdding = NSRecursiveLock()
     /// Why `init(name:)` found no model; reported by `loadPersistentStores`.
     private var modelLoadingError: (any Error)?
+    /// Every version of the model file `init(name:)` read, so that a store written with an older
+    /// one migrates as it is added, as Core Data finds the versions in the app's `.momd`.
+    private var modelVersions: ManagedObjectModelVersions?
 
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator { container.persistentStoreCoordinator }
     /// The main-queue context.
@@ -71,20 +83,21 @@ open class NSPersistentContainer: @unchecked Sendable {
     /// holding the model, or the main executable's). When no model is found, or it cannot be
     /// read, the model is empty and `loadPersistentStores` reports why.
     public convenience init(name: String) {
-        let model: ManagedObjectModel
+        let found: ModelLookup.Found
         let modelLoadingError: (any Error)?
         do {
             // A subclass declared in an app's module prefers that module's model, as Core Data
             // looks in the bundle of the container's class.
             let module = String(reflecting: Self.self).prefix { $0 != "." }
-            model = try ModelLookup.model(named: name, inModule: module == "CoreData" ? nil : String(module))
+            found = try ModelLookup.model(named: name, inModule: module == "CoreData" ? nil : String(module))
             modelLoadingError = nil
         } catch {
-            model = ManagedObjectModel(Model())
+            found = ModelLookup.Found(model: ManagedObjectModel(Model()), versions: nil)
             modelLoadingError = error
         }
-        self.init(name: name, managedObjectModel: model)
+        self.init(name: name, managedObjectModel: found.model)
         self.modelLoadingError = modelLoadingError
+        modelVersions = found.versions
     }
 
     /// The designated initializer, as in Core Data: a subclass that declares none inherits
@@ -113,7 +126,8 @@ open class NSPersistentContainer: @unchecked Sendable {
 
     /// Adds a store for each description, calling `block` once per description with `nil` or
     /// the error (a model `init(name:)` did not find, an unsupported type, a file that is not a
-    /// store), before returning.
+    /// store): before returning, except for descriptions with `shouldAddStoreAsynchronously`,
+    /// added afterwards on a background queue, which calls `block` for them.
     open func loadPersistentStores(
         completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void
     ) {
@@ -121,8 +135,30 @@ open class NSPersistentContainer: @unchecked Sendable {
             for description in persistentStoreDescriptions { block(description, modelLoadingError) }
             return
         }
-        let descriptions = persistentStoreDescriptions
-        container.persistentStoreDescriptions = descriptions.map(\.runtimeDescription)
+        addStores(persistentStoreDescriptions.filter { !$0.shouldAddStoreAsynchronously }, completionHandler: block)
+        let later = persistentStoreDescriptions.filter(\.shouldAddStoreAsynchronously)
+        guard !later.isEmpty else { return }
+        // The handler is the caller's, called on the background queue as Core Data calls it.
+        nonisolated(unsafe) let handler = block
+        DispatchQueue.global(qos: .userInitiated).async {
+            self.addStores(later, completionHandler: handler)
+        }
+    }
+
+    /// Adds the stores of `descriptions` now, one at a time (the container's stores are added
+    /// under one lock, so a background addition does not interleave with another).
+    private func addStores(
+        _ descriptions: [NSPersistentStoreDescription],
+        completionHandler block: (NSPersistentStoreDescription, (any Error)?) -> Void
+    ) {
+        guard !descriptions.isEmpty else { return }
+        storeAdding.lock()
+        defer { storeAdding.unlock() }
+        container.persistentStoreDescriptions = descriptions.map { description in
+            var runtime = description.runtimeDescription
+            runtime.modelVersions = modelVersions
+            return runtime
+        }
         var index = 0
         container.loadPersistentStores { loaded, error in
             let description = descriptions[index]
@@ -153,6 +189,13 @@ open class NSPersistentContainer: @unchecked Sendable {
 /// Finds a model file by name and binds its entities to classes by name, for
 /// `NSPersistentContainer(name:)`.
 enum ModelLookup {
+    /// A model `NSPersistentContainer(name:)` found, with every version of its file when it
+    /// was read from a `.xcdatamodeld` (a generated model registers its current version alone).
+    struct Found {
+        var model: ManagedObjectModel
+        var versions: ManagedObjectModelVersions?
+    }
+
     struct ModelNotFound: LocalizedError, CustomStringConvertible {
         var name: String
         var searched: [URL]
@@ -181,10 +224,10 @@ enum ModelLookup {
 
     /// The model generated from `<name>.xcdatamodeld` (see `GeneratedModels`), else (with the
     /// `ModelFiles` trait) the model file of that name.
-    static func model(named name: String, inModule module: String? = nil) throws -> ManagedObjectModel {
+    static func model(named name: String, inModule module: String? = nil) throws -> Found {
         let generatedError: ManagedObjectError
         do {
-            return try GeneratedModels.model(named: name, inModule: module)
+            return Found(model: try GeneratedModels.model(named: name, inModule: module), versions: nil)
         } catch {
             generatedError = error
         }
@@ -196,7 +239,10 @@ enum ModelLookup {
             for fileName in ["\(name).xcdatamodeld", "\(name).xcdatamodel"] {
                 let url = directory.appendingPathComponent(fileName)
                 guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                return try model(at: url)
+                // The versions matter only to migrate a store; a bundle whose current version
+                // reads but an older one does not still gives the model.
+                let versions = url.pathExtension == "xcdatamodeld" ? try? ManagedObjectModelVersions(contentsOf: url) : nil
+                return Found(model: try model(at: url), versions: versions)
             }
         }
         throw ModelNotFound(name: name, searched: directories, generated: generatedError)

@@ -28,4 +28,16 @@ struct PredicateNamesWithCoreDataFirst {
         #expect(!compound.evaluate(with: ["name": "b"]))
         #expect(sort.key == "name" && !sort.ascending)
     }
+
+    @Test func keyPathSortDescriptorSortsAFetch() throws {
+        let context = PersistenceController(inMemory: true).container.viewContext
+        for (unique, text) in [("1", "b"), ("2", "c"), ("3", "a")] {
+            _ = try Tweet.findOrCreateTweet(matching: unique, text: text, postedBy: "paul", in: context)
+        }
+        try context.save()
+        let byText: NSSortDescriptor = NSSortDescriptor(keyPath: \Tweet.sortText, ascending: true)
+        let request: NSFetchRequest<Tweet> = Tweet.fetchRequest()
+        request.sortDescriptors = [byText]
+        #expect(try context.fetch(request).map(\.text) == ["a", "b", "c"])
+    }
 }
