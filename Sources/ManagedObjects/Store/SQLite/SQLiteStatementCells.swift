@@ -27,7 +27,10 @@ final class SQLiteStatementCells: SQLRowCells {
     func real(at index: Int) -> Double { sqlite3_column_double(statement, CInt(index)) }
 
     func text(at index: Int) -> String {
-        // As GRDB reads a text cell; a NULL pointer (out of memory) reads as empty.
-        sqlite3_column_text(statement, CInt(index)).map { String(cString: $0) } ?? ""
+        // By its length, as SQLite gives it (no scan for the terminating NUL); a NULL pointer
+        // (out of memory) reads as empty.
+        guard let text = sqlite3_column_text(statement, CInt(index)) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, CInt(index)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 }
