@@ -33,11 +33,29 @@ import Testing
                 bicycle.wheels = 2
                 bicycle.gears = 21
                 for vehicle in [car, sportsCar, bicycle] as [Vehicle] { vehicle.depot = depot }
+                depot.flagship = sportsCar
                 try context.save()
             }
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    @Test func aToOneIntoTheTreeNamesTheSubEntityItsRowSays() throws {
+        let fleet = try Fleet()
+        let context = fleet.container.newBackgroundContext()
+        try context.performAndWait {
+            // Depot.flagship's destination, Vehicle, has sub-entities: the row's entity column
+            // says which; SportsCar.flagshipOf's destination, Depot, has none.
+            let depot = try #require(try Depot.fetchSnapshots(in: context).first)
+            let sportsCar = try #require(try SportsCar.fetchSnapshots(in: context).first)
+            #expect(depot.flagship?.managedObjectID == sportsCar.objectID.managedObjectID)
+            #expect(depot.flagship?.managedObjectID.entity.name == "SportsCar")
+            #expect(sportsCar.flagshipOf == depot.objectID)
+            let car = try #require(try Car.fetchSnapshots(in: context).first)
+            #expect(car.flagshipOf == nil)
+            #expect(context.registeredObjects.isEmpty)
+        }
     }
 
     static let byPlate = [ObjectSortDescriptor(key: Vehicle.Keys.plate, ascending: true)]

@@ -27,6 +27,16 @@ package final class SQLRowLayout: @unchecked Sendable {
         case constant(StoredValue)
     }
 
+    /// What reading a property's cells straight into a typed value needs (``cellReads``).
+    package enum CellRead {
+        case attribute(position: Int, type: AttributeType)
+        /// A to-one whose destination has no sub-entities: the entity of the key is the
+        /// destination, whose entity number is `destinationNumber`.
+        case toOne(position: Int, destinationNumber: Int64)
+        /// Read through ``readProperties`` (``SQLRowReader/storedValue(at:of:objectID:column:entityNumber:keepingUndecodableTransformables:)``).
+        case other
+    }
+
     /// Where an argument of the INSERT or UPDATE comes from in a ``StoredObject``.
     package enum WrittenColumn {
         case attribute(index: Int, type: AttributeType)
@@ -42,6 +52,10 @@ package final class SQLRowLayout: @unchecked Sendable {
     package let storage: [CoreDataSchema.Storage]
     /// By property index.
     package let readProperties: [ReadProperty]
+    /// ``readProperties`` as a snapshot's reads take them, by property index: with no reference
+    /// in an entry, reading one per field copies plain values (an entry of `readProperties`
+    /// with a to-one's destination in it costs an outlined copy and a retain each time).
+    package let cellReads: [CellRead]
     /// In the order of the statements' parameters (after `Z_PK, Z_ENT, Z_OPT` in the insert,
     /// after `Z_OPT` in the update, whose last parameter is `Z_PK`).
     package let writtenColumns: [WrittenColumn]
@@ -126,6 +140,16 @@ package final class SQLRowLayout: @unchecked Sendable {
         }
         self.entity = entity
         self.number = number
+        cellReads = readProperties.map { property in
+            switch property {
+            case .attribute(let position, let type):
+                return .attribute(position: position, type: type)
+            case .toOne(let position, nil, let destination, nil):
+                return schema.entityNumbers[destination.name].map { .toOne(position: position, destinationNumber: $0) } ?? .other
+            default:
+                return .other
+            }
+        }
         self.table = table
         self.storage = storage
         self.readProperties = readProperties

@@ -70,6 +70,11 @@ package final class SQLRowReader: Sendable {
         identity(key: column(0).int64Value, entityNumber: column(1).int64Value)
     }
 
+    /// The ID of the row `key` of the entity whose number is `entityNumber`.
+    package func objectID(entityNumber: Int64, key: Int64) -> ManagedObjectID? {
+        layout(number: entityNumber).map { permanentID(entity: $0.entity, number: key) }
+    }
+
     /// The layout and ID of a row from its key (`Z_PK`) and entity number (`Z_ENT`).
     package func identity(key: Int64?, entityNumber: Int64?) -> (layout: SQLRowLayout, objectID: ManagedObjectID)? {
         guard let entityNumber, let layout = layout(number: entityNumber), let key else { return nil }

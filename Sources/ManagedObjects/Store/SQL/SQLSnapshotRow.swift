@@ -79,7 +79,7 @@ final class SQLSnapshotRow {
     /// (``CoreDataValues/attributeValue(_:type:resolveObjectID:)`` reads it the same way);
     /// `.some(nil)` for NULL; `nil` when the general reading must convert it.
     func directAttribute<Value>(at index: Int, as _: Value.Type) -> Value?? {
-        guard case .attribute(let position, let type) = layout.readProperties[index] else { return nil }
+        guard case .attribute(let position, let type) = layout.cellReads[index] else { return nil }
         let kind = cells.kind(at: position)
         switch (kind, type) {
         case (.null, _):
@@ -105,20 +105,12 @@ final class SQLSnapshotRow {
         }
     }
 
-    /// The object the to-one at `index` names, read from its key's cells; `.some(nil)` for none;
-    /// `nil` when the property is not a to-one.
+    /// The object the to-one at `index` names, read from its key's cell; `.some(nil)` for none;
+    /// `nil` when it is read otherwise (not a to-one, or one whose destination has sub-entities).
     func toOneObjectID(at index: Int) -> ManagedObjectID?? {
-        guard case .toOne(let position, let entityPosition, let destination, let destinationTable) = layout.readProperties[index] else {
-            return nil
-        }
-        do {
-            return .some(try reader.toOneObjectID(
-                key: cells.int64Value(at: position), entityNumber: entityPosition.flatMap { cells.int64Value(at: $0) },
-                destination: destination, destinationTable: destinationTable, entityNumberOfRow: entityNumber))
-        } catch {
-            if self.error == nil { self.error = error }
-            return .some(nil)
-        }
+        guard case .toOne(let position, let destinationNumber) = layout.cellReads[index] else { return nil }
+        guard let key = cells.int64Value(at: position) else { return .some(nil) }
+        return reader.objectID(entityNumber: destinationNumber, key: key).map { .some($0) }
     }
 
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: RelationshipDescription) -> [ManagedObjectID] {
