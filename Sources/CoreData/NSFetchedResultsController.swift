@@ -9,6 +9,8 @@ import Foundation
 /// `NSFetchedResultsController<NSFetchRequestResult>`; for a typed one (`<Tweet>`) Swift's
 /// generics are not covariant, so it is a companion of that type over the same results.
 open class NSFetchedResultsController<ResultType>: @unchecked Sendable {
+    // Unchecked: as Core Data's, used on its context's queue only; its results change in the
+    // context's change notifications, which the context posts on that queue.
     public let fetchRequest: NSFetchRequest<ResultType>
     public let managedObjectContext: NSManagedObjectContext
     public let sectionNameKeyPath: String?

@@ -7,6 +7,8 @@ import ModelFileLoading
 /// How to set up one store of a container: a class, as Core Data's is, so
 /// `container.persistentStoreDescriptions.first!.url = …` changes the container's description.
 open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
+    // Unchecked: as Core Data's, set up before `loadPersistentStores` and only read from then on
+    // (an asynchronous add reads it on its queue).
     /// `NSSQLiteStoreType` (the default), `NSInMemoryStoreType`, `NSBinaryStoreType` or `NSXMLStoreType`.
     open var type: String
     open var url: URL?
@@ -57,6 +59,8 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
 /// The whole stack in one object, as Core Data's `NSPersistentContainer`: over this package's
 /// `PersistentContainer`, with Core Data's initializers and class-typed store descriptions.
 open class NSPersistentContainer: @unchecked Sendable {
+    // Unchecked: as Core Data's: its descriptions are set before `loadPersistentStores`; what it
+    // holds then (the coordinator, the contexts with their queues) is safe from any thread.
     public let name: String
     public let managedObjectModel: NSManagedObjectModel
     /// The stores `loadPersistentStores` adds: one SQLite store `<name>.sqlite` in

@@ -4,6 +4,7 @@ import Foundation
 /// Core Data's `NSRelationshipDescription`. `init()` makes a draft (see ``PropertyDescription``),
 /// whose destination and inverse are set as objects; using its model resolves them by name.
 public final class RelationshipDescription: PropertyDescription, @unchecked Sendable {
+    // Unchecked: as its superclass (`PropertyDescription`): changed only as a draft.
     /// The model's relationship; a draft's setters change it (its destination and inverse
     /// names are filled in from ``destinationEntity`` and ``inverseRelationship`` when its
     /// model is first used).

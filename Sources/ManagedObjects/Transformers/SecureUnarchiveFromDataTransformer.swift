@@ -11,6 +11,7 @@ import Foundation
 /// `KeyedArchiveReader` (Foundation's unarchiver on Linux stops the program on a class that is
 /// not allowed, and its property list parser recurses on hostile nesting).
 open class SecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
+    // Unchecked: it holds no state, as its superclass (`ValueTransformer`).
     /// Foundation's plist classes, as Apple's transformer allows them.
     open class var allowedTopLevelClasses: [AnyClass] {
         [NSArray.self, NSDictionary.self, NSSet.self, NSOrderedSet.self, NSString.self, NSNumber.self,
