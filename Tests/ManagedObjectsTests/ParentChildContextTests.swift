@@ -5,7 +5,7 @@ import Testing
 @Suite("Parent and child contexts")
 struct ParentChildContextTests {
     @Test("a background child imports 10,000 objects, pushes them to its parent, which saves them",
-          .timeLimit(.minutes(2)), arguments: StoreKind.allCases)
+          .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
     func importThroughChild(kind: StoreKind) async throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
