@@ -10,6 +10,12 @@ final class SQLiteStatementCells: SQLRowCells {
     }
 
     func value(at index: Int) -> SQLValue {
+        Self.value(of: statement, at: index)
+    }
+
+    /// The cell at `index` of the row `statement` is on, as an ``SQLValue``: the one reading of a
+    /// cell the store's row reads share (``SQLiteStore/storedObject(_:db:keepingUndecodableTransformables:)`` too).
+    static func value(of statement: OpaquePointer, at index: Int) -> SQLValue {
         SQLValue(DatabaseValue(sqliteStatement: statement, index: CInt(index)))
     }
 

@@ -387,7 +387,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
     func storedObject(_ statement: Statement, db: Database, keepingUndecodableTransformables: Bool = false) throws -> StoredObject? {
         let sqliteStatement = statement.sqliteStatement
         return try rowReader.storedObject(
-            column: { SQLValue(DatabaseValue(sqliteStatement: sqliteStatement, index: CInt($0))) },
+            column: { SQLiteStatementCells.value(of: sqliteStatement, at: $0) },
             entityNumber: { [self] in try entityNumber(ofRow: $1, in: $0, db: db) },
             keepingUndecodableTransformables: keepingUndecodableTransformables)
     }
