@@ -15,7 +15,7 @@ import Testing
         return container
     }
 
-    @Test(.timeLimit(.minutes(1))) func anotherStacksSaveIsPosted() async throws {
+    @Test(.timeLimit(.minutes(5))) func anotherStacksSaveIsPosted() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("RemoteChangePortingTests-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Shared.sqlite")

@@ -506,7 +506,7 @@ struct AtomicStoreTests {
 @Suite("Binary and XML stores: a process killed while saving")
 struct AtomicStoreCrashTests {
     @Test("after each of at least 20 kills (until 10 landed during saves) the store opens and holds exactly whole saves, every one that returned",
-          .timeLimit(.minutes(4)), arguments: AtomicStoreTests.types)
+          .timeLimit(.minutes(5)), arguments: AtomicStoreTests.types)
     func killedWhileSaving(type: PersistentStoreType) throws {
         try #require(FileManager.default.isExecutableFile(atPath: SQLiteCrashSafetyTests.saveLoopExecutable.path),
                      "build StoreSaveLoop first (swift build)")

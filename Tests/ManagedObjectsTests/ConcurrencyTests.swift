@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Contexts on their queues")
 struct ConcurrencyTests {
-    @Test("background contexts inserting at the same time do not corrupt each other", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    @Test("background contexts inserting at the same time do not corrupt each other", .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
     func parallelInserts(kind: StoreKind) async throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(DogWalkModel.managedObjectModel, kind: kind, files: files)
@@ -43,7 +43,7 @@ struct ConcurrencyTests {
         #expect(Set(ids).count == 240)
     }
 
-    @Test("each context has its own objects for the same ID", .timeLimit(.minutes(1)))
+    @Test("each context has its own objects for the same ID", .timeLimit(.minutes(5)))
     func separateObjects() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let first = container.newBackgroundContext()
@@ -62,7 +62,7 @@ struct ConcurrencyTests {
         #expect(name == "Joe")
     }
 
-    @Test("performBackgroundTask runs on a private queue and its save reaches other contexts", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    @Test("performBackgroundTask runs on a private queue and its save reaches other contexts", .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
     func backgroundTask(kind: StoreKind) async throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
@@ -91,7 +91,7 @@ struct ConcurrencyTests {
     }
 
     @Test("the view context runs perform blocks on the main queue and merges background saves automatically",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func viewContextMerges() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let viewContext = container.viewContext
@@ -115,7 +115,7 @@ struct ConcurrencyTests {
     }
 
     @Test("a merged delete takes the object out of the other context and its relationships",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func mergedDelete() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let viewer = container.newBackgroundContext()

@@ -57,7 +57,7 @@ struct ParentChildContextTests {
     }
 
     @Test("a background child of the main-queue view context pushes into it; the view context saves",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func childOfViewContext() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let viewContext = container.viewContext
@@ -78,7 +78,7 @@ struct ParentChildContextTests {
         #expect(inserted == 100 && stored == 100)
     }
 
-    @Test("a child's fetch sees its parent's unsaved inserts, changes and deletes", .timeLimit(.minutes(1)), arguments: StoreKind.allCases)
+    @Test("a child's fetch sees its parent's unsaved inserts, changes and deletes", .timeLimit(.minutes(5)), arguments: StoreKind.allCases)
     func childSeesParentState(kind: StoreKind) async throws {
         let files = try TemporaryDirectory()
         let container = try makeContainer(TwitterModel.managedObjectModel, kind: kind, files: files)
@@ -139,7 +139,7 @@ struct ParentChildContextTests {
         }
     }
 
-    @Test("a child's save updates and deletes the parent's objects; the parent then has the changes", .timeLimit(.minutes(1)))
+    @Test("a child's save updates and deletes the parent's objects; the parent then has the changes", .timeLimit(.minutes(5)))
     func childSaveChangesParent() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let parent = container.newBackgroundContext()
@@ -181,7 +181,7 @@ struct ParentChildContextTests {
         #expect(stored == ["Ann (child) ann (parent, unsaved)"])
     }
 
-    @Test("obtainPermanentIDs gives a child's objects the IDs they keep in the parent and the store", .timeLimit(.minutes(1)))
+    @Test("obtainPermanentIDs gives a child's objects the IDs they keep in the parent and the store", .timeLimit(.minutes(5)))
     func permanentIDsBeforeSave() async throws {
         let container = try makeContainer(DogWalkModel.managedObjectModel)
         let parent = container.newBackgroundContext()
@@ -233,7 +233,7 @@ struct ParentChildContextTests {
         #expect(stored == ["Rex II 1"])
     }
 
-    @Test("a child that merges from its parent learns of the parent's saves", .timeLimit(.minutes(1)))
+    @Test("a child that merges from its parent learns of the parent's saves", .timeLimit(.minutes(5)))
     func childMergesParentSaves() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let parent = container.newBackgroundContext()
@@ -259,7 +259,7 @@ struct ParentChildContextTests {
         #expect(child.performAndWait { held.name } == "Ann, renamed")
     }
 
-    @Test("a sibling on the coordinator still merges another context's save", .timeLimit(.minutes(1)))
+    @Test("a sibling on the coordinator still merges another context's save", .timeLimit(.minutes(5)))
     func siblingMergesThroughCoordinator() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let writer = container.newBackgroundContext()
@@ -286,7 +286,7 @@ struct ParentChildContextTests {
     }
 
     @Test("performBackgroundTask and newBackgroundContext give private-queue contexts on the container's coordinator",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func backgroundContexts() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let background = container.newBackgroundContext()
@@ -301,7 +301,7 @@ struct ParentChildContextTests {
         #expect(try await background.perform { try background.count(for: TwitterUser.fetchRequest()) } == 1)
     }
 
-    @Test("mergeChanges(fromContextDidSave:) applies another context's save by hand", .timeLimit(.minutes(1)))
+    @Test("mergeChanges(fromContextDidSave:) applies another context's save by hand", .timeLimit(.minutes(5)))
     func mergeByHand() async throws {
         let container = try makeContainer(TwitterModel.managedObjectModel)
         let writer = container.newBackgroundContext()

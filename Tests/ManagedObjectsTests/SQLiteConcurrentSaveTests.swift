@@ -54,7 +54,7 @@ struct SQLiteConcurrentSaveTests {
     }
 
     @Test("4 private-queue contexts on one coordinator each save 10,000 objects to one file",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func oneCoordinator() async throws {
         let files = try TemporaryDirectory()
         let url = files.file("Ledger.sqlite")
@@ -73,7 +73,7 @@ struct SQLiteConcurrentSaveTests {
     }
 
     @Test("4 contexts on two coordinators of the same file each save 10,000 objects",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func twoCoordinators() async throws {
         let files = try TemporaryDirectory()
         let url = files.file("Ledger.sqlite")

@@ -69,7 +69,7 @@ struct SQLiteCrashSafetyTests {
     }
 
     @Test("after each of 100 kills the store opens, is intact and holds exactly the saves that returned",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(5)))
     func killedWhileSaving() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.saveLoopExecutable.path),
                      "build StoreSaveLoop first (swift build)")

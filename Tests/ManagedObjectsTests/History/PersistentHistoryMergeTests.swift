@@ -22,7 +22,7 @@ struct PersistentHistoryMergeTests {
     }
 
     @Test("inserted objects appear, deleted ones go, updated ones show their new values; the reader's own transactions are filtered out by author",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(5)))
     func mergesAnotherCoordinatorsSaves() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Shared.sqlite")
@@ -98,7 +98,7 @@ struct PersistentHistoryMergeTests {
             .transactions.map(\.author) == ["reader"])
     }
 
-    @Test("a transaction's changes as a value merge the same way, for code without NotificationCenter", .timeLimit(.minutes(1)))
+    @Test("a transaction's changes as a value merge the same way, for code without NotificationCenter", .timeLimit(.minutes(5)))
     func mergesObjectIDChanges() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("Value.sqlite")

@@ -65,7 +65,7 @@ struct SQLiteMigrationCrashTests {
     }
 
     @Test("after each of 20 kills mid-migration the store is the old one intact or the new one complete",
-          .timeLimit(.minutes(3)))
+          .timeLimit(.minutes(5)))
     func killedWhileMigrating() throws {
         try #require(FileManager.default.isExecutableFile(atPath: SQLiteCrashSafetyTests.saveLoopExecutable.path),
                      "build StoreSaveLoop first (swift build)")
