@@ -45,8 +45,7 @@ extension SQLitePragmas {
 }
 
 /// The pragmas of an `NSSQLitePragmasOption` value by name: a Swift dictionary, or an
-/// `NSDictionary` (read entry by entry: Foundation on Linux does not bridge one to a Swift
-/// dictionary by a cast).
+/// `NSDictionary` read entry by entry (its keys `String` or `NSString`).
 func pragmasByName(_ option: Any) -> [String: Any] {
     if let pragmas = option as? [String: Any] { return pragmas }
     guard let dictionary = option as? NSDictionary else { return [:] }
