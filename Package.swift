@@ -231,6 +231,9 @@ package.targets += [
     // The seeds' Core Data code (Tests/SeedSnippetsTests), compiled unchanged but for what
     // Linux cannot have, with the build plugin's classes in place of Xcode's.
     .testTarget(name: "SeedSnippetsTests", dependencies: ["CoreData"], plugins: ["ManagedGenPlugin"]),
+    // Core Data code over a model the build plugin generates with two versions: stores of the
+    // older one migrate with no model file, as Core Data migrates through the `.momd`.
+    .testTarget(name: "CoreDataGeneratedModelTests", dependencies: ["CoreData"], plugins: ["ManagedGenPlugin"]),
 ]
 #endif
 

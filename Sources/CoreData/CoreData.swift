@@ -62,16 +62,17 @@ public let NSStoreUUIDKey = "NSStoreUUID"
 public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
 
-// Store options Core Data code passes. `NSPersistentHistoryTrackingKey` is read (an SQLite
-// store keeps Core Data's history tables), and `NSPersistentStoreRemoteChangeNotificationPostOptionKey`
-// (the coordinator posts `.NSPersistentStoreRemoteChange`); the others are accepted and not
-// read (see Docs/RuntimeDifferences.md).
+// Store options Core Data code passes, read by `PersistentStoreDescription.read(coreDataOptions:)`
+// but for `NSPersistentStoreTimeoutOption`, accepted and not read (see Docs/RuntimeDifferences.md).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
 public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersistentStoreRemoteChangeNotificationOptionKey"
 public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
+public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
+public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 
 /// Core Data's store class; here the runtime's store protocol (`persistentStores`,
 /// `persistentStore(for:)` give its stores).
@@ -96,20 +97,23 @@ extension ManagedObjectContext {
 extension PersistentStoreCoordinator {
     /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`,
     /// `NSInMemoryStoreType`, `NSBinaryStoreType` or `NSXMLStoreType`; another type throws
-    /// `NSPersistentStoreInvalidTypeError`. Of the options, `NSPersistentHistoryTrackingKey` and
-    /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey` are read.
+    /// `NSPersistentStoreInvalidTypeError`. The options are read as Core Data reads them
+    /// (`PersistentStoreDescription.read(coreDataOptions:)`): `NSMigratePersistentStoresAutomaticallyOption`
+    /// off unless set (a store written with another version of the model throws 134100),
+    /// `NSInferMappingModelAutomaticallyOption` off unless set (a step with no mapping model
+    /// throws 134140), the versions migrated through being those the generated model carries
+    /// (see `GeneratedModels`); `NSReadOnlyPersistentStoreOption`, `NSSQLitePragmasOption`,
+    /// `NSSQLiteManualVacuumOption`, `NSSQLiteAnalyzeOption`, `NSPersistentHistoryTrackingKey`
+    /// and `NSPersistentStoreRemoteChangeNotificationPostOptionKey`.
     @discardableResult
     public func addPersistentStore(
         ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
         options: [AnyHashable: Any]?
     ) throws -> any PersistentStore {
-        let store = try addPersistentStore(
-            type: PersistentStoreType(rawValue: storeType), configuration: configuration, at: storeURL,
-            persistentHistoryTracking: storeOptionIsOn(options?[NSPersistentHistoryTrackingKey]), options: options)
-        if storeOptionIsOn(options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]) {
-            try postRemoteChangeNotifications(for: store)
-        }
-        return store
+        var description = PersistentStoreDescription(type: PersistentStoreType(rawValue: storeType), url: storeURL, configuration: configuration)
+        try description.read(coreDataOptions: options ?? [:])
+        description.modelVersions = GeneratedModels.versions(of: managedObjectModel)
+        return try addPersistentStore(described: description, options: options)
     }
 }
 

@@ -32,6 +32,9 @@ public let NSPersistentStoreOpenError = ManagedObjectError.Code.persistentStoreO
 public let NSPersistentStoreIncompatibleVersionHashError =
     ManagedObjectError.Code.persistentStoreIncompatibleVersionHash.rawValue
 public let NSPersistentStoreOperationError = ManagedObjectError.Code.persistentStoreOperation.rawValue
+/// A save or batch request that would change a read-only store (`NSReadOnlyPersistentStoreOption`)
+/// throws it too, before anything is written.
+public let NSPersistentStoreSaveError = ManagedObjectError.Code.persistentStoreSave.rawValue
 public let NSPersistentHistoryTokenExpiredError = ManagedObjectError.Code.persistentHistoryTokenExpired.rawValue
 
 /// Core Data's code for an unresolved conflict found by a store's save. A context's save reports

@@ -29,10 +29,11 @@ extension ManagedObjectModel {
 
     /// Core Data's `mergedModel(from:forStoreMetadata:)`: of the generated models (as
     /// ``mergedModel(from:)``), the one compatible with `metadata`
-    /// (``isConfiguration(withName:compatibleWithStoreMetadata:)``), else `nil`. Only each
-    /// model's current version is registered, so a store of an older version finds none.
+    /// (``isConfiguration(withName:compatibleWithStoreMetadata:)``), else `nil`: every version a
+    /// generated model carries, so a store of an older version finds the version that wrote it,
+    /// as Core Data finds it among the `.momd`'s.
     public class func mergedModel(from bundles: [Bundle]?, forStoreMetadata metadata: [String: Any]) -> ManagedObjectModel? {
-        GeneratedModels.all().first { $0.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }
+        GeneratedModels.allVersions().first { $0.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }
     }
 
     private static func merged(_ models: [ManagedObjectModel]) -> ManagedObjectModel? {

@@ -16,20 +16,47 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
     /// Add the store on a background queue: `loadPersistentStores` returns at once and calls
     /// its handler for this store on that queue, as Core Data does.
     open var shouldAddStoreAsynchronously = false
-    /// Migrate a store written with an older version of the container's model file as it is
-    /// added (Core Data's default); off, such a store fails to load with 134100.
-    open var shouldMigrateStoreAutomatically = true
+    /// Migrate a store written with an older version of the model as it is added (Core Data's
+    /// default); off, such a store fails to load with 134100. `NSMigratePersistentStoresAutomaticallyOption`
+    /// in `options`, as in Core Data.
+    open var shouldMigrateStoreAutomatically: Bool {
+        get { storeOptionIsOn(options[NSMigratePersistentStoresAutomaticallyOption]) }
+        set { setOption(NSNumber(value: newValue), forKey: NSMigratePersistentStoresAutomaticallyOption) }
+    }
     /// Infer the mapping between versions (Core Data's lightweight migration); off, a step no
-    /// mapping model covers fails with 134140.
-    open var shouldInferMappingModelAutomatically = true
-    /// Options by key: `NSPersistentHistoryTrackingKey` is read (an SQLite store keeps Core
-    /// Data's history tables), and `NSPersistentStoreRemoteChangeNotificationPostOptionKey` (the
-    /// coordinator posts `.NSPersistentStoreRemoteChange`); the others are kept and not read (see Docs/RuntimeDifferences.md).
-    open private(set) var options: [String: NSObject] = [:]
+    /// mapping model covers fails with 134140. `NSInferMappingModelAutomaticallyOption` in `options`.
+    open var shouldInferMappingModelAutomatically: Bool {
+        get { storeOptionIsOn(options[NSInferMappingModelAutomaticallyOption]) }
+        set { setOption(NSNumber(value: newValue), forKey: NSInferMappingModelAutomaticallyOption) }
+    }
+    /// Refuse saves and batch requests that would change the store (134030):
+    /// `NSReadOnlyPersistentStoreOption` in `options`.
+    open var isReadOnly: Bool {
+        get { storeOptionIsOn(options[NSReadOnlyPersistentStoreOption]) }
+        set { setOption(NSNumber(value: newValue), forKey: NSReadOnlyPersistentStoreOption) }
+    }
+    /// The SQLite pragmas set on the store's connections: `NSSQLitePragmasOption` in `options`.
+    open var sqlitePragmas: [String: NSObject] {
+        guard let pragmas = options[NSSQLitePragmasOption] else { return [:] }
+        return pragmasByName(pragmas).compactMapValues { $0 as? NSObject }
+    }
+    /// Options by key, read as `addPersistentStore(ofType:configurationName:at:options:)` reads
+    /// them (see there); the migration options are on by default, as in Core Data.
+    open private(set) var options: [String: NSObject] = [
+        NSMigratePersistentStoresAutomaticallyOption: NSNumber(value: true),
+        NSInferMappingModelAutomaticallyOption: NSNumber(value: true),
+    ]
 
     /// Sets or (with `nil`) removes an option.
     open func setOption(_ option: NSObject?, forKey key: String) {
         options[key] = option
+    }
+
+    /// Sets or (with `nil`) removes the SQLite pragma `name` (`setValue("OFF" as NSString, forPragmaNamed: "synchronous")`).
+    open func setValue(_ value: NSObject?, forPragmaNamed name: String) {
+        var pragmas = sqlitePragmas
+        pragmas[name] = value
+        setOption(pragmas.isEmpty ? nil : NSDictionary(dictionary: pragmas), forKey: NSSQLitePragmasOption)
     }
 
     public init() {
@@ -41,17 +68,16 @@ open class NSPersistentStoreDescription: @unchecked Sendable, CustomStringConver
         self.url = url
     }
 
-    open var description: String { runtimeDescription.description }
+    open var description: String {
+        PersistentStoreDescription(type: PersistentStoreType(rawValue: type), url: url, configuration: configuration).description
+    }
 
-    /// The runtime's description. (A store at `/dev/null` is kept in memory by the runtime's
-    /// coordinator, as Core Data does.)
-    var runtimeDescription: PersistentStoreDescription {
+    /// The runtime's description (a store at `/dev/null` is kept in memory by the runtime's
+    /// coordinator, as Core Data does). Throws for pragmas SQLite cannot be given.
+    func runtimeDescription() throws -> PersistentStoreDescription {
         var description = PersistentStoreDescription(
             type: PersistentStoreType(rawValue: type), url: url, configuration: configuration)
-        description.shouldMigrateStoreAutomatically = shouldMigrateStoreAutomatically
-        description.shouldInferMappingModelAutomatically = shouldInferMappingModelAutomatically
-        description.persistentHistoryTracking = storeOptionIsOn(options[NSPersistentHistoryTrackingKey])
-        description.postsRemoteChangeNotifications = storeOptionIsOn(options[NSPersistentStoreRemoteChangeNotificationPostOptionKey])
+        try description.read(coreDataOptions: Dictionary(uniqueKeysWithValues: options.map { (AnyHashable($0.key), $0.value as Any) }))
         return description
     }
 }
@@ -72,8 +98,10 @@ open class NSPersistentContainer: @unchecked Sendable {
     private let storeAdding = NSRecursiveLock()
     /// Why `init(name:)` found no model; reported by `loadPersistentStores`.
     private var modelLoadingError: (any Error)?
-    /// Every version of the model file `init(name:)` read, so that a store written with an older
-    /// one migrates as it is added, as Core Data finds the versions in the app's `.momd`.
+    /// Every version of the model `init(name:)` found (its file's, or those the generated model
+    /// carries), so that a store written with an older one migrates as it is added, as Core Data
+    /// finds the versions in the app's `.momd`. A container given its model looks among the
+    /// generated models' versions as it adds stores.
     private var modelVersions: ManagedObjectModelVersions?
 
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator { container.persistentStoreCoordinator }
@@ -158,14 +186,21 @@ open class NSPersistentContainer: @unchecked Sendable {
         guard !descriptions.isEmpty else { return }
         storeAdding.lock()
         defer { storeAdding.unlock() }
-        container.persistentStoreDescriptions = descriptions.map { description in
-            var runtime = description.runtimeDescription
-            runtime.modelVersions = modelVersions
-            return runtime
+        // A description whose options cannot be read fails alone, as a store that cannot be added.
+        var readable: [(description: NSPersistentStoreDescription, runtime: PersistentStoreDescription)] = []
+        for description in descriptions {
+            do {
+                var runtime = try description.runtimeDescription()
+                runtime.modelVersions = modelVersions ?? GeneratedModels.versions(of: managedObjectModel)
+                readable.append((description, runtime))
+            } catch {
+                block(description, error)
+            }
         }
+        container.persistentStoreDescriptions = readable.map(\.runtime)
         var index = 0
         container.loadPersistentStores { loaded, error in
-            let description = descriptions[index]
+            let description = readable[index].description
             index += 1
             if description.url == nil { description.url = loaded.url }
             block(description, error)
@@ -193,8 +228,8 @@ open class NSPersistentContainer: @unchecked Sendable {
 /// Finds a model file by name and binds its entities to classes by name, for
 /// `NSPersistentContainer(name:)`.
 enum ModelLookup {
-    /// A model `NSPersistentContainer(name:)` found, with every version of its file when it
-    /// was read from a `.xcdatamodeld` (a generated model registers its current version alone).
+    /// A model `NSPersistentContainer(name:)` found, with every version of its `.xcdatamodeld`
+    /// (read from the file, or carried by the generated model as `<Model>.versions`).
     struct Found {
         var model: ManagedObjectModel
         var versions: ManagedObjectModelVersions?
@@ -231,7 +266,8 @@ enum ModelLookup {
     static func model(named name: String, inModule module: String? = nil) throws -> Found {
         let generatedError: ManagedObjectError
         do {
-            return Found(model: try GeneratedModels.model(named: name, inModule: module), versions: nil)
+            let generated = try GeneratedModels.modelAndVersions(named: name, inModule: module)
+            return Found(model: generated.model, versions: generated.versions)
         } catch {
             generatedError = error
         }

@@ -4,9 +4,9 @@ import Foundation
 /// Core Data's `NSComparisonPredicate(leftExpression:rightExpression:modifier:type:options:)`,
 /// which Foundation on Linux declares unavailable: this one is chosen over it. The predicate is
 /// the format predicate it stands for (`ANY tags.name ==[c] "x"`), run by the store and
-/// evaluated in memory alike; both expressions must be made by `NSExpression(forKeyPath:)`,
-/// `NSExpression(forConstantValue:)` or `NSExpression(forVariable:)`. Only
-/// `NSComparisonPredicate` adopts this protocol.
+/// evaluated in memory alike; both expressions must be made by this module's `NSExpression`
+/// initializers (Foundation's are unavailable on Linux). Its properties give back what it was
+/// made of. Only `NSComparisonPredicate` adopts this protocol.
 @available(*, deprecated, message: "NSComparisonPredicate is deprecated in swift-corelibs-foundation")
 public protocol _CoreDataComparisonPredicate {}
 
@@ -28,8 +28,37 @@ extension _CoreDataComparisonPredicate {
         let made = FoundationInstances.make(
             predicateType, takingStorageOf: FoundationBridge.nsPredicate(predicate), leaving: NSPredicate(value: false))
         FoundationBridge.predicates.set(predicate, for: made)
+        ComparisonParts.table.set(
+            ComparisonParts(leftExpression: lhs, rightExpression: rhs, modifier: modifier, type: type, options: options), for: made)
         self = made as! Self
     }
+
+    /// The left expression of a comparison made here (a comparison from a format is Foundation's
+    /// `NSPredicate`, not an `NSComparisonPredicate`).
+    public var leftExpression: NSExpression { parts.leftExpression }
+    public var rightExpression: NSExpression { parts.rightExpression }
+    public var predicateOperatorType: NSComparisonPredicate.Operator { parts.type }
+    public var comparisonPredicateModifier: NSComparisonPredicate.Modifier { parts.modifier }
+    public var options: NSComparisonPredicate.Options { parts.options }
+
+    private var parts: ComparisonParts {
+        guard let predicate = self as? NSComparisonPredicate, let parts = ComparisonParts.table.value(for: predicate) else {
+            preconditionFailure("CoreData: an NSComparisonPredicate not made by init(leftExpression:rightExpression:modifier:type:options:)")
+        }
+        return parts
+    }
+}
+
+/// What an `NSComparisonPredicate` made here was made of, for its properties.
+@available(*, deprecated, message: "NSComparisonPredicate is deprecated in swift-corelibs-foundation")
+private struct ComparisonParts {
+    static let table = IdentityTable<ComparisonParts>()
+
+    var leftExpression: NSExpression
+    var rightExpression: NSExpression
+    var modifier: NSComparisonPredicate.Modifier
+    var type: NSComparisonPredicate.Operator
+    var options: NSComparisonPredicate.Options
 }
 
 @available(*, deprecated, message: "NSComparisonPredicate is deprecated in swift-corelibs-foundation")
@@ -40,10 +69,7 @@ extension ObjectPredicate {
         type: NSComparisonPredicate.Operator, options: NSComparisonPredicate.Options
     ) {
         func form(_ expression: NSExpression, _ side: String) -> (text: String, arguments: [Any?]) {
-            guard let form = ExpressionForm.forms.value(for: expression) else {
-                preconditionFailure("NSComparisonPredicate: the \(side) expression was not made by NSExpression(forKeyPath:), (forConstantValue:) or (forVariable:)")
-            }
-            return form.format
+            ExpressionForm.of(expression, "NSComparisonPredicate's \(side) expression").format
         }
         let left = form(lhs, "left"), right = form(rhs, "right")
         let quantifier = switch modifier {

@@ -117,11 +117,14 @@ struct ModelTranslator {
     /// Registers the model under its name as the program loads (a load-time initializer, which
     /// Swift 6.3 writes on Linux), so `PersistentContainer(name:)` and Core Data code's
     /// `NSPersistentContainer(name:)` find it with no model file. The closure only records how to
-    /// build the model: nothing is built before the program asks for it.
+    /// build the model: nothing is built before the program asks for it. A model that carries
+    /// its bundle's versions registers them too, so a container on it migrates an older store.
     private func registration() -> Declaration {
         // Always qualified: it runs in the app's module, where a type of that name may exist.
-        let register = "ManagedObjects.GeneratedModels.register(\(SwiftNames.stringLiteral(index.modelName))) { "
-            + "\(SwiftNames.escaped(index.modelTypeName)).managedObjectModel }"
+        let typeName = SwiftNames.escaped(index.modelTypeName)
+        let versionsArgument = carriesVersions ? ", versions: { \(typeName).versions }" : ""
+        let register = "ManagedObjects.GeneratedModels.register(\(SwiftNames.stringLiteral(index.modelName))\(versionsArgument)) { "
+            + "\(typeName).managedObjectModel }"
         return Declaration(.conditional(condition: "compiler(>=6.3) && os(Linux)", declarations: [
             .variable(
                 VariableDeclaration(
@@ -131,6 +134,9 @@ struct ModelTranslator {
         ]))
     }
 
+    /// Whether the model enum declares `versions` (a bundle of more than one version).
+    private var carriesVersions: Bool { (versions?.versions.count ?? 0) > 1 }
+
     /// `versions`, the bundle's versions for migration (the current one is `managedObjectModel`),
     /// a function per other version building its model, and one per entity those need: only the
     /// model values (migration reads entities and properties, never classes). Versions share most
@@ -138,7 +144,7 @@ struct ModelTranslator {
     /// its function (`currentEntityFunctions`, by value without source locations: comparing
     /// values costs a fraction of writing each entity of each version out to compare texts).
     private func versionDeclarations(_ literals: ModelLiteralTranslator, currentEntityFunctions: [String: [(entity: Entity, function: String)]]) -> [Declaration] {
-        guard let versions, versions.versions.count > 1 else { return [] }
+        guard carriesVersions, let versions else { return [] }
         let versionsType = types.runtime("ManagedObjectModelVersions")
         // Entities by name, then by value: comparing the few entities of one name costs a
         // fraction of hashing every entity of every version whole.

@@ -48,7 +48,9 @@ extension ManagedObjectContext {
         insert.returnsObjectIDs = request.resultType == .objectIDs
         insert.updatesObjectsOnConstraintConflict = batchInsertUpdatesOnConstraintConflict
         (insert.transactionAuthor, insert.contextName) = (transactionAuthor, name)
-        let outcome = try coordinator.store(for: entity).batchInsert(insert)
+        let store = try coordinator.store(for: entity)
+        try coordinator.checkWritable(store, for: "a batch insert")
+        let outcome = try store.batchInsert(insert)
         return BatchInsertResult(resultType: request.resultType, outcome: outcome)
     }
 
@@ -73,7 +75,9 @@ extension ManagedObjectContext {
         update.includesSubentities = request.includesSubentities
         update.returnsObjectIDs = request.resultType == .updatedObjectIDsResultType
         (update.transactionAuthor, update.contextName) = (transactionAuthor, name)
-        let outcome = try coordinator.store(for: entity).batchUpdate(update)
+        let store = try coordinator.store(for: entity)
+        try coordinator.checkWritable(store, for: "a batch update")
+        let outcome = try store.batchUpdate(update)
         return BatchUpdateResult(resultType: request.resultType, outcome: outcome)
     }
 
@@ -113,6 +117,7 @@ extension ManagedObjectContext {
         }
         delete.returnsObjectIDs = request.resultType == .resultTypeObjectIDs
         (delete.transactionAuthor, delete.contextName) = (transactionAuthor, name)
+        try coordinator.checkWritable(store, for: "a batch delete")
         let outcome = try store.batchDelete(delete)
         return BatchDeleteResult(resultType: request.resultType, outcome: outcome)
     }

@@ -142,6 +142,7 @@ extension ManagedObjectContext {
             try obtainPermanentIDs(for: inserted.elements.filter { assignedStores[$0.objectID] != nil })
             assignedStores = [:]
         }
+        try coordinator.checkWritable(inserted: inserted, updated: updated, deleted: deleted)
         let outerSaveStamp = saveStamp
         latestSaveStamp = Self.stamp(after: latestSaveStamp)
         saveStamp = latestSaveStamp

@@ -21,25 +21,35 @@ public final class PersistentContainer: Sendable {
 
     /// Why `init(name:)` has no model; `loadPersistentStores` reports it.
     private let modelLoadingError: ManagedObjectError?
+    /// The versions of the generated model `init(name:)` found, for the descriptions that give
+    /// none, as Core Data's container finds every version in the `.momd`.
+    private let modelVersions: ManagedObjectModelVersions?
 
     public convenience init(name: String, managedObjectModel: ManagedObjectModel) {
-        self.init(name: name, managedObjectModel: managedObjectModel, modelLoadingError: nil)
+        self.init(name: name, managedObjectModel: managedObjectModel, modelVersions: nil, modelLoadingError: nil)
     }
 
     /// A container for the model generated from `<name>.xcdatamodeld`, as Core Data's finds the
     /// model named `name` in the app's bundle (see ``GeneratedModels``). Without one, the model
-    /// is empty and `loadPersistentStores` reports why.
+    /// is empty and `loadPersistentStores` reports why. A store written with an older version
+    /// the generated model carries (`<Model>.versions`) migrates as it is added, unless its
+    /// description gives other `modelVersions`.
     public convenience init(name: String) {
         do {
-            self.init(name: name, managedObjectModel: try GeneratedModels.model(named: name), modelLoadingError: nil)
+            let found = try GeneratedModels.modelAndVersions(named: name)
+            self.init(name: name, managedObjectModel: found.model, modelVersions: found.versions, modelLoadingError: nil)
         } catch {
-            self.init(name: name, managedObjectModel: ManagedObjectModel(Model()), modelLoadingError: error)
+            self.init(name: name, managedObjectModel: ManagedObjectModel(Model()), modelVersions: nil, modelLoadingError: error)
         }
     }
 
-    private init(name: String, managedObjectModel: ManagedObjectModel, modelLoadingError: ManagedObjectError?) {
+    private init(
+        name: String, managedObjectModel: ManagedObjectModel, modelVersions: ManagedObjectModelVersions?,
+        modelLoadingError: ManagedObjectError?
+    ) {
         self.name = name
         self.managedObjectModel = managedObjectModel
+        self.modelVersions = modelVersions
         self.modelLoadingError = modelLoadingError
         self.descriptions = LockedValue([PersistentStoreDescription(url: Self.defaultStoreURL(name: name))])
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: managedObjectModel)
@@ -79,6 +89,7 @@ public final class PersistentContainer: Sendable {
                 completionHandler(description, modelLoadingError)
                 continue
             }
+            if description.modelVersions == nil { description.modelVersions = modelVersions }
             do {
                 if description.type == .sqlite {
                     let url = description.url ?? Self.defaultStoreURL(name: name)
@@ -86,12 +97,7 @@ public final class PersistentContainer: Sendable {
                     try FileManager.default.createDirectory(
                         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 }
-                let store = try persistentStoreCoordinator.addPersistentStore(
-                    type: description.type, configuration: description.configuration, at: description.url,
-                    migration: description.migrationOptions, persistentHistoryTracking: description.persistentHistoryTracking)
-                if description.postsRemoteChangeNotifications {
-                    try persistentStoreCoordinator.postRemoteChangeNotifications(for: store)
-                }
+                try persistentStoreCoordinator.addPersistentStore(described: description)
                 completionHandler(description, nil)
             } catch {
                 completionHandler(description, error)

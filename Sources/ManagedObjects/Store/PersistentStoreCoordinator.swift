@@ -18,6 +18,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     let rowCache = RowCache()
     /// The stores watched for other writers' changes, and who hears of them (RemoteChanges.swift).
     let remoteChangeObservers = RemoteChangeObservers()
+    /// The identifiers of the stores added read-only (ReadOnly.swift).
+    let readOnlyStoreIdentifiers = LockedValue<Set<String>>([])
 
     public init(managedObjectModel: ManagedObjectModel) {
         // A model built in code is resolved (or found invalid) now, and changes no more.
@@ -108,11 +110,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// persistent history tables (`NSPersistentHistoryTrackingKey`; see
     /// ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)``). `options`: what a
     /// store of a class registered with ``registerStoreClass(_:type:)`` is made with (its
-    /// ``IncrementalStore/options``); the built-in stores do not read them.
+    /// ``IncrementalStore/options``); the built-in stores do not read them. `sqlitePragmas`: set on
+    /// each connection of an SQLite store (``SQLitePragmas``).
     @discardableResult
     public func addPersistentStore(
         type: PersistentStoreType, configuration: String? = nil, at url: URL? = nil, migration: StoreMigrationOptions? = nil,
-        persistentHistoryTracking: Bool = false, options: [AnyHashable: Any]? = nil
+        persistentHistoryTracking: Bool = false, sqlitePragmas: SQLitePragmas = SQLitePragmas(), options: [AnyHashable: Any]? = nil
     ) throws -> any PersistentStore {
         try managedObjectModel.checkUsable()
         let configuration = try checkedConfiguration(configuration, for: url)
@@ -133,7 +136,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 return store
             }
             let store = try SQLiteStore(
-                model: managedObjectModel, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking)
+                model: managedObjectModel, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking,
+                pragmas: sqlitePragmas)
             addPersistentStore(store, configuration: configuration)
             return store
         case .binary, .xml:
@@ -161,6 +165,27 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// Adds the store `description` describes: its type, URL and configuration, migrated as it
+    /// allows, vacuumed and analyzed, read-only, posting remote change notifications, as its
+    /// settings say. `options`:
+    /// as ``addPersistentStore(type:configuration:at:migration:persistentHistoryTracking:sqlitePragmas:options:)``'s.
+    @discardableResult
+    public func addPersistentStore(described description: PersistentStoreDescription, options: [AnyHashable: Any]? = nil) throws -> any PersistentStore {
+        let store = try addPersistentStore(
+            type: description.type, configuration: description.configuration, at: description.url,
+            migration: description.migrationOptions, persistentHistoryTracking: description.persistentHistoryTracking,
+            sqlitePragmas: description.sqlitePragmas, options: options)
+        if let sqlite = store as? SQLiteStore {
+            if description.vacuumsSQLiteStore { try sqlite.vacuum() }
+            if description.analyzesSQLiteStore { try sqlite.analyze() }
+        }
+        if description.isReadOnly { setReadOnly(true, for: store) }
+        if description.postsRemoteChangeNotifications {
+            try postRemoteChangeNotifications(for: store)
+        }
+        return store
+    }
+
     /// Adds a store made elsewhere (a custom `PersistentStore`), for the entities of
     /// `configuration` (`nil`: every entity). A configuration the model does not have leaves
     /// the store holding none of its entities.
@@ -182,6 +207,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 .persistentStoreOperation, "the coordinator does not hold the store \(store.identifier)" + (store.url.map { " at \($0.path)" } ?? ""))
         }
         remoteChangeObservers.stopWatching(store)
+        readOnlyStoreIdentifiers.withLock { _ = $0.remove(store.identifier) }
         if let sqlite = store as? SQLiteStore { try sqlite.close() }
     }
 

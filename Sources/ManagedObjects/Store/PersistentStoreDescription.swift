@@ -23,6 +23,17 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`; off by default, as
     /// there). See ``PersistentStoreCoordinator/postRemoteChangeNotifications(for:)``.
     public var postsRemoteChangeNotifications = false
+    /// Refuse saves and batch requests that would change the store, with 134030 (Core Data's
+    /// `NSReadOnlyPersistentStoreOption`; off by default, as there).
+    public var isReadOnly = false
+    /// Pragmas an SQLite store sets on each connection (Core Data's `NSSQLitePragmasOption`).
+    public var sqlitePragmas = SQLitePragmas()
+    /// Rebuild an SQLite store's file without its free pages once it is added (Core Data's
+    /// `NSSQLiteManualVacuumOption`; ``SQLiteStore/vacuum()``).
+    public var vacuumsSQLiteStore = false
+    /// Gather an SQLite store's query-planner statistics once it is added (Core Data's
+    /// `NSSQLiteAnalyzeOption`; ``SQLiteStore/analyze()``).
+    public var analyzesSQLiteStore = false
 
     /// A description of a store of `type`: SQLite by default, as in Core Data; a container
     /// gives an SQLite store without `url` its default file. `PersistentStoreDescription(type:

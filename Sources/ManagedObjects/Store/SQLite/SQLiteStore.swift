@@ -56,18 +56,23 @@ public final class SQLiteStore: PersistentStore, Sendable {
     /// without them, when it is opened. Either way, a store that has them (as Core Data wrote
     /// them) keeps them and their rows, and every save and batch request records a
     /// transaction in them (see Docs/RuntimeDifferences.md for what is inferred).
+    ///
+    /// `pragmas` (Core Data's `NSSQLitePragmasOption`: `["synchronous": "OFF"]`) are set on every
+    /// connection as it opens (see ``SQLitePragmas``).
     public convenience init(
-        model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil, persistentHistoryTracking: Bool = false
+        model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil, persistentHistoryTracking: Bool = false,
+        pragmas: SQLitePragmas = SQLitePragmas()
     ) throws {
         try self.init(
-            model: model, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking, externalDataDirectory: nil)
+            model: model, url: url, migration: migration, persistentHistoryTracking: persistentHistoryTracking,
+            pragmas: pragmas, externalDataDirectory: nil)
     }
 
     /// `externalDataDirectory`: where external binary data is, when not in the store's own
     /// support folder (a migration reading a copy of the store reads the store's files).
     init(
         model: ManagedObjectModel, url: URL, migration: SQLiteStoreMigration.Options? = nil, persistentHistoryTracking: Bool = false,
-        externalDataDirectory: URL?
+        pragmas: SQLitePragmas = SQLitePragmas(), externalDataDirectory: URL?
     ) throws {
         self.url = url
         externalData = externalDataDirectory.map(ExternalBinaryData.init(directory:)) ?? ExternalBinaryData(storeAt: url)
@@ -99,6 +104,7 @@ public final class SQLiteStore: PersistentStore, Sendable {
             DerivedAttributeTriggers.register(in: db)
             SQLDebugLog.install(on: db)
             checkpointer.install(on: db)
+            try pragmas.apply(to: db)
         }
         configuration.busyMode = .timeout(10) // another coordinator's save: wait, as Core Data does
         do {

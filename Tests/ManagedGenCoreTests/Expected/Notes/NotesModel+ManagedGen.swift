@@ -9,7 +9,9 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 #if compiler(>=6.3) && os(Linux)
 /// Registers `NotesModel` under the name `Notes` as the program loads.
 @used @section(".init_array") private let registerModel: @convention(c) () -> Void = {
-    ManagedObjects.GeneratedModels.register("Notes") { NotesModel.managedObjectModel }
+    ManagedObjects.GeneratedModels.register("Notes", versions: { NotesModel.versions }) {
+        NotesModel.managedObjectModel
+    }
 }
 #endif
 
