@@ -1,3 +1,4 @@
+import DataModel
 extension Attribute {
     /// What the generated model literal writes for an attribute whose other fields have their
     /// defaults, the common case: a call with a few parameters typechecks several times faster
