@@ -80,6 +80,9 @@ enum RuntimeContract {
         /// Those the model enum names by private aliases (`private typealias Entity = …`): the ones
         /// each entity's literal repeats, so the literal reads `Attribute.compact(…)`.
         static let aliased = ["Model", "Entity", "Attribute", "Relationship"]
+        /// The short form of `Attribute` and `Relationship` generated literals use (SPI, in
+        /// extensions of `DataModel`'s types: `Attribute.compact("name", .string)`).
+        static let compact = "compact"
     }
 
     /// Members of `ManagedObject` a generated class overrides; with `door`, what the runtime's
