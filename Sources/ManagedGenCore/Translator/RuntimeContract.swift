@@ -78,8 +78,10 @@ enum RuntimeContract {
             "FetchRequestTemplate", "Configuration", "Composite", "FetchIndex",
         ]
         /// Those the model enum names by private aliases (`private typealias Entity = …`): the ones
-        /// each entity's literal repeats, so the literal reads `Attribute.compact(…)`.
-        static let aliased = ["Model", "Entity", "Attribute", "Relationship"]
+        /// each entity's literal repeats, so the literal reads `Attribute.compact(…)`. Not `Model`:
+        /// the public `model`'s type is inferred from its initializer, and a private alias there
+        /// would make it a private type.
+        static let aliased = ["Entity", "Attribute", "Relationship"]
         /// The short form of `Attribute` and `Relationship` generated literals use (SPI, in
         /// extensions of `DataModel`'s types: `Attribute.compact("name", .string)`).
         static let compact = "compact"
