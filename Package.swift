@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "StoreTools",
             dependencies: [
-                "ManagedObjects", "ModelFileLoading",
+                "ManagedObjects", "ModelFileLoading", "DataModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -97,7 +97,7 @@ let package = Package(
             ]
         ),
         // Not a product: the child process the crash-safety test kills while it saves.
-        .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects", "ModelFileLoading"]),
+        .executableTarget(name: "StoreSaveLoop", dependencies: ["ManagedObjects", "ModelFileLoading", "DataModel"]),
         // Not a product: the child process the hostile-store tests open spoiled stores in.
         .executableTarget(name: "StoreReadProbe", dependencies: ["ManagedObjects", "ModelFileLoading"]),
         // Not a product: one of the processes the PostgreSQL store's multi-process tests and load benchmark run.
@@ -124,25 +124,29 @@ let package = Package(
         ),
         .testTarget(name: "DataModelTests", dependencies: ["DataModelReader"], exclude: ["Fixtures"]),
         // Not a product: test data every store's tests share (the predicate conformance table).
-        .target(name: "StoreTestSupport", dependencies: ["ManagedObjects"], path: "Tests/StoreTestSupport"),
+        .target(
+            name: "StoreTestSupport", dependencies: ["ManagedObjects", "DataModel"], path: "Tests/StoreTestSupport"
+        ),
         .testTarget(
             name: "ManagedObjectsTests",
             // GRDB: tests read store files with SQL of their own, as an outside reader would.
             // PostgreSQLStore: with a server (MANAGEDGEN_POSTGRES_URL) the store scenarios run on it too.
             dependencies: [
-                "ManagedObjects", "ModelFileLoading", "StoreTestSupport", "PostgreSQLStore",
+                "ManagedObjects", "ModelFileLoading", "StoreTestSupport", "PostgreSQLStore", "DataModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Run against a server: `Scripts/postgres.sh start` prints the URL for MANAGEDGEN_POSTGRES_URL.
-        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "StoreTestSupport"]),
+        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "StoreTestSupport", "DataModel"]),
         // A consumer of the build plugin: the seeds' models in Models/ are generated at build
         // time, and the tests run the seeds' scenarios on the generated classes.
         .testTarget(
             name: "GeneratedSeedsTests",
             // Logging: the tests read what the runtime logs (`ManagedObjectsLog`).
-            dependencies: ["ManagedObjects", "ModelFileLoading", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ManagedObjects", "ModelFileLoading", "DataModel", .product(name: "Logging", package: "swift-log"),
+            ],
             plugins: ["ManagedGenPlugin"]
         ),
         // Benchmarks (Benchmarks/README.md): executables of this package, not products, so every
@@ -153,15 +157,15 @@ let package = Package(
         benchmark("VersionsBenchmark", ["DataModelReader", "ManagedGenCore"]),
         benchmark("GeneratedCodeBenchmark", ["DataModelReader", "ManagedGenCore"]),
         benchmark("PredicateBenchmark", ["ManagedObjects"]),
-        benchmark("BatchMemoryBenchmark", ["ManagedObjects"]),
-        benchmark("MigrationBenchmark", ["ManagedObjects"]),
-        benchmark("ContextBenchmark", ["ManagedObjects"]),
-        benchmark("HistoryBenchmark", ["ManagedObjects"]),
-        benchmark("TransformableBenchmark", ["ManagedObjects"]),
+        benchmark("BatchMemoryBenchmark", ["ManagedObjects", "DataModel"]),
+        benchmark("MigrationBenchmark", ["ManagedObjects", "DataModel"]),
+        benchmark("ContextBenchmark", ["ManagedObjects", "DataModel"]),
+        benchmark("HistoryBenchmark", ["ManagedObjects", "DataModel"]),
+        benchmark("TransformableBenchmark", ["ManagedObjects", "DataModel"]),
         // `managedgen export` of a million objects, through the store commands' library.
         benchmark("ExportBenchmark", ["StoreTools", "ManagedObjects", "ModelFileLoading"]),
         // The raw-SQLite side they measure the runtime against: GRDB, and SQLite's C API.
-        benchmark("RuntimeBenchmark", ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")]),
+        benchmark("RuntimeBenchmark", ["ManagedObjects", "DataModel", .product(name: "GRDB", package: "GRDB.swift")]),
         // fetchSnapshots against raw SQLite: its Tweet classes come from the build plugin (and
         // its managedgen.json, which turns snapshots on).
         .executableTarget(
@@ -169,19 +173,22 @@ let package = Package(
             dependencies: ["ManagedObjects", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/Sources/SnapshotBenchmark", plugins: ["ManagedGenPlugin"]),
         benchmark("BatchBenchmark", [
-            "ManagedObjects", .product(name: "GRDB", package: "GRDB.swift"),
+            "ManagedObjects", "DataModel", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         benchmark("PostgreSQLLoadBenchmark", ["ManagedObjects", "PostgreSQLStore", "StoreTestSupport"]),
         benchmark("PostgreSQLBenchmark", [
-            "ManagedObjects", "PostgreSQLStore",
+            "ManagedObjects", "PostgreSQLStore", "DataModel",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The store commands on the real stores of `../shared/stores` (raw SQL through GRDB to check them).
         .testTarget(
             name: "StoreToolsTests",
-            dependencies: ["StoreTools", "ManagedObjects", "ModelFileLoading", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StoreTools", "ManagedObjects", "ModelFileLoading", "DataModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ManagedGenCoreTests",
@@ -213,7 +220,7 @@ package.targets += [
     .target(
         name: "CoreData",
         dependencies: [
-            "ManagedObjects",
+            "ManagedObjects", "DataModel",
             .target(name: "ModelFileLoading", condition: .when(traits: ["ModelFiles"])),
         ]
     ),
@@ -221,7 +228,7 @@ package.targets += [
     // files are resources, found by name as `NSPersistentContainer(name:)` finds them.
     .testTarget(
         name: "CoreDataPortingTests",
-        dependencies: ["CoreData"],
+        dependencies: ["CoreData", "DataModel"],
         resources: [
             .copy("Models/Twitter.xcdatamodeld"), .copy("Models/Enroute.xcdatamodeld"),
             // Two versions: a store of the first migrates as NSPersistentContainer(name:) adds it.

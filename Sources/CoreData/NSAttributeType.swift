@@ -1,3 +1,4 @@
+import DataModel
 @_spi(CoreData) import ManagedObjects
 
 /// Core Data's attribute types, with its raw values (`AttributeType.coreDataRawValue`).

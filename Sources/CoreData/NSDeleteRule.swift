@@ -1,3 +1,4 @@
+import DataModel
 @_spi(CoreData) import ManagedObjects
 
 /// Core Data's delete rules, with its raw values; the runtime's own are `DeleteRule`.

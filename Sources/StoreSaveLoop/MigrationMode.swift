@@ -1,6 +1,7 @@
 // `StoreSaveLoop migrate <store path>`: the child process SQLiteMigrationCrashTests kills while
 // it migrates a store of `MigrationModels.v1` to `v2`. Prints `open` just before the migration
 // starts and `migrated` once the store is open with v2.
+import DataModel
 import Foundation
 import ManagedObjects
 

@@ -6,6 +6,7 @@
 //     StoreSaveLoop <store path> <first sequence number>
 //     StoreSaveLoop atomic <Binary|XML> <store path> <first sequence number>   (AtomicStoreTests)
 //     StoreSaveLoop migrate <store path>      (SQLiteMigrationCrashTests: see MigrationMode.swift)
+import DataModel
 import Foundation
 import ManagedObjects
 

@@ -1,4 +1,5 @@
 import CoreData
+import DataModel
 import Testing
 
 /// Core Data's migration names as step-by-step migration code uses them (wibosco's

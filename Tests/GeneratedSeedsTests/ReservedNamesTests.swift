@@ -1,6 +1,7 @@
 // The reserved-names fixture (Models/ReservedNames.xcdatamodel): an entity whose attributes are
 // named after every member of `ManagedObject` and of generated classes. Its generated class
 // compiles (the plugin builds it into this target); these tests show it works.
+import DataModel
 import Foundation
 import ManagedObjects
 import ModelFileLoading

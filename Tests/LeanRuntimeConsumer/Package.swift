@@ -11,11 +11,15 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "LeanRuntimeConsumer",
-            dependencies: [.product(name: "ManagedObjects", package: "ManagedGen")]
+            dependencies: [
+                .product(name: "ManagedObjects", package: "ManagedGen"), .product(name: "DataModel", package: "ManagedGen"),
+            ]
         ),
         .executableTarget(
             name: "LeanCoreDataConsumer",
-            dependencies: [.product(name: "CoreData", package: "ManagedGen")]
+            dependencies: [
+                .product(name: "CoreData", package: "ManagedGen"), .product(name: "DataModel", package: "ManagedGen"),
+            ]
         ),
     ]
 )

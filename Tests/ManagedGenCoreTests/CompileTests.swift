@@ -36,10 +36,8 @@ import Testing
 
     /// What an app's target may declare that generated code must not be confused by.
     static let shadowingNames: [String] = {
-        let modelDescription = [
-            "Model", "Entity", "Attribute", "Relationship", "ModelMetadata", "UserInfoEntry", "FetchedProperty",
-            "FetchRequestTemplate", "Configuration", "Composite", "FetchIndex",
-        ]
+        // `DataModel` too: the module's name, which generated code must not qualify with.
+        let modelDescription = RuntimeContract.ModelLiteral.types.sorted() + ["DataModel"]
         let members = SwiftNames.managedObjectMembers.union(RuntimeContract.ObjectDoor.methods).union(RuntimeContract.ClassDoor.methods)
             .filter { SwiftNames.isIdentifier($0) && !SwiftNames.reservedWords.contains($0) }
         return (modelDescription + RuntimeContract.types.sorted() + members.sorted())
@@ -55,6 +53,25 @@ import Testing
                 && !text.contains("enum \(name):") && !text.contains("protocol \(name):")
         }
         return GeneratedFile(name: "TargetsOwnTypes.swift", contents: names.map { "struct \($0) {}" }.joined(separator: "\n") + "\n")
+    }
+
+    /// `ManagedObjects` does not re-export `DataModel`: a file that imports only ManagedObjects
+    /// does not see `Model`, `Entity`, `Attribute` or `Relationship` (the same file importing
+    /// `DataModel` too compiles, so the failure is the names' visibility, nothing else).
+    @Test func theModelDescriptionTypesAreNotVisibleThroughManagedObjects() throws {
+        let names = ["Model", "Entity", "Attribute", "Relationship"]
+        let declarations = names.map { "func uses\($0)(_ value: \($0)?) {}" }.joined(separator: "\n") + "\n"
+        let typechecker = try Typechecker.shared()
+        let alone = try typechecker.typecheck(
+            [GeneratedFile(name: "App.swift", contents: "import ManagedObjects\n\n" + declarations)], moduleName: "OnlyRuntime")
+        #expect(!alone.succeeded)
+        for name in names {
+            #expect(alone.output.contains("cannot find type '\(name)' in scope"), "\(name): \(alone.output.prefix(2000))")
+        }
+        let withDataModel = try typechecker.typecheck(
+            [GeneratedFile(name: "App.swift", contents: "import DataModel\nimport ManagedObjects\n\n" + declarations)],
+            moduleName: "RuntimeAndDataModel")
+        #expect(withDataModel.succeeded, "\(withDataModel.output.prefix(2000))")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["MANAGEDGEN_CORPUS"] == "1"))

@@ -72,20 +72,26 @@ import Testing
         let types = try RuntimeSymbols.topLevelNames()
         #expect(RuntimeContract.types.subtracting(types).subtracting(["OrderedSet"]).isEmpty,
                 "not in ManagedObjects: \(RuntimeContract.types.subtracting(types).sorted())")
+        let modelLiteral = try RuntimeSymbols.memberNames(of: [RuntimeContract.ModelLiteral.type])
+        #expect(RuntimeContract.ModelLiteral.types == modelLiteral, "ModelLiteral's aliases: \(modelLiteral.sorted())")
+        #expect(Set(RuntimeContract.ModelLiteral.aliased).isSubset(of: RuntimeContract.ModelLiteral.types))
         // Nothing generated code writes reaches the runtime another way: every `ManagedObjects.`
-        // name in the golden files is a runtime type or a model-description type it re-exports.
-        let modelLiteralTypes: Set = [
-            "Model", "Entity", "Attribute", "Relationship", "ModelMetadata", "UserInfoEntry", "FetchedProperty",
-            "FetchRequestTemplate", "Configuration", "Composite", "FetchIndex",
-        ]
+        // name in the golden files is a runtime type, and every `ManagedObjects.ModelLiteral.`
+        // name one of its model description types.
         var named: Set<String> = []
+        var literalTypes: Set<String> = []
         for golden in GoldenCase.all {
             for file in try golden.generate().output.files {
                 for match in file.contents.matches(of: /ManagedObjects\.([A-Za-z]+)/) { named.insert(String(match.output.1)) }
+                for match in file.contents.matches(of: /ManagedObjects\.ModelLiteral\.([A-Za-z]+)/) {
+                    literalTypes.insert(String(match.output.1))
+                }
             }
         }
-        #expect(named.subtracting(RuntimeContract.types).subtracting(modelLiteralTypes).isEmpty,
-                "\(named.subtracting(RuntimeContract.types).subtracting(modelLiteralTypes).sorted())")
+        #expect(literalTypes.isSuperset(of: RuntimeContract.ModelLiteral.aliased), "the model enums' aliases")
+        #expect(literalTypes.isSubset(of: RuntimeContract.ModelLiteral.types), "\(literalTypes.subtracting(RuntimeContract.ModelLiteral.types))")
+        #expect(named.subtracting(RuntimeContract.types).isEmpty,
+                "\(named.subtracting(RuntimeContract.types).sorted())")
     }
 }
 

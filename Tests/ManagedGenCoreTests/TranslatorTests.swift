@@ -293,19 +293,41 @@ import Testing
         let text = generate(model)["TestModel+ManagedGen.swift"]!
         #expect(!text.contains("/abs/path"))
         #expect(!text.contains("isTransient"))
-        #expect(text.contains("Attribute.compact(name: \"name\", type: .string, isOptional: true)"))
+        #expect(text.contains("Attribute.compact(\"name\", .string, isOptional: true)"))
+        // The call may break after its opening parenthesis.
+        #expect(text.contains("Relationship.compact("))
+        #expect(text.contains("\"walks\", to: \"Walk\", inverse: \"dog\""))
+        #expect(!text.contains("inverseEntity"))
     }
 
     /// The target's own code may declare `Attribute`, `Entity`, `Model` (QueryKit's
-    /// `Attribute<T>`, SugarRecord's `Entity`), which would shadow the runtime's in the
-    /// generated file: the model literal names them through `ManagedObjects`.
-    @Test func modelLiteralQualifiesDescriptionTypes() {
+    /// `Attribute<T>`, SugarRecord's `Entity`), which would shadow the model description types in
+    /// the generated file: the model enum names them through private aliases of
+    /// `ManagedObjects.ModelLiteral`'s, which hide the target's inside the enum.
+    @Test func modelLiteralNamesDescriptionTypesThroughPrivateAliases() {
         let text = generate(SeedModels.dogWalk)["TestModel+ManagedGen.swift"]!
-        #expect(text.contains("= ManagedObjects.Model("))
-        #expect(text.contains("ManagedObjects.Entity(name: \"Dog\""))
-        #expect(text.contains("ManagedObjects.Attribute.compact(name: \"name\""))
-        #expect(text.contains("-> ManagedObjects.Entity {"))
-        #expect(!text.contains(" Entity(") && !text.contains(" Attribute.compact("))
+        for name in ["Entity", "Attribute", "Relationship"] {
+            #expect(text.contains("    private typealias \(name) = ManagedObjects.ModelLiteral.\(name)\n"), "\(name)")
+        }
+        // The public `model`'s type is named in full: a private alias would make it private.
+        #expect(text.contains("public static let model = ManagedObjects.ModelLiteral.Model("))
+        #expect(text.contains("-> Entity {"))
+        #expect(text.contains("Attribute.compact(\"name\""))
+        #expect(!text.contains("ManagedObjects.Entity") && !text.contains("ManagedObjects.Model("))
+    }
+
+    /// A class the model declares with a description type's name (an entity `Attribute`) stays
+    /// reachable in the model enum: that name gets no alias, and the literal qualifies it.
+    @Test func modelLiteralQualifiesADescriptionTypeTheModelDeclares() {
+        var model = SeedModels.dogWalk
+        model.entities.append(Entity(
+            name: "Attribute", representedClassName: "Attribute", codeGeneration: .`class`,
+            attributes: [Attribute(name: "label", type: .string, isOptional: true)]))
+        let text = generate(model)["TestModel+ManagedGen.swift"]!
+        #expect(!text.contains("typealias Attribute ="))
+        #expect(text.contains("private typealias Entity = ManagedObjects.ModelLiteral.Entity"))
+        #expect(text.contains("ManagedObjects.ModelLiteral.Attribute.compact(\"label\", .string, isOptional: true)"))
+        #expect(text.contains("\"Attribute\": Attribute.self"))
     }
 
     @Test func optionsDecodeFromJSONAndRejectUnknownKeys() throws {

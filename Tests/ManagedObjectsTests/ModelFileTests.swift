@@ -1,3 +1,4 @@
+import DataModel
 import ModelFileLoading
 import Foundation
 import Testing

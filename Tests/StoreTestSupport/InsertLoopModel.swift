@@ -1,3 +1,4 @@
+import DataModel
 import ManagedObjects
 
 /// The model of the PostgreSQL store's multi-process runs: `PostgreSQLInsertLoop` (the child

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataModel
 import Foundation
 import ManagedObjects
 import Testing

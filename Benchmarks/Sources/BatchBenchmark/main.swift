@@ -13,6 +13,7 @@
 // alternate which goes first.
 //
 //   swift run -c release BatchBenchmark [insert rows] [delete rows] [runs]
+import DataModel
 import Foundation
 import GRDB
 import GRDBSQLite

@@ -6,6 +6,7 @@
 // read, and the peak above the filled store's resident set is reported.
 //
 //   swift run -c release BatchMemoryBenchmark [object count] [page size]
+import DataModel
 import Foundation
 import ManagedObjects
 

@@ -7,6 +7,7 @@
 //   the plain import of as many new objects.
 //
 //   swift run -c release ContextBenchmark [object count]
+import DataModel
 import Foundation
 import ManagedObjects
 

@@ -9,10 +9,11 @@
 // and in the compiler's CPU time.
 //
 //   swift run -c release GeneratedCodeBenchmark [--entities 1000] [--runs 3] [--corpus-model <path>]
-//       [--no-build] [--keep <dir>]
+//       [--no-build] [--keep <dir>] [--modules-scratch-path <dir>]
 //
 // Needs the root package built in debug (`swift build` at the root): it compiles against
-// ../.build/debug/Modules. `--no-build` skips the -O builds (they take minutes for 1,000 entities).
+// .build/debug/Modules, or the debug modules of `--modules-scratch-path` (a root build with
+// `--scratch-path`). `--no-build` skips the -O builds (they take minutes for 1,000 entities).
 import DataModelReader
 import Foundation
 import ManagedGenCore
@@ -25,7 +26,9 @@ let optimisedBuild = !arguments.contains("--no-build")
 let rootDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let corpusDirectory = rootDirectory.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-let modules = rootDirectory.appendingPathComponent(".build/debug/Modules")
+let scratchDirectory = option("--modules-scratch-path").map { URL(fileURLWithPath: $0, relativeTo: rootDirectory) }
+    ?? rootDirectory.appendingPathComponent(".build")
+let modules = scratchDirectory.appendingPathComponent("debug/Modules")
 guard let swiftc = which("swiftc"), FileManager.default.fileExists(atPath: modules.appendingPathComponent("ManagedObjects.swiftmodule").path) else {
     print("needs swiftc and `swift build` at \(rootDirectory.path)")
     exit(1)
@@ -163,7 +166,7 @@ func swiftcArguments(moduleName: String) -> [String] {
         "-Xcc", "-fmodule-map-file=\(rootDirectory.appendingPathComponent("Sources/CLibXML2/module.modulemap").path)",
         "-Xcc", "-I/usr/include/libxml2",
         // ManagedObjects imports GRDB, whose SQLite module map the root build checked out.
-        "-Xcc", "-fmodule-map-file=\(rootDirectory.appendingPathComponent(".build/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
+        "-Xcc", "-fmodule-map-file=\(scratchDirectory.appendingPathComponent("checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap").path)",
     ]
 }
 

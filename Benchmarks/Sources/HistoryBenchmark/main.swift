@@ -6,6 +6,7 @@
 // - fetching the history of those N changes (one transaction) through a context.
 //
 //   swift run -c release HistoryBenchmark [object count, default 100000] [runs, default 3]
+import DataModel
 import Foundation
 import ManagedObjects
 

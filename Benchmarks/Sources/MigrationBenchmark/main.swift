@@ -5,6 +5,7 @@
 // the median time of copying the store file, the floor any migration into a new file pays.
 //
 //   swift run -c release MigrationBenchmark [object count] [runs]
+import DataModel
 import Foundation
 import ManagedObjects
 

@@ -8,6 +8,7 @@
 //
 //   export MANAGEDGEN_POSTGRES_URL=$(Scripts/postgres.sh start)
 //   swift run -c release PostgreSQLBenchmark [object count]
+import DataModel
 import Foundation
 import Logging
 import ManagedObjects

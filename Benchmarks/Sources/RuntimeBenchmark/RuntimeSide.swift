@@ -1,6 +1,7 @@
 // The ManagedObjects side: classes hand-written in the exact shape ManagedGen generates
 // (Docs/GeneratedCode.md; the typed accessors of `@_spi(Generated)`, as generated code calls
 // them), used through the public API only.
+import DataModel
 import Foundation
 @_spi(Generated) import ManagedObjects
 

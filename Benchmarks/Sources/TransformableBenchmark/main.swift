@@ -6,6 +6,7 @@
 // Five runs by default: a median of three moved by 0.3x between invocations on this shared machine.
 //
 //   swift run -c release TransformableBenchmark [object count] [runs]
+import DataModel
 import Foundation
 import ManagedObjects
 

@@ -266,14 +266,19 @@ struct EntityTranslator {
             }
     }
 
-    /// `_managedGen.propertyNames([\.text: "text", …])` on one line, however long: one line per entity.
+    /// `_managedGen.propertyNames([\.text: "text", …])`, its entries filling the lines of a getter's
+    /// body (a table is read by scanning, as the model literal's entity list).
     /// The key paths take their root (`Self`) from the runtime function's parameter type: a
     /// literal naming its root (`\Tweet.text`) costs the typechecker a lookup of the class each.
     private func keyPathTableCall(_ names: [(swift: String, model: String)], subclasses: [String] = []) -> String {
-        let literal = names.isEmpty
-            ? "[:]" : "[" + names.map { "\\.\($0.swift): \(SwiftNames.stringLiteral($0.model))" }.joined(separator: ", ") + "]"
-        let call = "\(door).\(RuntimeContract.ClassDoor.propertyNames)"
-        return "\(call)(\(literal)" + (subclasses.isEmpty ? "" : ", subclasses: " + subclasses.joined(separator: ", ")) + ")"
+        let table: SwiftLiteral = names.isEmpty
+            ? .atom("[:]") : .array(names.map { .atom("\\.\($0.swift): \(SwiftNames.stringLiteral($0.model))") })
+        let subclassArguments = subclasses.enumerated().map { position, subclass in
+            LiteralArgument(label: position == 0 ? "subclasses" : nil, value: .atom(subclass))
+        }
+        let call = SwiftLiteral.call("\(door).\(RuntimeContract.ClassDoor.propertyNames)", [LiteralArgument(label: nil, value: table)] + subclassArguments)
+        // A static property's getter: two levels in.
+        return call.rendered(indentLevel: 2)
     }
 
     private var keyPathTableType: String { "[\(types.swift("AnyKeyPath")): \(types.string)]" }

@@ -126,6 +126,17 @@ struct ModelLiteralTranslator {
         "name", "type", "isOptional", "isTransient", "usesScalarValueType", "defaultValueString", "syncable",
     ]
 
+    /// The fields `Relationship.compact` takes besides the name, destination and inverse.
+    private static let compactRelationshipLabels: Set<String> = [
+        "isToMany", "isOrdered", "isOptional", "deleteRule", "minCount", "maxCount",
+    ]
+
+    /// `<Type>.compact(…)`: the runtime's short form for generated code (`CompactModelLiteral`),
+    /// its first arguments unlabelled or relabelled.
+    private func compactCall(_ type: String, _ arguments: [(String?, SwiftLiteral)]) -> SwiftLiteral {
+        .call(types.dataModel(type) + "." + RuntimeContract.ModelLiteral.compact, arguments.map { LiteralArgument(label: $0.0, value: $0.1) })
+    }
+
     private func literal(_ attribute: Attribute) -> SwiftLiteral {
         var arguments: [(String?, SwiftLiteral)] = [
             ("name", .string(attribute.name)), ("type", .atom(Self.spelling(attribute.type))),
@@ -156,7 +167,8 @@ struct ModelLiteralTranslator {
         add(&arguments, "syncable", attribute.syncable)
         add(&arguments, "userInfo", attribute.userInfo)
         if arguments.allSatisfy({ $0.0.map(Self.compactAttributeLabels.contains) ?? false }) {
-            return .call(types.dataModel("Attribute") + ".compact", arguments.map { LiteralArgument(label: $0.0, value: $0.1) })
+            // `compact("name", .string, …)`: name and type are the first two, unlabelled.
+            return compactCall("Attribute", [(nil, arguments[0].1), (nil, arguments[1].1)] + arguments.dropFirst(2))
         }
         return call("Attribute", arguments)
     }
@@ -181,6 +193,16 @@ struct ModelLiteralTranslator {
         add(&arguments, "versionHashModifier", relationship.versionHashModifier)
         add(&arguments, "syncable", relationship.syncable)
         add(&arguments, "userInfo", relationship.userInfo)
+        // `compact("walks", to: "Walk", inverse: "dog", …)` when the inverse (if any) is the
+        // destination's, as Core Data has it, and the other fields are ones it takes.
+        if let destination = relationship.destinationEntity,
+           relationship.inverseEntity == (relationship.inverseName == nil ? nil : destination),
+           arguments.dropFirst(2).allSatisfy({ ["inverseName", "inverseEntity"].contains($0.0) || Self.compactRelationshipLabels.contains($0.0 ?? "") }) {
+            var compact: [(String?, SwiftLiteral)] = [(nil, arguments[0].1), ("to", .string(destination))]
+            if let inverseName = relationship.inverseName { compact.append(("inverse", .string(inverseName))) }
+            compact += arguments.dropFirst(2).filter { Self.compactRelationshipLabels.contains($0.0 ?? "") }
+            return compactCall("Relationship", compact)
+        }
         return call("Relationship", arguments)
     }
 

@@ -54,7 +54,7 @@ struct ModelTranslator {
             registration(),
             .type(TypeDeclaration(
                 .enum, access: access, name: SwiftNames.escaped(index.modelTypeName),
-                members: [
+                members: modelLiteralAliases() + [
                     .variable(
                         VariableDeclaration(
                             access: access, modifiers: [.static], isLet: true, name: "model", type: nil,
@@ -86,6 +86,17 @@ struct ModelTranslator {
         ]
         result += index.model.composites.map(compositeDeclaration)
         return result
+    }
+
+    /// `private typealias Entity = ManagedObjects.ModelLiteral.Entity` and the like
+    /// (`TypeNames.modelLiteralAliases`): the literal's short names, which inside the enum hide
+    /// any type of the target's own of that name.
+    private func modelLiteralAliases() -> [Declaration] {
+        types.modelLiteralAliases.enumerated().map { position, name in
+            Declaration(
+                .typeAlias(name: name, access: .private, type: "\(RuntimeContract.module).\(RuntimeContract.ModelLiteral.type).\(name)"),
+                comments: position == 0 ? ["The model description types the literal below is built from."] : [])
+        }
     }
 
     /// `ManagedObjectModel(model, classes: classes)`; first, when the model has Transformable

@@ -7,7 +7,7 @@
 /// changes, `version` and the runtime's `GeneratedCodeContract` change with it.
 enum RuntimeContract {
     /// The runtime's `GeneratedCodeContract.Version<n>` that generated files name.
-    static let version = 3
+    static let version = 4
 
     static let module = "ManagedObjects"
 
@@ -69,6 +69,24 @@ enum RuntimeContract {
         }
     }
 
+    /// The namespace of the model description types the model literal is built from
+    /// (`ManagedObjects.ModelLiteral.Entity`): `ManagedObjects` does not re-export `DataModel`.
+    enum ModelLiteral {
+        static let type = "ModelLiteral"
+        static let types: Set<String> = [
+            "Model", "Entity", "Attribute", "Relationship", "ModelMetadata", "UserInfoEntry", "FetchedProperty",
+            "FetchRequestTemplate", "Configuration", "Composite", "FetchIndex",
+        ]
+        /// Those the model enum names by private aliases (`private typealias Entity = …`): the ones
+        /// each entity's literal repeats, so the literal reads `Attribute.compact(…)`. Not `Model`:
+        /// the public `model`'s type is inferred from its initializer, and a private alias there
+        /// would make it a private type.
+        static let aliased = ["Entity", "Attribute", "Relationship"]
+        /// The short form of `Attribute` and `Relationship` generated literals use (SPI, in
+        /// extensions of `DataModel`'s types: `Attribute.compact("name", .string)`).
+        static let compact = "compact"
+    }
+
     /// Members of `ManagedObject` a generated class overrides; with `door`, what the runtime's
     /// SPI reserves as property names (`SwiftNames.managedObjectMembers`).
     static let storedPropertyLayoutHash = "storedPropertyLayoutHash"
@@ -84,6 +102,6 @@ enum RuntimeContract {
         "ManagedObject", "FetchableManagedObject", "ManagedObjectContext", "ManagedObjectID", "ManagedObjectModel",
         "ManagedObjectModelVersions", "FetchRequest", "ObjectPredicate", "ObjectSortDescriptor", "ObjectID", "OrderedSet",
         "GeneratedModels", "GeneratedCodeContract", "CodableValueTransformer", ObjectDoor.type, ClassDoor.type,
-        SnapshotValues.type,
+        SnapshotValues.type, ModelLiteral.type,
     ]
 }

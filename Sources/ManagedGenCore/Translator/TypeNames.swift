@@ -18,12 +18,25 @@ struct TypeNames: Sendable {
     func foundation(_ name: String) -> String { qualified(name, in: "Foundation") }
     /// A runtime type (`RuntimeContract.types`), always `ManagedObjects.<name>`.
     func runtime(_ name: String) -> String { "\(RuntimeContract.module).\(name)" }
-    /// The model's description types (`Model`, `Entity`, `Attribute`, `Relationship`, …) are
-    /// always qualified: those are common words that the target's own code declares too
-    /// (QueryKit's `Attribute<T>`, SugarRecord's `Entity` protocol), which the generator cannot
-    /// see and which shadow an imported name in every file of the target. `ManagedObjects`
-    /// re-exports them, and is a name generated code reserves.
-    func dataModel(_ name: String) -> String { "\(RuntimeContract.module).\(name)" }
+    /// A model description type (`Model`, `Entity`, `Attribute`, …), which `ManagedObjects`
+    /// names in `ModelLiteral` without re-exporting `DataModel`: those are common words that the
+    /// target's own code declares too (QueryKit's `Attribute<T>`, SugarRecord's `Entity`
+    /// protocol), which the generator cannot see. Used only inside the model enum, where
+    /// `modelLiteralAliases` are private aliases (an inner scope hides the target's own types):
+    /// those by their short name, the others as `ManagedObjects.ModelLiteral.<name>`.
+    func dataModel(_ name: String) -> String {
+        modelLiteralAliases.contains(name) ? name : "\(RuntimeContract.module).\(RuntimeContract.ModelLiteral.type).\(name)"
+    }
+
+    /// The model description types the model enum declares private aliases of: the frequent
+    /// ones, less any name the generated code declares itself (an entity class `Entity` must
+    /// stay reachable in the enum's class registry).
+    let modelLiteralAliases: [String]
+
+    init(declaredNames: Set<String>) {
+        self.declaredNames = declaredNames
+        modelLiteralAliases = RuntimeContract.ModelLiteral.aliased.filter { !declaredNames.contains($0) }
+    }
 
     var string: String { swift("String") }
     var int: String { swift("Int") }

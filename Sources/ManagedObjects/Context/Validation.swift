@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The checks `save()` makes, with Core Data's error codes: mandatory properties (1570), value

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// A computed column of a dictionary fetch: Core Data's `NSExpressionDescription` with an

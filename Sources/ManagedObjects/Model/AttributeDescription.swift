@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// An attribute at run time: the model's attribute, its property index and its parsed default.

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The storage type of each attribute type, defaults read from the model, and conversion of

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// An entity at run time: its stored properties by index and by name, its place in the

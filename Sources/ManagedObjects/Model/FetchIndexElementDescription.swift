@@ -1,3 +1,4 @@
+import DataModel
 /// One column of a ``FetchIndexDescription``: a property, its kind of index and its order.
 /// Core Data's `NSFetchIndexElementDescription`.
 public final class FetchIndexElementDescription: @unchecked Sendable {

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// A fetched property: a to-many computed by a fetch request, not stored. Core Data's

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The runtime form of a model: entities with their properties resolved (inverses,

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// A relationship at run time, with its destination entity and inverse resolved.

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// A predicate ready to evaluate: the syntax tree with arguments and substituted variables

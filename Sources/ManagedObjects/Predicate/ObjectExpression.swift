@@ -1,3 +1,4 @@
+import DataModel
 /// An expression evaluated against an object: Core Data's `NSExpression`, as a derived
 /// attribute's derivation is written (`now()`, `canonical:(name)`, `items.@count`,
 /// `items.@sum.price`, `price * quantity`).

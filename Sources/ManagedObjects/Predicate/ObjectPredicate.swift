@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// A condition objects are tested against: Core Data's `NSPredicate`, renamed because

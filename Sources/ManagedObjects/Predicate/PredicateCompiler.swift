@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// Why a parsed predicate cannot be built: arguments missing or of the wrong kind, unknown

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The functions `NSExpression` knows by name (`now()`, `sum:(x)`, `canonical:(name)` …) and

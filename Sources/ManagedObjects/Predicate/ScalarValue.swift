@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// A value compared by value: numbers of every type (Bool counts as 0 or 1, as `NSNumber`

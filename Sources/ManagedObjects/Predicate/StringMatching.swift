@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The string side of predicates: `[c]`/`[d]` folding, `LIKE` patterns, `MATCHES` expressions.

@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The whole stack in one object: model, coordinator, stores, a main-queue `viewContext` and

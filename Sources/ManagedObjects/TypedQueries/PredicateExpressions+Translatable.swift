@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 // Foundation's predicate expressions and the format-string syntax each stands for. Operands are

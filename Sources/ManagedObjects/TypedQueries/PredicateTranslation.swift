@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

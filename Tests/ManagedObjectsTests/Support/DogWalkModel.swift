@@ -1,5 +1,6 @@
 // Hand-written in the exact shape ManagedGen generates (Docs/GeneratedCode.md) for the DogWalk
 // model (seed 002): an ordered to-many `walks`.
+import DataModel
 import Foundation
 import ManagedObjects
 

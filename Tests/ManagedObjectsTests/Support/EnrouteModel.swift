@@ -1,6 +1,7 @@
 // Hand-written in the exact shape ManagedGen generates (Docs/GeneratedCode.md) for the
 // Flight/Airport/Airline model (seed 001): `_`-suffixed stored names, non-optional wrappers,
 // fetch helpers and find-or-insert by uniqueness constraint.
+import DataModel
 import Foundation
 import ManagedObjects
 

@@ -1,6 +1,7 @@
 // Hand-written in the shape ManagedGen generates, for a model that exercises what the seeds'
 // models do not: an abstract parent with sub-entities, Deny and No Action delete rules,
 // many-to-many and one-to-one relationships, validation bounds, count limits and defaults.
+import DataModel
 import Foundation
 import ManagedObjects
 

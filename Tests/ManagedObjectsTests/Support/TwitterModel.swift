@@ -1,5 +1,6 @@
 // Hand-written in the exact shape ManagedGen generates (Docs/GeneratedCode.md) for the CS193p
 // Tweet/TwitterUser model (seeds 000 and 003).
+import DataModel
 import Foundation
 import ManagedObjects
 

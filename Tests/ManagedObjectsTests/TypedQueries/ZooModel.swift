@@ -1,6 +1,7 @@
 // Hand-written in the shape ManagedGen generates, with the key-path tables typed queries read:
 // a final root (Warden), a class tree (Creature, its subclass Hound) and a `_`-suffixed attribute
 // with its non-optional wrapper (nickname_ / nickname).
+import DataModel
 import Foundation
 @_spi(Generated) import ManagedObjects
 

@@ -1,6 +1,7 @@
 // Core Data-style code on the lean CoreData module (the ModelFiles trait off): the model comes
 // as Swift values, as generated code carries it, through Core Data's own initializer.
 import CoreData
+import DataModel
 
 let model = NSManagedObjectModel(Model(entities: [
     Entity(name: "Note", attributes: [Attribute(name: "title", type: .string, isOptional: true)]),

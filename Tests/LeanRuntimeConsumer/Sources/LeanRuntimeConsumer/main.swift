@@ -1,5 +1,6 @@
 // A model as Swift values (what generated code carries), an SQLite store, a save and a fetch:
 // the runtime's whole path, with no model file and no libxml2.
+import DataModel
 import Foundation
 import ManagedObjects
 

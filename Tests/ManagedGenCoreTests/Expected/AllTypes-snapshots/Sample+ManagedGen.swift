@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Sample` entity.
 public final class Sample: ManagedObjects.ManagedObject {
@@ -214,39 +214,14 @@ extension Sample: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.binary: "binary",
-            \.boolean: "boolean",
-            \.booleanObject: "booleanObject",
-            \.date: "date",
-            \.decimal: "decimal",
-            \.derivedCount: "derivedCount",
-            \.double: "double",
-            \.float: "float",
-            \.int16: "int16",
-            \.int32: "int32",
-            \.int64: "int64",
-            \.legacyNumber: "legacyNumber",
-            \.location: "location",
-            \.name: "name",
-            \.tags: "tags",
-            \.color: "color",
-            \.dictionary: "dictionary",
-            \.moduleClass: "moduleClass",
-            \.untypedTransformable: "untypedTransformable",
-            \.scratch: "scratch",
-            \.transientString: "transientString",
-            \.uri: "uri",
-            \.uuid: "uuid",
-            \.uuidWithDefault_: "uuidWithDefault_",
-            \.count_: "count_",
-            \.score: "score",
-            \.title_: "title_",
-            \.items: "items",
-            \.owner_: "owner_",
-            \.related: "related",
-            \.uuidWithDefault: "uuidWithDefault_",
-            \.scoreValue: "score",
-            \.owner: "owner_"
+            \.binary: "binary", \.boolean: "boolean", \.booleanObject: "booleanObject", \.date: "date",
+            \.decimal: "decimal", \.derivedCount: "derivedCount", \.double: "double", \.float: "float",
+            \.int16: "int16", \.int32: "int32", \.int64: "int64", \.legacyNumber: "legacyNumber",
+            \.location: "location", \.name: "name", \.tags: "tags", \.color: "color", \.dictionary: "dictionary",
+            \.moduleClass: "moduleClass", \.untypedTransformable: "untypedTransformable", \.scratch: "scratch",
+            \.transientString: "transientString", \.uri: "uri", \.uuid: "uuid", \.uuidWithDefault_: "uuidWithDefault_",
+            \.count_: "count_", \.score: "score", \.title_: "title_", \.items: "items", \.owner_: "owner_",
+            \.related: "related", \.uuidWithDefault: "uuidWithDefault_", \.scoreValue: "score", \.owner: "owner_",
         ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `AllTypesModel` under the name `AllTypes` as the program loads.
@@ -15,21 +15,22 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `AllTypes`.
 public enum AllTypesModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [sampleEntity(), itemEntity()],
         composites: [
-            ManagedObjects.Composite(name: "Location", attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "latitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "longitude", type: .double, isOptional: true, usesScalarValueType: true
-                ),
-                ManagedObjects.Attribute.compact(name: "label", type: .string, isOptional: true),
+            ManagedObjects.ModelLiteral.Composite(name: "Location", attributes: [
+                Attribute.compact("latitude", .double, usesScalarValueType: true, defaultValueString: "0.0"),
+                Attribute.compact("longitude", .double, isOptional: true, usesScalarValueType: true),
+                Attribute.compact("label", .string, isOptional: true),
             ]),
         ],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -40,142 +41,89 @@ public enum AllTypesModel {
     public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
     private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Sample": Sample.self, "Item": Item.self]
 
-    @_optimize(none) private static func sampleEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Sample", representedClassName: ".Sample", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute(
-                    name: "binary", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "boolean", type: .boolean, usesScalarValueType: true, defaultValueString: "YES"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "booleanObject", type: .boolean, isOptional: true, usesScalarValueType: false
-                ),
-                ManagedObjects.Attribute(
-                    name: "date", type: .date, isOptional: true, usesScalarValueType: false,
-                    defaultDateTimeInterval: 631152000
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "decimal", type: .decimal, isOptional: true, defaultValueString: "1.5"
-                ),
-                ManagedObjects.Attribute(
-                    name: "derivedCount", type: .integer64, isOptional: true, usesScalarValueType: true,
-                    isDerived: true, derivationExpression: "items.@count"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "double", type: .double, usesScalarValueType: true, defaultValueString: "2.5"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "float", type: .float, usesScalarValueType: true, defaultValueString: "0.0"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "int16", type: .integer16, usesScalarValueType: true, defaultValueString: "7"
-                ),
-                ManagedObjects.Attribute(
-                    name: "int32", type: .integer32, usesScalarValueType: true, minValueString: "0",
-                    maxValueString: "100"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "int64", type: .integer64, isOptional: true, usesScalarValueType: true,
-                    defaultValueString: "0"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "legacyNumber", type: .integer32, isOptional: true, defaultValueString: "0"
-                ),
-                ManagedObjects.Attribute(name: "location", type: .composite, isOptional: true, composite: "Location"),
-                ManagedObjects.Attribute(
-                    name: "name", type: .string, defaultValueString: "Untitled", regularExpressionString: "^[A-Za-z ]+$"
-                ),
-                ManagedObjects.Attribute(
-                    name: "tags", type: .transformable, isOptional: true, customClassName: "[String]",
-                    valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
-                ),
-                ManagedObjects.Attribute(
-                    name: "color", type: .transformable, isOptional: true, customClassName: "UIColor"
-                ),
-                ManagedObjects.Attribute(
-                    name: "dictionary", type: .transformable, isOptional: true, customClassName: "NSDictionary"
-                ),
-                ManagedObjects.Attribute(
-                    name: "moduleClass", type: .transformable, isOptional: true, customClassName: "UnCloudNotes."
-                ),
-                ManagedObjects.Attribute.compact(name: "untypedTransformable", type: .transformable, isOptional: true),
-                ManagedObjects.Attribute.compact(
-                    name: "scratch", type: .undefined, isOptional: true, isTransient: true
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "transientString", type: .string, isOptional: true, isTransient: true
-                ),
-                ManagedObjects.Attribute.compact(name: "uri", type: .uri, isOptional: true),
-                ManagedObjects.Attribute.compact(
-                    name: "uuid", type: .uuid, isOptional: true, usesScalarValueType: false
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "uuidWithDefault_", type: .uuid, isOptional: true, usesScalarValueType: false,
-                    defaultValueString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
-                ),
-                ManagedObjects.Attribute(
-                    name: "count_", type: .integer16, isOptional: true, usesScalarValueType: false,
-                    defaultValueString: "3",
-                    userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.wrapperDefault", value: "42")]
-                ),
-                ManagedObjects.Attribute(
-                    name: "score", type: .double, isOptional: true, usesScalarValueType: true,
-                    userInfo: [
-                        ManagedObjects.UserInfoEntry(key: "managedgen.wrapper", value: "YES"),
-                        ManagedObjects.UserInfoEntry(key: "managedgen.wrapperName", value: "scoreValue"),
-                    ]
-                ),
-                ManagedObjects.Attribute(name: "title_", type: .string, isOptional: true, userInfo: [
-                    ManagedObjects.UserInfoEntry(key: "managedgen.wrapper", value: "NO"),
-                ]),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "items", destinationEntity: "Item", inverseName: "sample", inverseEntity: "Item",
-                    isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade
-                ),
-                ManagedObjects.Relationship(
-                    name: "owner_", destinationEntity: "Item", inverseName: "owned", inverseEntity: "Item",
-                    isOptional: true, deleteRule: .deny, maxCount: 1
-                ),
-                ManagedObjects.Relationship(
-                    name: "related", destinationEntity: "Item", isToMany: true, deleteRule: .noAction, minCount: 1,
-                    maxCount: 5
-                ),
-            ],
-            uniquenessConstraints: [["uuid"], ["name", "date"]],
-            fetchIndexes: [
-                ManagedObjects.FetchIndex(name: "byName", elements: [
-                    ManagedObjects.FetchIndex.Element(property: "name"),
-                    ManagedObjects.FetchIndex.Element(property: "date", ascending: false),
-                ]),
-            ],
-            userInfo: [ManagedObjects.UserInfoEntry(key: "note", value: "every attribute type \"and\" option")]
-        )
+    @_optimize(none) private static func sampleEntity() -> Entity {
+        Entity(name: "Sample", representedClassName: ".Sample", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute(name: "binary", type: .binary, isOptional: true, allowsExternalBinaryDataStorage: true),
+            Attribute.compact("boolean", .boolean, usesScalarValueType: true, defaultValueString: "YES"),
+            Attribute.compact("booleanObject", .boolean, isOptional: true, usesScalarValueType: false),
+            Attribute(
+                name: "date", type: .date, isOptional: true, usesScalarValueType: false,
+                defaultDateTimeInterval: 631152000
+            ),
+            Attribute.compact("decimal", .decimal, isOptional: true, defaultValueString: "1.5"),
+            Attribute(
+                name: "derivedCount", type: .integer64, isOptional: true, usesScalarValueType: true, isDerived: true,
+                derivationExpression: "items.@count"
+            ),
+            Attribute.compact("double", .double, usesScalarValueType: true, defaultValueString: "2.5"),
+            Attribute.compact("float", .float, usesScalarValueType: true, defaultValueString: "0.0"),
+            Attribute.compact("int16", .integer16, usesScalarValueType: true, defaultValueString: "7"),
+            Attribute(
+                name: "int32", type: .integer32, usesScalarValueType: true, minValueString: "0", maxValueString: "100"
+            ),
+            Attribute.compact(
+                "int64", .integer64, isOptional: true, usesScalarValueType: true, defaultValueString: "0"
+            ),
+            Attribute.compact("legacyNumber", .integer32, isOptional: true, defaultValueString: "0"),
+            Attribute(name: "location", type: .composite, isOptional: true, composite: "Location"),
+            Attribute(
+                name: "name", type: .string, defaultValueString: "Untitled", regularExpressionString: "^[A-Za-z ]+$"
+            ),
+            Attribute(
+                name: "tags", type: .transformable, isOptional: true, customClassName: "[String]",
+                valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
+            ),
+            Attribute(name: "color", type: .transformable, isOptional: true, customClassName: "UIColor"),
+            Attribute(name: "dictionary", type: .transformable, isOptional: true, customClassName: "NSDictionary"),
+            Attribute(name: "moduleClass", type: .transformable, isOptional: true, customClassName: "UnCloudNotes."),
+            Attribute.compact("untypedTransformable", .transformable, isOptional: true),
+            Attribute.compact("scratch", .undefined, isOptional: true, isTransient: true),
+            Attribute.compact("transientString", .string, isOptional: true, isTransient: true),
+            Attribute.compact("uri", .uri, isOptional: true),
+            Attribute.compact("uuid", .uuid, isOptional: true, usesScalarValueType: false),
+            Attribute.compact(
+                "uuidWithDefault_", .uuid, isOptional: true, usesScalarValueType: false,
+                defaultValueString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+            ),
+            Attribute(
+                name: "count_", type: .integer16, isOptional: true, usesScalarValueType: false, defaultValueString: "3",
+                userInfo: [ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.wrapperDefault", value: "42")]
+            ),
+            Attribute(name: "score", type: .double, isOptional: true, usesScalarValueType: true, userInfo: [
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.wrapper", value: "YES"),
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.wrapperName", value: "scoreValue"),
+            ]),
+            Attribute(name: "title_", type: .string, isOptional: true, userInfo: [
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.wrapper", value: "NO"),
+            ]),
+        ], relationships: [
+            Relationship.compact(
+                "items", to: "Item", inverse: "sample", isToMany: true, isOrdered: true, isOptional: true,
+                deleteRule: .cascade
+            ),
+            Relationship.compact(
+                "owner_", to: "Item", inverse: "owned", isOptional: true, deleteRule: .deny, maxCount: 1
+            ),
+            Relationship.compact(
+                "related", to: "Item", isToMany: true, deleteRule: .noAction, minCount: 1, maxCount: 5
+            ),
+        ], uniquenessConstraints: [["uuid"], ["name", "date"]], fetchIndexes: [
+            ManagedObjects.ModelLiteral.FetchIndex(name: "byName", elements: [
+                ManagedObjects.ModelLiteral.FetchIndex.Element(property: "name"),
+                ManagedObjects.ModelLiteral.FetchIndex.Element(property: "date", ascending: false),
+            ]),
+        ], userInfo: [
+            ManagedObjects.ModelLiteral.UserInfoEntry(key: "note", value: "every attribute type \"and\" option"),
+        ])
     }
 
-    @_optimize(none) private static func itemEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Item", representedClassName: "Item", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "position", type: .integer32, usesScalarValueType: true, defaultValueString: "0"
-                ),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "owned", destinationEntity: "Sample", inverseName: "owner_", inverseEntity: "Sample",
-                    isOptional: true, maxCount: 1
-                ),
-                ManagedObjects.Relationship(
-                    name: "sample", destinationEntity: "Sample", inverseName: "items", inverseEntity: "Sample",
-                    isOptional: true, maxCount: 1
-                ),
-            ]
-        )
+    @_optimize(none) private static func itemEntity() -> Entity {
+        Entity(name: "Item", representedClassName: "Item", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("position", .integer32, usesScalarValueType: true, defaultValueString: "0"),
+        ], relationships: [
+            Relationship.compact("owned", to: "Sample", inverse: "owner_", isOptional: true, maxCount: 1),
+            Relationship.compact("sample", to: "Sample", inverse: "items", isOptional: true, maxCount: 1),
+        ])
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `DogWalkModel` under the name `DogWalk` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `DogWalk`.
 public enum DogWalkModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [dogEntity(), walkEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "14490.99", systemVersion: "18F132",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -29,30 +34,20 @@ public enum DogWalkModel {
     public static let managedObjectModel = ManagedObjects.ManagedObjectModel(model, classes: classes)
     private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Dog": Dog.self, "Walk": Walk.self]
 
-    @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true,
-            attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "walks", destinationEntity: "Walk", inverseName: "dog", inverseEntity: "Walk", isToMany: true,
-                    isOrdered: true, isOptional: true, deleteRule: .cascade
-                ),
-            ],
-            uniquenessConstraints: [["name"]]
-        )
+    @_optimize(none) private static func dogEntity() -> Entity {
+        Entity(name: "Dog", representedClassName: "Dog", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("name", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact(
+                "walks", to: "Walk", inverse: "dog", isToMany: true, isOrdered: true, isOptional: true,
+                deleteRule: .cascade
+            ),
+        ], uniquenessConstraints: [["name"]])
     }
 
-    @_optimize(none) private static func walkEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true,
-            attributes: [ManagedObjects.Attribute.compact(name: "date", type: .date, usesScalarValueType: false)],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "dog", destinationEntity: "Dog", inverseName: "walks", inverseEntity: "Dog", isOptional: true,
-                    maxCount: 1
-                ),
-            ]
-        )
+    @_optimize(none) private static func walkEntity() -> Entity {
+        Entity(name: "Walk", representedClassName: "Walk", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("date", .date, usesScalarValueType: false),
+        ], relationships: [Relationship.compact("dog", to: "Dog", inverse: "walks", isOptional: true, maxCount: 1)])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `FetchRequestsModel` under the name `FetchRequests` as the program loads.
@@ -15,26 +15,33 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `FetchRequests`.
 public enum FetchRequestsModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [authorEntity(), bookEntity()],
         fetchRequests: [
-            ManagedObjects.FetchRequestTemplate(name: "AllBooks", entity: "Book"),
-            ManagedObjects.FetchRequestTemplate(
+            ManagedObjects.ModelLiteral.FetchRequestTemplate(name: "AllBooks", entity: "Book"),
+            ManagedObjects.ModelLiteral.FetchRequestTemplate(
                 name: "BooksByAuthorName", entity: "Book",
                 predicateString: "author.name ==[cd] $NAME AND year >= $FROM_YEAR", fetchLimit: 20,
                 returnsDistinctResults: true
             ),
-            ManagedObjects.FetchRequestTemplate(
+            ManagedObjects.ModelLiteral.FetchRequestTemplate(
                 name: "BooksBornAfter", entity: "Book",
                 predicateString: "author.born > $DATE OR title CONTAINS $needle", resultType: .dictionary
             ),
         ],
         configurations: [
-            ManagedObjects.Configuration(name: "Cloud", usedWithCloudKit: true, memberEntities: ["Author"]),
-            ManagedObjects.Configuration(name: "Local", memberEntities: ["Author", "Book"]),
+            ManagedObjects.ModelLiteral.Configuration(name: "Cloud", usedWithCloudKit: true, memberEntities: [
+                "Author",
+            ]),
+            ManagedObjects.ModelLiteral.Configuration(name: "Local", memberEntities: ["Author", "Book"]),
         ],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -70,51 +77,30 @@ public enum FetchRequestsModel {
 
     private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Author": Author.self, "Book": Book.self]
 
-    @_optimize(none) private static func authorEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "born", type: .date, isOptional: true, usesScalarValueType: false
-                ),
-                ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "books", destinationEntity: "Book", inverseName: "author", inverseEntity: "Book",
-                    isToMany: true, isOptional: true
-                ),
-            ],
-            fetchedProperties: [
-                ManagedObjects.FetchedProperty(
-                    name: "recentBooks",
-                    fetchRequest: ManagedObjects.FetchRequestTemplate(
-                        name: "fetchedPropertyFetchRequest", entity: "Book",
-                        predicateString: "author == $FETCH_SOURCE AND year > 2000"
-                    )
-                ),
-            ]
-        )
+    @_optimize(none) private static func authorEntity() -> Entity {
+        Entity(name: "Author", representedClassName: "Author", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("born", .date, isOptional: true, usesScalarValueType: false),
+            Attribute.compact("name", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("books", to: "Book", inverse: "author", isToMany: true, isOptional: true),
+        ], fetchedProperties: [
+            ManagedObjects.ModelLiteral.FetchedProperty(
+                name: "recentBooks",
+                fetchRequest: ManagedObjects.ModelLiteral.FetchRequestTemplate(
+                    name: "fetchedPropertyFetchRequest", entity: "Book",
+                    predicateString: "author == $FETCH_SOURCE AND year > 2000"
+                )
+            ),
+        ])
     }
 
-    @_optimize(none) private static func bookEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "pages", type: .integer32, usesScalarValueType: true, defaultValueString: "0"
-                ),
-                ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(
-                    name: "year", type: .integer16, usesScalarValueType: true, defaultValueString: "0"
-                ),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "author", destinationEntity: "Author", inverseName: "books", inverseEntity: "Author",
-                    isOptional: true, maxCount: 1
-                ),
-            ]
-        )
+    @_optimize(none) private static func bookEntity() -> Entity {
+        Entity(name: "Book", representedClassName: "Book", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("pages", .integer32, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact("title", .string, isOptional: true),
+            Attribute.compact("year", .integer16, usesScalarValueType: true, defaultValueString: "0"),
+        ], relationships: [
+            Relationship.compact("author", to: "Author", inverse: "books", isOptional: true, maxCount: 1),
+        ])
     }
 }

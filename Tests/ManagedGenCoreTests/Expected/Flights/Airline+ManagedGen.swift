@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Airline` entity.
 public final class Airline: ManagedObjects.ManagedObject {
@@ -67,14 +67,8 @@ extension Airline: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.code_: "code_",
-            \.name_: "name_",
-            \.shortname_: "shortname_",
-            \.flights_: "flights_",
-            \.code: "code_",
-            \.name: "name_",
-            \.shortname: "shortname_",
-            \.flights: "flights_"
+            \.code_: "code_", \.name_: "name_", \.shortname_: "shortname_", \.flights_: "flights_", \.code: "code_",
+            \.name: "name_", \.shortname: "shortname_", \.flights: "flights_",
         ])
     }
 }

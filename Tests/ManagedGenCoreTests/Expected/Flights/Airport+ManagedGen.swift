@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Airport` entity.
 public final class Airport: ManagedObjects.ManagedObject {
@@ -103,21 +103,10 @@ extension Airport: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.city_: "city_",
-            \.countryCode: "countryCode",
-            \.icao_: "icao_",
-            \.latitude: "latitude",
-            \.location: "location",
-            \.longitude: "longitude",
-            \.name: "name",
-            \.state: "state",
-            \.timezone: "timezone",
-            \.flightsFrom_: "flightsFrom_",
-            \.flightsTo_: "flightsTo_",
-            \.city: "city_",
-            \.icao: "icao_",
-            \.flightsFrom: "flightsFrom_",
-            \.flightsTo: "flightsTo_"
+            \.city_: "city_", \.countryCode: "countryCode", \.icao_: "icao_", \.latitude: "latitude",
+            \.location: "location", \.longitude: "longitude", \.name: "name", \.state: "state", \.timezone: "timezone",
+            \.flightsFrom_: "flightsFrom_", \.flightsTo_: "flightsTo_", \.city: "city_", \.icao: "icao_",
+            \.flightsFrom: "flightsFrom_", \.flightsTo: "flightsTo_",
         ])
     }
 }

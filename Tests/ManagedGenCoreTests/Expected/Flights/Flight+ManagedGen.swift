@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Flight` entity.
 public final class Flight: ManagedObjects.ManagedObject {
@@ -118,29 +118,13 @@ extension Flight: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.actualOff: "actualOff",
-            \.actualOn: "actualOn",
-            \.aircraftType_: "aircraftType_",
-            \.arrival: "arrival",
-            \.estimatedOff: "estimatedOff",
-            \.estimatedOn: "estimatedOn",
-            \.filedAirspeed: "filedAirspeed",
-            \.ident_: "ident_",
-            \.scheduledIn: "scheduledIn",
-            \.scheduledOff_: "scheduledOff_",
-            \.scheduledOn_: "scheduledOn_",
-            \.status_: "status_",
-            \.airline_: "airline_",
-            \.destination_: "destination_",
-            \.origin_: "origin_",
-            \.aircraftType: "aircraftType_",
-            \.ident: "ident_",
-            \.scheduledOff: "scheduledOff_",
-            \.scheduledOn: "scheduledOn_",
-            \.status: "status_",
-            \.airline: "airline_",
-            \.destination: "destination_",
-            \.origin: "origin_"
+            \.actualOff: "actualOff", \.actualOn: "actualOn", \.aircraftType_: "aircraftType_", \.arrival: "arrival",
+            \.estimatedOff: "estimatedOff", \.estimatedOn: "estimatedOn", \.filedAirspeed: "filedAirspeed",
+            \.ident_: "ident_", \.scheduledIn: "scheduledIn", \.scheduledOff_: "scheduledOff_",
+            \.scheduledOn_: "scheduledOn_", \.status_: "status_", \.airline_: "airline_",
+            \.destination_: "destination_", \.origin_: "origin_", \.aircraftType: "aircraftType_", \.ident: "ident_",
+            \.scheduledOff: "scheduledOff_", \.scheduledOn: "scheduledOn_", \.status: "status_", \.airline: "airline_",
+            \.destination: "destination_", \.origin: "origin_",
         ])
     }
 }

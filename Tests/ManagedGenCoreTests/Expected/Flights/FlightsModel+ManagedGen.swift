@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `FlightsModel` under the name `Flights` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `Flights`.
 public enum FlightsModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [airlineEntity(), airportEntity(), flightEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "17709", systemVersion: "20B29",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -34,95 +39,55 @@ public enum FlightsModel {
         "Flight": Flight.self
     ]
 
-    @_optimize(none) private static func airlineEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Airline", representedClassName: "Airline", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "code_", type: .string),
-                ManagedObjects.Attribute.compact(name: "name_", type: .string),
-                ManagedObjects.Attribute.compact(name: "shortname_", type: .string),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "flights_", destinationEntity: "Flight", inverseName: "airline_", inverseEntity: "Flight",
-                    isToMany: true, isOptional: true
-                ),
-            ],
-            uniquenessConstraints: [["code_"]]
-        )
+    @_optimize(none) private static func airlineEntity() -> Entity {
+        Entity(name: "Airline", representedClassName: "Airline", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("code_", .string),
+            Attribute.compact("name_", .string),
+            Attribute.compact("shortname_", .string),
+        ], relationships: [
+            Relationship.compact("flights_", to: "Flight", inverse: "airline_", isToMany: true, isOptional: true),
+        ], uniquenessConstraints: [["code_"]])
     }
 
-    @_optimize(none) private static func airportEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Airport", representedClassName: "Airport", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "city_", type: .string),
-                ManagedObjects.Attribute.compact(name: "countryCode", type: .string),
-                ManagedObjects.Attribute(name: "icao_", type: .string, userInfo: [
-                    ManagedObjects.UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO"),
-                ]),
-                ManagedObjects.Attribute.compact(
-                    name: "latitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"
-                ),
-                ManagedObjects.Attribute.compact(name: "location", type: .string),
-                ManagedObjects.Attribute.compact(
-                    name: "longitude", type: .double, usesScalarValueType: true, defaultValueString: "0.0"
-                ),
-                ManagedObjects.Attribute.compact(name: "name", type: .string),
-                ManagedObjects.Attribute.compact(name: "state", type: .string),
-                ManagedObjects.Attribute.compact(name: "timezone", type: .string),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "flightsFrom_", destinationEntity: "Flight", inverseName: "origin_", inverseEntity: "Flight",
-                    isToMany: true, isOptional: true
-                ),
-                ManagedObjects.Relationship(
-                    name: "flightsTo_", destinationEntity: "Flight", inverseName: "destination_",
-                    inverseEntity: "Flight", isToMany: true, isOptional: true
-                ),
-            ],
-            uniquenessConstraints: [["icao_"]]
-        )
+    @_optimize(none) private static func airportEntity() -> Entity {
+        Entity(name: "Airport", representedClassName: "Airport", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("city_", .string),
+            Attribute.compact("countryCode", .string),
+            Attribute(name: "icao_", type: .string, userInfo: [
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.findOrInsertName", value: "withICAO"),
+            ]),
+            Attribute.compact("latitude", .double, usesScalarValueType: true, defaultValueString: "0.0"),
+            Attribute.compact("location", .string),
+            Attribute.compact("longitude", .double, usesScalarValueType: true, defaultValueString: "0.0"),
+            Attribute.compact("name", .string),
+            Attribute.compact("state", .string),
+            Attribute.compact("timezone", .string),
+        ], relationships: [
+            Relationship.compact("flightsFrom_", to: "Flight", inverse: "origin_", isToMany: true, isOptional: true),
+            Relationship.compact("flightsTo_", to: "Flight", inverse: "destination_", isToMany: true, isOptional: true),
+        ], uniquenessConstraints: [["icao_"]])
     }
 
-    @_optimize(none) private static func flightEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Flight", representedClassName: "Flight", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "actualOff", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "actualOn", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "aircraftType_", type: .string),
-                ManagedObjects.Attribute.compact(
-                    name: "arrival", type: .date, isOptional: true, usesScalarValueType: false
-                ),
-                ManagedObjects.Attribute.compact(name: "estimatedOff", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "estimatedOn", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(
-                    name: "filedAirspeed", type: .integer16, usesScalarValueType: true, defaultValueString: "0"
-                ),
-                ManagedObjects.Attribute.compact(name: "ident_", type: .string),
-                ManagedObjects.Attribute.compact(name: "scheduledIn", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "scheduledOff_", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute.compact(name: "scheduledOn_", type: .date, usesScalarValueType: false),
-                ManagedObjects.Attribute(name: "status_", type: .string, userInfo: [
-                    ManagedObjects.UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown"),
-                ]),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "airline_", destinationEntity: "Airline", inverseName: "flights_", inverseEntity: "Airline",
-                    isOptional: true, maxCount: 1
-                ),
-                ManagedObjects.Relationship(
-                    name: "destination_", destinationEntity: "Airport", inverseName: "flightsTo_",
-                    inverseEntity: "Airport", isOptional: true, maxCount: 1
-                ),
-                ManagedObjects.Relationship(
-                    name: "origin_", destinationEntity: "Airport", inverseName: "flightsFrom_",
-                    inverseEntity: "Airport", isOptional: true, maxCount: 1
-                ),
-            ]
-        )
+    @_optimize(none) private static func flightEntity() -> Entity {
+        Entity(name: "Flight", representedClassName: "Flight", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("actualOff", .date, usesScalarValueType: false),
+            Attribute.compact("actualOn", .date, usesScalarValueType: false),
+            Attribute.compact("aircraftType_", .string),
+            Attribute.compact("arrival", .date, isOptional: true, usesScalarValueType: false),
+            Attribute.compact("estimatedOff", .date, usesScalarValueType: false),
+            Attribute.compact("estimatedOn", .date, usesScalarValueType: false),
+            Attribute.compact("filedAirspeed", .integer16, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact("ident_", .string),
+            Attribute.compact("scheduledIn", .date, usesScalarValueType: false),
+            Attribute.compact("scheduledOff_", .date, usesScalarValueType: false),
+            Attribute.compact("scheduledOn_", .date, usesScalarValueType: false),
+            Attribute(name: "status_", type: .string, userInfo: [
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.wrapperDefault", value: "Unknown"),
+            ]),
+        ], relationships: [
+            Relationship.compact("airline_", to: "Airline", inverse: "flights_", isOptional: true, maxCount: 1),
+            Relationship.compact("destination_", to: "Airport", inverse: "flightsTo_", isOptional: true, maxCount: 1),
+            Relationship.compact("origin_", to: "Airport", inverse: "flightsFrom_", isOptional: true, maxCount: 1),
+        ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Animal` entity.
 /// Abstract: only its sub-entities are instantiated.
@@ -45,8 +45,7 @@ extension AnimalFetching {
         _managedGen.propertyNames(
             [\.ident: "ident", \.name_: "name_", \.keeper: "keeper", \.name: "name_"],
             subclasses: (self as? Bird.Type)?.propertyNamesOfBird,
-            (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal,
-            (self as? Dog.Type)?.propertyNamesOfDog
+            (self as? any MammalKeyPaths.Type)?.propertyNamesOfMammal, (self as? Dog.Type)?.propertyNamesOfDog
         )
     }
 }

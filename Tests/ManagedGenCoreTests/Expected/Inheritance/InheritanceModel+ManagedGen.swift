@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `InheritanceModel` under the name `Inheritance` as the program loads.
@@ -15,13 +15,18 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `Inheritance`.
 public enum InheritanceModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [
             animalEntity(), birdEntity(), mammalEntity(), dogEntity(), keeperEntity(), enclosureEntity(),
             visitorEntity(),
         ],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -36,87 +41,61 @@ public enum InheritanceModel {
         "Enclosure": ManagedObjects.GeneratedModels.manualClass(named: "Enclosure", fileID: #fileID),
     ]
 
-    @_optimize(none) private static func animalEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func animalEntity() -> Entity {
+        Entity(
             name: "Animal", representedClassName: "Animal", isAbstract: true, codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "ident", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "name_", type: .string, isOptional: true),
+                Attribute.compact("ident", .string, isOptional: true),
+                Attribute.compact("name_", .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(
-                    name: "keeper", destinationEntity: "Keeper", inverseName: "animals", inverseEntity: "Keeper",
-                    isOptional: true, maxCount: 1
-                ),
+                Relationship.compact("keeper", to: "Keeper", inverse: "animals", isOptional: true, maxCount: 1),
             ],
             uniquenessConstraints: [["ident"]]
         )
     }
 
-    @_optimize(none) private static func birdEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func birdEntity() -> Entity {
+        Entity(
             name: "Bird", representedClassName: "Zoo.Bird", parentEntity: "Animal", codeGeneration: .`class`,
             syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "wingspan", type: .double, usesScalarValueType: true, defaultValueString: "0.0"
-                ),
-            ]
+            attributes: [Attribute.compact("wingspan", .double, usesScalarValueType: true, defaultValueString: "0.0")]
         )
     }
 
-    @_optimize(none) private static func mammalEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func mammalEntity() -> Entity {
+        Entity(
             name: "Mammal", representedClassName: "Mammal", parentEntity: "Animal", codeGeneration: .`class`,
             syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "legs", type: .integer16, usesScalarValueType: true, defaultValueString: "4"
-                ),
-            ]
+            attributes: [Attribute.compact("legs", .integer16, usesScalarValueType: true, defaultValueString: "4")]
         )
     }
 
-    @_optimize(none) private static func dogEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func dogEntity() -> Entity {
+        Entity(
             name: "Dog", representedClassName: "Dog", parentEntity: "Mammal", codeGeneration: .`class`, syncable: true,
-            attributes: [ManagedObjects.Attribute.compact(name: "breed", type: .string, isOptional: true)]
+            attributes: [Attribute.compact("breed", .string, isOptional: true)]
         )
     }
 
-    @_optimize(none) private static func keeperEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true,
-            attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "animals", destinationEntity: "Animal", inverseName: "keeper", inverseEntity: "Animal",
-                    isToMany: true, isOptional: true
-                ),
-                ManagedObjects.Relationship(
-                    name: "enclosure", destinationEntity: "Enclosure", inverseName: "keepers",
-                    inverseEntity: "Enclosure", isOptional: true, maxCount: 1
-                ),
-            ]
-        )
-    }
-
-    @_optimize(none) private static func enclosureEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(name: "Enclosure", representedClassName: "Enclosure", syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(
-                name: "size", type: .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"
-            ),
+    @_optimize(none) private static func keeperEntity() -> Entity {
+        Entity(name: "Keeper", representedClassName: "Keeper", codeGeneration: .category, syncable: true, attributes: [
+            Attribute.compact("name", .string, isOptional: true),
         ], relationships: [
-            ManagedObjects.Relationship(
-                name: "keepers", destinationEntity: "Keeper", inverseName: "enclosure", inverseEntity: "Keeper",
-                isToMany: true, isOptional: true
-            ),
+            Relationship.compact("animals", to: "Animal", inverse: "keeper", isToMany: true, isOptional: true),
+            Relationship.compact("enclosure", to: "Enclosure", inverse: "keepers", isOptional: true, maxCount: 1),
         ])
     }
 
-    @_optimize(none) private static func visitorEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(name: "Visitor", syncable: true, attributes: [
-            ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
+    @_optimize(none) private static func enclosureEntity() -> Entity {
+        Entity(name: "Enclosure", representedClassName: "Enclosure", syncable: true, attributes: [
+            Attribute.compact("size", .integer32, isOptional: true, usesScalarValueType: true, defaultValueString: "0"),
+        ], relationships: [
+            Relationship.compact("keepers", to: "Keeper", inverse: "enclosure", isToMany: true, isOptional: true),
         ])
+    }
+
+    @_optimize(none) private static func visitorEntity() -> Entity {
+        Entity(name: "Visitor", syncable: true, attributes: [Attribute.compact("name", .string, isOptional: true)])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `KeywordsModel` under the name `Keywords` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `Keywords`.
 public enum KeywordsModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [setEntity(), taskEntity(), errorEntity(), dataEntity(), stringEntity(), managedObjectEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -33,105 +38,67 @@ public enum KeywordsModel {
         "ManagedObject": ManagedObjects.GeneratedModels.manualClass(named: "ManagedObject", fileID: #fileID),
     ]
 
-    @_optimize(none) private static func setEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Set", representedClassName: "Set", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "class", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(
-                    name: "default", type: .integer16, isOptional: true, usesScalarValueType: true,
-                    defaultValueString: "0"
-                ),
-                ManagedObjects.Attribute.compact(name: "description", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "entity", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "hash", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "isDeleted", type: .boolean, usesScalarValueType: true),
-                ManagedObjects.Attribute.compact(name: "objectID", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "self", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "Type", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "Date", type: .date, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "in", type: .string, isOptional: true),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "protocol", destinationEntity: "Task", inverseName: "set", inverseEntity: "Task",
-                    isToMany: true, isOptional: true
-                ),
-            ]
-        )
+    @_optimize(none) private static func setEntity() -> Entity {
+        Entity(name: "Set", representedClassName: "Set", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("class", .string, isOptional: true),
+            Attribute.compact(
+                "default", .integer16, isOptional: true, usesScalarValueType: true, defaultValueString: "0"
+            ),
+            Attribute.compact("description", .string, isOptional: true),
+            Attribute.compact("entity", .string, isOptional: true),
+            Attribute.compact("hash", .string, isOptional: true),
+            Attribute.compact("isDeleted", .boolean, usesScalarValueType: true),
+            Attribute.compact("objectID", .string, isOptional: true),
+            Attribute.compact("self", .string, isOptional: true),
+            Attribute.compact("Type", .string, isOptional: true),
+            Attribute.compact("Date", .date, isOptional: true),
+            Attribute.compact("in", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("protocol", to: "Task", inverse: "set", isToMany: true, isOptional: true),
+        ])
     }
 
-    @_optimize(none) private static func taskEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Task", representedClassName: "Task", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "data", type: .binary, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "description_", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "repeat_", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "return", type: .string, isOptional: true),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "set", destinationEntity: "Set", inverseName: "protocol", inverseEntity: "Set",
-                    isOptional: true, maxCount: 1
-                ),
-                ManagedObjects.Relationship(name: "error_", destinationEntity: "Error", isOptional: true, maxCount: 1),
-            ],
-            uniquenessConstraints: [["return"]]
-        )
+    @_optimize(none) private static func taskEntity() -> Entity {
+        Entity(name: "Task", representedClassName: "Task", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("data", .binary, isOptional: true),
+            Attribute.compact("description_", .string, isOptional: true),
+            Attribute.compact("repeat_", .string, isOptional: true),
+            Attribute.compact("return", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("set", to: "Set", inverse: "protocol", isOptional: true, maxCount: 1),
+            Relationship.compact("error_", to: "Error", isOptional: true, maxCount: 1),
+        ], uniquenessConstraints: [["return"]])
     }
 
-    @_optimize(none) private static func errorEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Error", representedClassName: "Error", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "code", type: .integer64, usesScalarValueType: true, defaultValueString: "0"
-                ),
-                ManagedObjects.Attribute.compact(name: "data", type: .string, isOptional: true),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "objects", destinationEntity: "ManagedObject", inverseName: "owner",
-                    inverseEntity: "ManagedObject", isToMany: true, isOptional: true
-                ),
-            ]
-        )
+    @_optimize(none) private static func errorEntity() -> Entity {
+        Entity(name: "Error", representedClassName: "Error", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("code", .integer64, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute.compact("data", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("objects", to: "ManagedObject", inverse: "owner", isToMany: true, isOptional: true),
+        ])
     }
 
-    @_optimize(none) private static func dataEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Data", representedClassName: "Data", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "date", type: .date, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "string", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "uuid", type: .uuid, isOptional: true),
-            ]
-        )
+    @_optimize(none) private static func dataEntity() -> Entity {
+        Entity(name: "Data", representedClassName: "Data", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("date", .date, isOptional: true),
+            Attribute.compact("string", .string, isOptional: true),
+            Attribute.compact("uuid", .uuid, isOptional: true),
+        ])
     }
 
-    @_optimize(none) private static func stringEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "String", representedClassName: "String", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "value", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(
-                    name: "count", type: .integer64, usesScalarValueType: true, defaultValueString: "0"
-                ),
-            ]
-        )
+    @_optimize(none) private static func stringEntity() -> Entity {
+        Entity(name: "String", representedClassName: "String", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("value", .string, isOptional: true),
+            Attribute.compact("count", .integer64, usesScalarValueType: true, defaultValueString: "0"),
+        ])
     }
 
-    @_optimize(none) private static func managedObjectEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "ManagedObject", representedClassName: "ManagedObject", syncable: true,
-            attributes: [ManagedObjects.Attribute.compact(name: "note", type: .string, isOptional: true)],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "owner", destinationEntity: "Error", inverseName: "objects", inverseEntity: "Error",
-                    isOptional: true, maxCount: 1
-                ),
-            ]
-        )
+    @_optimize(none) private static func managedObjectEntity() -> Entity {
+        Entity(name: "ManagedObject", representedClassName: "ManagedObject", syncable: true, attributes: [
+            Attribute.compact("note", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("owner", to: "Error", inverse: "objects", isOptional: true, maxCount: 1),
+        ])
     }
 }

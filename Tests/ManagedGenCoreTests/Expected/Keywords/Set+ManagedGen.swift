@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Set` entity.
 public final class Set: ManagedObjects.ManagedObject {
@@ -87,18 +87,9 @@ extension Set: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
         _managedGen.propertyNames([
-            \.`class`: "class",
-            \.`default`: "default",
-            \.description_: "description",
-            \.entity_: "entity",
-            \.hash_: "hash",
-            \.isDeleted_: "isDeleted",
-            \.objectID_: "objectID",
-            \.self_: "self",
-            \.Type_: "Type",
-            \.Date: "Date",
-            \.`in`: "in",
-            \.`protocol`: "protocol"
+            \.`class`: "class", \.`default`: "default", \.description_: "description", \.entity_: "entity",
+            \.hash_: "hash", \.isDeleted_: "isDeleted", \.objectID_: "objectID", \.self_: "self", \.Type_: "Type",
+            \.Date: "Date", \.`in`: "in", \.`protocol`: "protocol",
         ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Task` entity.
 public final class Task: ManagedObjects.ManagedObject {
@@ -70,14 +70,8 @@ extension Task: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: Swift.String] {
         _managedGen.propertyNames([
-            \.data: "data",
-            \.description_: "description_",
-            \.repeat_: "repeat_",
-            \.`return`: "return",
-            \.set: "set",
-            \.error_: "error_",
-            \.`repeat`: "repeat_",
-            \.error: "error_"
+            \.data: "data", \.description_: "description_", \.repeat_: "repeat_", \.`return`: "return", \.set: "set",
+            \.error_: "error_", \.`repeat`: "repeat_", \.error: "error_",
         ])
     }
 }

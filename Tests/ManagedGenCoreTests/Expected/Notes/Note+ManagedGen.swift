@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Note` entity.
 public final class Note: ManagedObjects.ManagedObject {
@@ -44,11 +44,7 @@ extension Note: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.title: "title",
-            \.text: "text",
-            \.created: "created",
-            \.stars: "stars",
-            \.tags: "tags"
+            \.title: "title", \.text: "text", \.created: "created", \.stars: "stars", \.tags: "tags",
         ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `NotesModel` under the name `Notes` as the program loads.
@@ -17,10 +17,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `Notes`.
 public enum NotesModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [noteEntity(), tagEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -40,10 +45,10 @@ public enum NotesModel {
     ], currentVersionName: "Notes 2")
 
     /// Version `Notes` of the model.
-    @_optimize(none) private static func modelVersion1() -> ManagedObjects.Model {
-        ManagedObjects.Model(
+    @_optimize(none) private static func modelVersion1() -> ManagedObjects.ModelLiteral.Model {
+        ManagedObjects.ModelLiteral.Model(
             entities: [noteEntityOfVersion1()],
-            metadata: ManagedObjects.ModelMetadata(
+            metadata: ManagedObjects.ModelLiteral.ModelMetadata(
                 userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
                 documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
                 minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -51,53 +56,30 @@ public enum NotesModel {
         )
     }
 
-    @_optimize(none) private static func noteEntityOfVersion1() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "body", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(
-                    name: "created", type: .date, isOptional: true, usesScalarValueType: false
-                ),
-            ]
-        )
+    @_optimize(none) private static func noteEntityOfVersion1() -> Entity {
+        Entity(name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("title", .string, isOptional: true),
+            Attribute.compact("body", .string, isOptional: true),
+            Attribute.compact("created", .date, isOptional: true, usesScalarValueType: false),
+        ])
     }
 
     private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Note": Note.self, "Tag": Tag.self]
 
-    @_optimize(none) private static func noteEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true),
-                ManagedObjects.Attribute(name: "text", type: .string, isOptional: true, renamingIdentifier: "body"),
-                ManagedObjects.Attribute.compact(
-                    name: "created", type: .date, isOptional: true, usesScalarValueType: false
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "stars", type: .integer16, usesScalarValueType: true, defaultValueString: "0"
-                ),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "tags", destinationEntity: "Tag", inverseName: "notes", inverseEntity: "Tag", isToMany: true,
-                    isOptional: true
-                ),
-            ]
-        )
+    @_optimize(none) private static func noteEntity() -> Entity {
+        Entity(name: "Note", representedClassName: "Note", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("title", .string, isOptional: true),
+            Attribute(name: "text", type: .string, isOptional: true, renamingIdentifier: "body"),
+            Attribute.compact("created", .date, isOptional: true, usesScalarValueType: false),
+            Attribute.compact("stars", .integer16, usesScalarValueType: true, defaultValueString: "0"),
+        ], relationships: [Relationship.compact("tags", to: "Tag", inverse: "notes", isToMany: true, isOptional: true)])
     }
 
-    @_optimize(none) private static func tagEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true,
-            attributes: [ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true)],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "notes", destinationEntity: "Note", inverseName: "tags", inverseEntity: "Note",
-                    isToMany: true, isOptional: true
-                ),
-            ]
-        )
+    @_optimize(none) private static func tagEntity() -> Entity {
+        Entity(name: "Tag", representedClassName: "Tag", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("name", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("notes", to: "Note", inverse: "tags", isToMany: true, isOptional: true),
+        ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Item` entity.
 public final class Item: ManagedObjects.ManagedObject {

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `ReservedNamesModel` under the name `ReservedNames` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `ReservedNames`.
 public enum ReservedNamesModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [reservedEntity(), itemEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -33,87 +38,82 @@ public enum ReservedNamesModel {
         "Item": Item.self
     ]
 
-    @_optimize(none) private static func reservedEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func reservedEntity() -> Entity {
+        Entity(
             name: "Reserved", representedClassName: "Reserved", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "_managedGen", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "addToItems", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "addToRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "attributeValue", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "awakeFromFetch", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "awakeFromInsert", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "changedValues", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "committedValues", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "count", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "description", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "didSave", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "didTurnIntoFault", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "entity", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "entityName", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "fetch", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "fetchRequest", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "first", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "hasChanges", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "hasFaultForRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "hash", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "id", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "insertIntoItems", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "insertIntoRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "isDeleted", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "isFault", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "isInserted", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "isUpdated", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "Keys", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "managedObjectContext", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "objectID", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "objectIDValue", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "orderedRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "prepareForDeletion", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "primitiveValue", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "propertyNamesByKeyPath", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "relationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "removeFromItems", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "removeFromRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "replaceInRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "replaceItems", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "Reserved", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "setAttributeValue", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "setOrderedRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "setPrimitiveValue", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "setRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "setToOneRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "setValue", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "storedPropertyLayoutHash", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "typedObjectID", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "storedValue", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "toOneRelationship", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "value", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "willSave", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "willTurnIntoFault", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "withName", type: .string, isOptional: true),
+                Attribute.compact("name", .string, isOptional: true),
+                Attribute.compact("_managedGen", .string, isOptional: true),
+                Attribute.compact("addToItems", .string, isOptional: true),
+                Attribute.compact("addToRelationship", .string, isOptional: true),
+                Attribute.compact("attributeValue", .string, isOptional: true),
+                Attribute.compact("awakeFromFetch", .string, isOptional: true),
+                Attribute.compact("awakeFromInsert", .string, isOptional: true),
+                Attribute.compact("changedValues", .string, isOptional: true),
+                Attribute.compact("committedValues", .string, isOptional: true),
+                Attribute.compact("count", .string, isOptional: true),
+                Attribute.compact("description", .string, isOptional: true),
+                Attribute.compact("didSave", .string, isOptional: true),
+                Attribute.compact("didTurnIntoFault", .string, isOptional: true),
+                Attribute.compact("entity", .string, isOptional: true),
+                Attribute.compact("entityName", .string, isOptional: true),
+                Attribute.compact("fetch", .string, isOptional: true),
+                Attribute.compact("fetchRequest", .string, isOptional: true),
+                Attribute.compact("first", .string, isOptional: true),
+                Attribute.compact("hasChanges", .string, isOptional: true),
+                Attribute.compact("hasFaultForRelationship", .string, isOptional: true),
+                Attribute.compact("hash", .string, isOptional: true),
+                Attribute.compact("id", .string, isOptional: true),
+                Attribute.compact("insertIntoItems", .string, isOptional: true),
+                Attribute.compact("insertIntoRelationship", .string, isOptional: true),
+                Attribute.compact("isDeleted", .string, isOptional: true),
+                Attribute.compact("isFault", .string, isOptional: true),
+                Attribute.compact("isInserted", .string, isOptional: true),
+                Attribute.compact("isUpdated", .string, isOptional: true),
+                Attribute.compact("Keys", .string, isOptional: true),
+                Attribute.compact("managedObjectContext", .string, isOptional: true),
+                Attribute.compact("objectID", .string, isOptional: true),
+                Attribute.compact("objectIDValue", .string, isOptional: true),
+                Attribute.compact("orderedRelationship", .string, isOptional: true),
+                Attribute.compact("prepareForDeletion", .string, isOptional: true),
+                Attribute.compact("primitiveValue", .string, isOptional: true),
+                Attribute.compact("propertyNamesByKeyPath", .string, isOptional: true),
+                Attribute.compact("relationship", .string, isOptional: true),
+                Attribute.compact("removeFromItems", .string, isOptional: true),
+                Attribute.compact("removeFromRelationship", .string, isOptional: true),
+                Attribute.compact("replaceInRelationship", .string, isOptional: true),
+                Attribute.compact("replaceItems", .string, isOptional: true),
+                Attribute.compact("Reserved", .string, isOptional: true),
+                Attribute.compact("setAttributeValue", .string, isOptional: true),
+                Attribute.compact("setOrderedRelationship", .string, isOptional: true),
+                Attribute.compact("setPrimitiveValue", .string, isOptional: true),
+                Attribute.compact("setRelationship", .string, isOptional: true),
+                Attribute.compact("setToOneRelationship", .string, isOptional: true),
+                Attribute.compact("setValue", .string, isOptional: true),
+                Attribute.compact("storedPropertyLayoutHash", .string, isOptional: true),
+                Attribute.compact("typedObjectID", .string, isOptional: true),
+                Attribute.compact("storedValue", .string, isOptional: true),
+                Attribute.compact("toOneRelationship", .string, isOptional: true),
+                Attribute.compact("value", .string, isOptional: true),
+                Attribute.compact("willSave", .string, isOptional: true),
+                Attribute.compact("willTurnIntoFault", .string, isOptional: true),
+                Attribute.compact("withName", .string, isOptional: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(
-                    name: "items", destinationEntity: "Item", inverseName: "owner", inverseEntity: "Item",
-                    isToMany: true, isOrdered: true, isOptional: true, deleteRule: .cascade
+                Relationship.compact(
+                    "items", to: "Item", inverse: "owner", isToMany: true, isOrdered: true, isOptional: true,
+                    deleteRule: .cascade
                 ),
             ],
             uniquenessConstraints: [["name"]]
         )
     }
 
-    @_optimize(none) private static func itemEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Item", representedClassName: "Item", codeGeneration: .`class`, syncable: true,
-            attributes: [ManagedObjects.Attribute.compact(name: "title", type: .string, isOptional: true)],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "owner", destinationEntity: "Reserved", inverseName: "items", inverseEntity: "Reserved",
-                    isOptional: true, maxCount: 1
-                ),
-            ]
-        )
+    @_optimize(none) private static func itemEntity() -> Entity {
+        Entity(name: "Item", representedClassName: "Item", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("title", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("owner", to: "Reserved", inverse: "items", isOptional: true, maxCount: 1),
+        ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Album` entity.
 public final class Album: ManagedObjects.ManagedObject {
@@ -64,14 +64,9 @@ extension Album: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.Snapshot_: "Snapshot",
-            \.fetchSnapshots_: "fetchSnapshots",
-            \.snapshot_: "snapshot",
-            \.typedObjectID_: "typedObjectID",
-            \.cover_: "cover_",
-            \.snapshot__: "snapshot_",
-            \.pictures: "pictures",
-            \.cover: "cover_"
+            \.Snapshot_: "Snapshot", \.fetchSnapshots_: "fetchSnapshots", \.snapshot_: "snapshot",
+            \.typedObjectID_: "typedObjectID", \.cover_: "cover_", \.snapshot__: "snapshot_", \.pictures: "pictures",
+            \.cover: "cover_",
         ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `SnapshotNamesModel` under the name `SnapshotNames` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `SnapshotNames`.
 public enum SnapshotNamesModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [albumEntity(), snapshotEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -33,42 +38,32 @@ public enum SnapshotNamesModel {
         "Snapshot": Snapshot.self
     ]
 
-    @_optimize(none) private static func albumEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Album", representedClassName: "Album", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "Snapshot", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(
-                    name: "fetchSnapshots", type: .integer16, isOptional: true, usesScalarValueType: true
-                ),
-                ManagedObjects.Attribute.compact(name: "snapshot", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "typedObjectID", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "cover_", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "snapshot_", type: .string, isOptional: true),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "pictures", destinationEntity: "Snapshot", inverseName: "album", inverseEntity: "Snapshot",
-                    isToMany: true, isOptional: true, deleteRule: .cascade
-                ),
-            ]
-        )
+    @_optimize(none) private static func albumEntity() -> Entity {
+        Entity(name: "Album", representedClassName: "Album", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("Snapshot", .string, isOptional: true),
+            Attribute.compact("fetchSnapshots", .integer16, isOptional: true, usesScalarValueType: true),
+            Attribute.compact("snapshot", .string, isOptional: true),
+            Attribute.compact("typedObjectID", .string, isOptional: true),
+            Attribute.compact("cover_", .string, isOptional: true),
+            Attribute.compact("snapshot_", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact(
+                "pictures", to: "Snapshot", inverse: "album", isToMany: true, isOptional: true, deleteRule: .cascade
+            ),
+        ])
     }
 
-    @_optimize(none) private static func snapshotEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func snapshotEntity() -> Entity {
+        Entity(
             name: "Snapshot", representedClassName: "Snapshot", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "label", type: .string, isOptional: true),
-                ManagedObjects.Attribute(name: "kind", type: .string, isOptional: true, userInfo: [
-                    ManagedObjects.UserInfoEntry(key: "swiftType", value: "Type"),
+                Attribute.compact("label", .string, isOptional: true),
+                Attribute(name: "kind", type: .string, isOptional: true, userInfo: [
+                    ManagedObjects.ModelLiteral.UserInfoEntry(key: "swiftType", value: "Type"),
                 ]),
             ],
             relationships: [
-                ManagedObjects.Relationship(
-                    name: "album", destinationEntity: "Album", inverseName: "pictures", inverseEntity: "Album",
-                    isOptional: true, maxCount: 1
-                ),
+                Relationship.compact("album", to: "Album", inverse: "pictures", isOptional: true, maxCount: 1),
             ]
         )
     }

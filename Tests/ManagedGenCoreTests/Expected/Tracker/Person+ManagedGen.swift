@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Person` entity.
 public final class Person: ManagedObjects.ManagedObject {
@@ -72,10 +72,7 @@ extension Person: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.name: "name",
-            \.snapshot_: "snapshot",
-            \.assigned: "assigned",
-            \.watching: "watching"
+            \.name: "name", \.snapshot_: "snapshot", \.assigned: "assigned", \.watching: "watching",
         ])
     }
 }

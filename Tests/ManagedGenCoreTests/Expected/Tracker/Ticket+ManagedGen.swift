@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Ticket` entity.
 public final class Ticket: ManagedObjects.ManagedObject {
@@ -79,17 +79,9 @@ extension Ticket: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.created: "created",
-            \.estimate: "estimate",
-            \.labels: "labels",
-            \.notes: "notes",
-            \.number: "number",
-            \.priority: "priority",
-            \.severity: "severity",
-            \.state: "state",
-            \.title: "title",
-            \.assignee: "assignee",
-            \.watchers: "watchers"
+            \.created: "created", \.estimate: "estimate", \.labels: "labels", \.notes: "notes", \.number: "number",
+            \.priority: "priority", \.severity: "severity", \.state: "state", \.title: "title", \.assignee: "assignee",
+            \.watchers: "watchers",
         ])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TrackerModel` under the name `Tracker` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `Tracker`.
 public enum TrackerModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [ticketEntity(), personEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -33,77 +38,46 @@ public enum TrackerModel {
         "Person": Person.self
     ]
 
-    @_optimize(none) private static func ticketEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Ticket", representedClassName: "Ticket", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "created", type: .date, isOptional: true, usesScalarValueType: false
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "estimate", type: .double, isOptional: true, usesScalarValueType: false
-                ),
-                ManagedObjects.Attribute(
-                    name: "labels", type: .transformable, isOptional: true, customClassName: "[String]",
-                    valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
-                ),
-                ManagedObjects.Attribute(
-                    name: "notes", type: .transformable, isOptional: true, customClassName: "[String: Any]"
-                ),
-                ManagedObjects.Attribute.compact(
-                    name: "number", type: .integer64, usesScalarValueType: true, defaultValueString: "0"
-                ),
-                ManagedObjects.Attribute(
-                    name: "priority", type: .integer16, usesScalarValueType: true, defaultValueString: "1",
-                    userInfo: [
-                        ManagedObjects.UserInfoEntry(key: "RawType", value: "TicketPriority"),
-                        ManagedObjects.UserInfoEntry(key: "swiftTypeDefault", value: ".normal"),
-                    ]
-                ),
-                ManagedObjects.Attribute(
-                    name: "severity", type: .integer32, isOptional: true, usesScalarValueType: true,
-                    userInfo: [
-                        ManagedObjects.UserInfoEntry(key: "enumType", value: "TicketSeverity"),
-                        ManagedObjects.UserInfoEntry(key: "managedgen.swiftTypeDefault", value: ".unknown"),
-                    ]
-                ),
-                ManagedObjects.Attribute(name: "state", type: .string, isOptional: true, userInfo: [
-                    ManagedObjects.UserInfoEntry(key: "swiftType", value: "TicketState"),
-                ]),
-                ManagedObjects.Attribute.compact(name: "title", type: .string, defaultValueString: ""),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "assignee", destinationEntity: "Person", inverseName: "assigned", inverseEntity: "Person",
-                    isOptional: true, maxCount: 1
-                ),
-                ManagedObjects.Relationship(
-                    name: "watchers", destinationEntity: "Person", inverseName: "watching", inverseEntity: "Person",
-                    isToMany: true, isOptional: true
-                ),
-            ],
-            userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.snapshots", value: "YES")]
-        )
+    @_optimize(none) private static func ticketEntity() -> Entity {
+        Entity(name: "Ticket", representedClassName: "Ticket", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("created", .date, isOptional: true, usesScalarValueType: false),
+            Attribute.compact("estimate", .double, isOptional: true, usesScalarValueType: false),
+            Attribute(
+                name: "labels", type: .transformable, isOptional: true, customClassName: "[String]",
+                valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
+            ),
+            Attribute(name: "notes", type: .transformable, isOptional: true, customClassName: "[String: Any]"),
+            Attribute.compact("number", .integer64, usesScalarValueType: true, defaultValueString: "0"),
+            Attribute(
+                name: "priority", type: .integer16, usesScalarValueType: true, defaultValueString: "1",
+                userInfo: [
+                    ManagedObjects.ModelLiteral.UserInfoEntry(key: "RawType", value: "TicketPriority"),
+                    ManagedObjects.ModelLiteral.UserInfoEntry(key: "swiftTypeDefault", value: ".normal"),
+                ]
+            ),
+            Attribute(name: "severity", type: .integer32, isOptional: true, usesScalarValueType: true, userInfo: [
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "enumType", value: "TicketSeverity"),
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.swiftTypeDefault", value: ".unknown"),
+            ]),
+            Attribute(name: "state", type: .string, isOptional: true, userInfo: [
+                ManagedObjects.ModelLiteral.UserInfoEntry(key: "swiftType", value: "TicketState"),
+            ]),
+            Attribute.compact("title", .string, defaultValueString: ""),
+        ], relationships: [
+            Relationship.compact("assignee", to: "Person", inverse: "assigned", isOptional: true, maxCount: 1),
+            Relationship.compact("watchers", to: "Person", inverse: "watching", isToMany: true, isOptional: true),
+        ], userInfo: [ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.snapshots", value: "YES")])
     }
 
-    @_optimize(none) private static func personEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Person", representedClassName: "Person", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-                ManagedObjects.Attribute.compact(name: "snapshot", type: .string, isOptional: true),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "assigned", destinationEntity: "Ticket", inverseName: "assignee", inverseEntity: "Ticket",
-                    isToMany: true, isOptional: true
-                ),
-                ManagedObjects.Relationship(
-                    name: "watching", destinationEntity: "Ticket", inverseName: "watchers", inverseEntity: "Ticket",
-                    isToMany: true, isOrdered: true, isOptional: true
-                ),
-            ],
-            userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.snapshots", value: "YES")]
-        )
+    @_optimize(none) private static func personEntity() -> Entity {
+        Entity(name: "Person", representedClassName: "Person", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("name", .string, isOptional: true),
+            Attribute.compact("snapshot", .string, isOptional: true),
+        ], relationships: [
+            Relationship.compact("assigned", to: "Ticket", inverse: "assignee", isToMany: true, isOptional: true),
+            Relationship.compact(
+                "watching", to: "Ticket", inverse: "watchers", isToMany: true, isOrdered: true, isOptional: true
+            ),
+        ], userInfo: [ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.snapshots", value: "YES")])
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 /// The `Bookcase` entity.
 public final class Bookcase: ManagedObjects.ManagedObject {
@@ -42,10 +42,7 @@ extension Bookcase: ManagedObjects.FetchableManagedObject {
 
     public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
         _managedGen.propertyNames([
-            \.details: "details",
-            \.dimensions: "dimensions",
-            \.name: "name",
-            \.titles: "titles"
+            \.details: "details", \.dimensions: "dimensions", \.name: "name", \.titles: "titles",
         ])
     }
 }

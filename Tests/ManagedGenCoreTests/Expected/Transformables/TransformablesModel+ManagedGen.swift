@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TransformablesModel` under the name `Transformables` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `Transformables`.
 public enum TransformablesModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [bookcaseEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "22522", systemVersion: "23F79",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -34,19 +39,17 @@ public enum TransformablesModel {
 
     private static let classes: [String: ManagedObjects.ManagedObject.Type] = ["Bookcase": Bookcase.self]
 
-    @_optimize(none) private static func bookcaseEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func bookcaseEntity() -> Entity {
+        Entity(
             name: "Bookcase", representedClassName: "Bookcase", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute(
-                    name: "details", type: .transformable, isOptional: true, customClassName: "[String: Any]"
-                ),
-                ManagedObjects.Attribute(
+                Attribute(name: "details", type: .transformable, isOptional: true, customClassName: "[String: Any]"),
+                Attribute(
                     name: "dimensions", type: .transformable, isOptional: true, customClassName: "BookcaseDimensions",
-                    userInfo: [ManagedObjects.UserInfoEntry(key: "managedgen.codable", value: "YES")]
+                    userInfo: [ManagedObjects.ModelLiteral.UserInfoEntry(key: "managedgen.codable", value: "YES")]
                 ),
-                ManagedObjects.Attribute.compact(name: "name", type: .string, isOptional: true),
-                ManagedObjects.Attribute(
+                Attribute.compact("name", .string, isOptional: true),
+                Attribute(
                     name: "titles", type: .transformable, isOptional: true, customClassName: "[String]",
                     valueTransformerName: "NSSecureUnarchiveFromDataTransformer"
                 ),

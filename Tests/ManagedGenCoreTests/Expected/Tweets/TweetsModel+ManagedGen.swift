@@ -4,7 +4,7 @@ import Foundation
 @_spi(Generated) import ManagedObjects
 
 // If this line does not compile, regenerate the file with the managedgen that matches your ManagedObjects.
-private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version3
+private typealias _GeneratedForManagedObjectsContract = ManagedObjects.GeneratedCodeContract.Version4
 
 #if compiler(>=6.3) && os(Linux)
 /// Registers `TweetsModel` under the name `Tweets` as the program loads.
@@ -15,10 +15,15 @@ private typealias _GeneratedForManagedObjectsContract = ManagedObjects.Generated
 
 /// The model `Tweets`.
 public enum TweetsModel {
+    // The model description types the literal below is built from.
+    private typealias Entity = ManagedObjects.ModelLiteral.Entity
+    private typealias Attribute = ManagedObjects.ModelLiteral.Attribute
+    private typealias Relationship = ManagedObjects.ModelLiteral.Relationship
+
     /// The model as Swift values: an app needs no model file at run time.
-    public static let model = ManagedObjects.Model(
+    public static let model = ManagedObjects.ModelLiteral.Model(
         entities: [tweetEntity(), twitterUserEntity()],
-        metadata: ManagedObjects.ModelMetadata(
+        metadata: ManagedObjects.ModelLiteral.ModelMetadata(
             userDefinedModelVersionIdentifier: "", type: "com.apple.IDECoreDataModeler.DataModel",
             documentVersion: "1.0", lastSavedToolsVersion: "11759", systemVersion: "16D32",
             minimumToolsVersion: "Automatic", sourceLanguage: "Swift"
@@ -33,35 +38,28 @@ public enum TweetsModel {
         "TwitterUser": TwitterUser.self
     ]
 
-    @_optimize(none) private static func tweetEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
-            name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true,
-            attributes: [
-                ManagedObjects.Attribute.compact(
-                    name: "created", type: .date, usesScalarValueType: false, syncable: true
-                ),
-                ManagedObjects.Attribute.compact(name: "text", type: .string, syncable: true),
-                ManagedObjects.Attribute.compact(name: "unique", type: .string, isOptional: true, syncable: true),
-            ],
-            relationships: [
-                ManagedObjects.Relationship(
-                    name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets",
-                    inverseEntity: "TwitterUser", isOptional: true, maxCount: 1, syncable: true
-                ),
-            ],
-            uniquenessConstraints: [["unique"]]
-        )
+    @_optimize(none) private static func tweetEntity() -> Entity {
+        Entity(name: "Tweet", representedClassName: "Tweet", codeGeneration: .`class`, syncable: true, attributes: [
+            Attribute.compact("created", .date, usesScalarValueType: false, syncable: true),
+            Attribute.compact("text", .string, syncable: true),
+            Attribute.compact("unique", .string, isOptional: true, syncable: true),
+        ], relationships: [
+            Relationship(
+                name: "tweeter", destinationEntity: "TwitterUser", inverseName: "tweets", inverseEntity: "TwitterUser",
+                isOptional: true, maxCount: 1, syncable: true
+            ),
+        ], uniquenessConstraints: [["unique"]])
     }
 
-    @_optimize(none) private static func twitterUserEntity() -> ManagedObjects.Entity {
-        ManagedObjects.Entity(
+    @_optimize(none) private static func twitterUserEntity() -> Entity {
+        Entity(
             name: "TwitterUser", representedClassName: "TwitterUser", codeGeneration: .`class`, syncable: true,
             attributes: [
-                ManagedObjects.Attribute.compact(name: "name", type: .string, syncable: true),
-                ManagedObjects.Attribute.compact(name: "screenName", type: .string, syncable: true),
+                Attribute.compact("name", .string, syncable: true),
+                Attribute.compact("screenName", .string, syncable: true),
             ],
             relationships: [
-                ManagedObjects.Relationship(
+                Relationship(
                     name: "tweets", destinationEntity: "Tweet", inverseName: "tweeter", inverseEntity: "Tweet",
                     isToMany: true, isOptional: true, deleteRule: .cascade, syncable: true
                 ),

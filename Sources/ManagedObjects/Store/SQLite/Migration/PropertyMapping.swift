@@ -1,3 +1,4 @@
+import DataModel
 import Foundation
 
 /// The value of one destination property. Core Data's `NSPropertyMapping`.
