@@ -10,7 +10,7 @@ import Testing
         var calls: [String] = []
 
         override func fetch<Result>(_ request: NSFetchRequest<Result>) throws -> [Result] {
-            calls.append("fetch \(request.entityName ?? "")")
+            calls.append("fetch \(request.entityName)")
             return try super.fetch(request)
         }
 

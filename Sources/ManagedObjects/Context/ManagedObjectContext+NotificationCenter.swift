@@ -23,8 +23,7 @@ extension ManagedObjectContext {
     /// Whether contexts post their notifications through `NotificationCenter.default`, as Core
     /// Data does: on unless a program switches it off. A program that observes none of them
     /// (only `addObserver(for:)`, or nothing) may switch it off to spare each save and
-    /// `processPendingChanges()` the sets of objects they carry (Benchmarks/README.md,
-    /// "Context notifications", has the cost).
+    /// `processPendingChanges()` the sets of objects they carry.
     public static var postsToNotificationCenter: Bool {
         get { notificationCenterPosting.withLock { $0 } }
         set { notificationCenterPosting.withLock { $0 = newValue } }

@@ -522,14 +522,17 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
         // Unobserved, the changes only stop being unannounced: no notification is made, whose
         // lists would copy every new object and its ID.
         let postsToNotificationCenter = Self.postsToNotificationCenter
-        let isObserved = postsToNotificationCenter || observers.hasHandlers(for: .objectsDidChange)
-        let changes = takeUnannounced(listingInserts: isObserved)
-        guard isObserved, !changes.isEmpty else { return }
+        let hasObservers = observers.hasHandlers(for: .objectsDidChange)
+        let changes = takeUnannounced(listingInserts: postsToNotificationCenter || hasObservers)
+        guard postsToNotificationCenter || hasObservers, !changes.isEmpty else { return }
         let inserts = changes.updated.isEmpty ? [] : Set(changes.inserted.map(ObjectIdentifier.init))
         let updates = changes.updated.filter { !inserts.contains(ObjectIdentifier($0)) && !changes.deleted.contains($0) }
-        let notification = ContextNotification(
-            name: .objectsDidChange, context: self,
-            inserted: changes.inserted.map(\.objectID), updated: updates.map(\.objectID), deleted: changes.deleted.map(\.objectID))
+        // The IDs only for the runtime's own observers: `NotificationCenter`'s carries objects.
+        let notification = hasObservers
+            ? ContextNotification(
+                name: .objectsDidChange, context: self,
+                inserted: changes.inserted.map(\.objectID), updated: updates.map(\.objectID), deleted: changes.deleted.map(\.objectID))
+            : ContextNotification(name: .objectsDidChange, context: self)
         post(notification)
         if postsToNotificationCenter {
             postToNotificationCenter(
