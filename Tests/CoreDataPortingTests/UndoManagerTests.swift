@@ -71,6 +71,7 @@ import Testing
         try context.performAndWait {
             let user = TwitterUser(context: context)
             user.screenName = "paul"
+            user.name = "Paul"
             let tweet = Tweet(context: context)
             tweet.text = "hello"
             tweet.tweeter = user
@@ -92,6 +93,8 @@ import Testing
         let context = undoingContext()
         try context.performAndWait {
             let paul = TwitterUser(context: context), anna = TwitterUser(context: context)
+            paul.name = "Paul"
+            anna.name = "Anna"
             let tweet = Tweet(context: context)
             tweet.tweeter = paul
             try context.save()
