@@ -74,25 +74,13 @@ public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
 public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 
+/// Foundation's `UndoManager`, which Foundation on Linux lacks: a context given one records
+/// its changes for `undo()`, `redo()` (see `ContextUndoManager`).
+public typealias UndoManager = ContextUndoManager
+
 /// Core Data's store class; here the runtime's store protocol (`persistentStores`,
 /// `persistentStore(for:)` give its stores).
 public typealias NSPersistentStore = PersistentStore
-
-extension ManagedObjectContext {
-    /// Always `nil`: contexts record no undo, and Foundation on Linux has no `UndoManager`.
-    /// Apple's templates set it to `nil` (iOS's default), which this accepts.
-    public var undoManager: AnyObject? {
-        get { nil }
-        set {}
-    }
-
-    /// Always `true`, Core Data's default: a fault whose row is gone reads as empty instead of
-    /// raising (a Swift getter cannot throw); setting `false` is accepted and changes nothing.
-    public var shouldDeleteInaccessibleFaults: Bool {
-        get { true }
-        set {}
-    }
-}
 
 extension PersistentStoreCoordinator {
     /// Core Data's `addPersistentStore(ofType:configurationName:at:options:)`: `NSSQLiteStoreType`,
@@ -221,3 +209,4 @@ public let NSUpdatedObjectsKey = ManagedObjectContext.updatedObjectsKey
 public let NSDeletedObjectsKey = ManagedObjectContext.deletedObjectsKey
 public let NSRefreshedObjectsKey = ManagedObjectContext.refreshedObjectsKey
 public let NSInvalidatedObjectsKey = ManagedObjectContext.invalidatedObjectsKey
+public let NSInvalidatedAllObjectsKey = ManagedObjectContext.invalidatedAllObjectsKey

@@ -16,5 +16,6 @@ extension ManagedObjectContext {
         case deletedObjects = "deleted"
         case refreshedObjects = "refreshed"
         case invalidatedObjects = "invalidated"
+        case invalidatedAllObjects = "invalidatedAll"
     }
 }

@@ -89,4 +89,46 @@ import Testing
         }
         #expect(reader.performAndWait { kept.text } == "after")
     }
+
+    /// Core Data posts whether or not the program ever names `Notification.Name`'s constants:
+    /// an observer of the raw name (Objective-C's string constant) receives every save.
+    @Test func observerOfTheRawNameReceivesTheSave() throws {
+        #expect(ManagedObjectContext.postsToNotificationCenter, "contexts post unless a program switches it off")
+        let context = loadedContainer().newBackgroundContext()
+        let didSave = Received()
+        let observer = NotificationCenter.default.addObserver(
+            forName: Notification.Name("NSManagedObjectContextDidSaveNotification"), object: context, queue: nil
+        ) { didSave.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.performAndWait {
+            _ = try Tweet.findOrCreateTweet(matching: "1", text: "tweet", postedBy: "paul", in: context)
+            try context.save()
+        }
+        #expect(tweets(didSave.all.first, NSInsertedObjectsKey) == ["1"])
+    }
+
+    /// `reset()` posts a change notification with `NSInvalidatedAllObjectsKey` (a fetched
+    /// results controller refetches on it), naming the objects the context held; a reset of a
+    /// context that holds nothing changes nothing and posts nothing.
+    @Test func resetInvalidatesAllObjects() throws {
+        let context = loadedContainer().newBackgroundContext()
+        let didChange = Received()
+        let observer = observe(.NSManagedObjectContextObjectsDidChange, of: context, into: didChange)
+        defer { NotificationCenter.default.removeObserver(observer) }
+        // Held here: a context holds unchanged objects weakly.
+        let tweet = try context.performAndWait { () throws -> Tweet in
+            let tweet = try Tweet.findOrCreateTweet(matching: "1", text: "tweet", postedBy: "paul", in: context)
+            try context.save()
+            return tweet
+        }
+        let changesBeforeReset = didChange.all.count
+        context.performAndWait { context.reset() }
+        #expect(didChange.all.count == changesBeforeReset + 1)
+        let invalidated = didChange.all.last?.userInfo?[NSInvalidatedAllObjectsKey] as? [NSManagedObjectID]
+        #expect(invalidated?.contains(tweet.objectID) == true)
+        #expect(tweet.managedObjectContext == nil)
+        #expect(didChange.all.last?.userInfo?[NSManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue] != nil)
+        context.performAndWait { context.reset() }
+        #expect(didChange.all.count == changesBeforeReset + 1, "nothing left to invalidate")
+    }
 }

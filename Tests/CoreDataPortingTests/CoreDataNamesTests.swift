@@ -144,8 +144,9 @@ import Testing
         #expect(types["isFavorite"]?.rawValue == 800)
     }
 
-    @Test func contextHasNoUndoManagerAndKeepsInaccessibleFaultsDeleted() {
-        let context = PersistenceController(inMemory: true).container.viewContext
+    @Test func contextHasNoUndoManagerByDefaultAndKeepsInaccessibleFaultsDeleted() {
+        let context = PersistenceController(inMemory: true).container.newBackgroundContext()
+        #expect(context.undoManager == nil, "nil by default, as on iOS")
         context.undoManager = nil
         context.shouldDeleteInaccessibleFaults = true
         #expect(context.undoManager == nil)

@@ -102,6 +102,31 @@ import Testing
         #expect(try context.count(for: NSFetchRequest<NSFetchRequestResult>(entityName: "Book")) == 0)
     }
 
+    /// A to-many read by key is Core Data's `NSOrderedSet` (unordered: `NSSet`, which also
+    /// casts to `Set<NSManagedObject>`), in code that imports CoreData.
+    @Test func toManyByKeyIsAFoundationSet() throws {
+        let container = NSPersistentContainer(name: "Library", managedObjectModel: makeModel())
+        let description = NSPersistentStoreDescription()
+        description.type = NSInMemoryStoreType
+        container.persistentStoreDescriptions = [description]
+        container.loadPersistentStores { _, error in #expect(error == nil) }
+        let context = container.viewContext
+        let shelf = NSEntityDescription.insertNewObject(forEntityName: "Shelf", into: context)
+        let first = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+        let second = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+        shelf.setValue(NSOrderedSet(array: [second, first]), forKey: "books")
+        let books = try #require(shelf.value(forKey: "books") as? NSOrderedSet)
+        #expect(books.array.compactMap { $0 as? NSManagedObject } == [second, first])
+        #expect(first.value(forKey: "shelf") as? NSManagedObject === shelf)
+
+        let tweet = try Tweet.findOrCreateTweet(
+            matching: "1", text: "hello", postedBy: "paul", in: PersistenceController(inMemory: true).container.viewContext)
+        let user = try #require(tweet.tweeter)
+        let tweets = try #require(user.value(forKey: "tweets") as? NSSet)
+        #expect(tweets.allObjects.compactMap { $0 as? Tweet } == [tweet])
+        #expect((user.value(forKey: "tweets") as? Set<NSManagedObject>) == [tweet])
+    }
+
     /// CoreDataModelDescription names a relationship by a Swift key path
     /// (`NSExpression(forKeyPath: keyPath).keyPath`).
     @available(*, deprecated, message: "builds NSExpression")

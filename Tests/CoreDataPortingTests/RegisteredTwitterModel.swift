@@ -1,5 +1,4 @@
-// Apart from the tests that use it: a file importing ManagedObjects beside CoreData sees both
-// modules' `primitiveValue(forKey:)` as ambiguous.
+// Apart from the tests that use it, for the SPI registration it needs.
 import CoreData
 @_spi(Generated) import ManagedObjects
 

@@ -6,7 +6,7 @@ extension ManagedObjectContext {
     /// Runs a batch request straight in the store, bypassing this context (Core Data's
     /// `execute(_:)`): the context's objects do not change until the changes are merged with
     /// ``mergeChanges(fromRemoteContextSave:into:)-([AnyHashable:Any],_)``. Throws for a request of another kind.
-    public func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
+    func executeRequest(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
         switch request {
         case let insert as BatchInsertRequest: try execute(insert)
         case let update as BatchUpdateRequest: try execute(update)
@@ -161,6 +161,9 @@ extension ManagedObjectContext {
     /// merge, and objects that left the context without being deleted here.
     public static let refreshedObjectsKey = "refreshed"
     public static let invalidatedObjectsKey = "invalidated"
+    /// Core Data's `NSInvalidatedAllObjectsKey`: present in the change notification `reset()`
+    /// posts, every object the context held having left it (their IDs).
+    public static let invalidatedAllObjectsKey = "invalidatedAll"
 
     /// Changes made outside the contexts (a batch request, another coordinator): the typed form
     /// of the dictionary `mergeChanges(fromRemoteContextSave:into:)` takes.

@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     /// Objects already registered here are returned as they are; new ones are faults (see
     /// `returnsObjectsAsFaults`). Throws `invalidFetchRequest` for an unknown entity, a
     /// `$VARIABLE` without a value, or a `Result` type that does not fit the result type.
-    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+    func fetchResults<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
         let results: [Any]
         switch request.resultType {
         // Objects go straight to `Result`, not through an array of `Any` as large as the answer.
@@ -37,7 +37,7 @@ extension ManagedObjectContext {
 
     /// How many objects the request would return. Without unsaved changes that concern it,
     /// the store counts (no object is made).
-    public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+    func countResults<Result>(for request: FetchRequest<Result>) throws -> Int {
         let plan = try FetchPlan(request, in: self)
         if plan.storeAnswers {
             guard case .count(let count) = try plan.storeAnswer(.count) else { return 0 }

@@ -2,10 +2,9 @@ import Foundation
 
 // Core Data posts its context notifications through `NotificationCenter.default`: `object` is
 // the context, `userInfo` holds sets of objects under `insertedObjectsKey`, `updatedObjectsKey`,
-// `deletedObjectsKey` (`refreshedObjectsKey` and `invalidatedObjectsKey` for a change
-// notification). Contexts post them here too, once posting is switched on: building the sets
-// costs every save a pass over its objects, so it is not done for programs that only use
-// `addObserver(for:)` (the `CoreData` module switches it on when code names a notification).
+// `deletedObjectsKey` (`refreshedObjectsKey`, `invalidatedObjectsKey` and
+// `invalidatedAllObjectsKey` for a change notification). Contexts post them here too, always,
+// as Core Data does: whether anyone observes a name cannot be asked of `NotificationCenter`.
 
 extension ContextNotification.Name {
     /// Core Data's name of the notification (`Notification.Name.NSManagedObjectContextDidSave`, …).
@@ -19,10 +18,12 @@ extension ContextNotification.Name {
 }
 
 extension ManagedObjectContext {
-    private static let notificationCenterPosting = LockedValue(false)
+    private static let notificationCenterPosting = LockedValue(true)
 
-    /// Whether contexts post their notifications through `NotificationCenter.default` as Core
-    /// Data does. Off until switched on; never switched off by the runtime.
+    /// Whether contexts post their notifications through `NotificationCenter.default`, as Core
+    /// Data does: on unless a program switches it off. A program that observes none of them
+    /// (only `addObserver(for:)`, or nothing) may switch it off to spare each save and
+    /// `processPendingChanges()` the sets of objects they carry.
     public static var postsToNotificationCenter: Bool {
         get { notificationCenterPosting.withLock { $0 } }
         set { notificationCenterPosting.withLock { $0 = newValue } }
@@ -39,6 +40,9 @@ extension ManagedObjectContext {
         var deleted: [ManagedObject] = []
         var refreshed: [ManagedObject] = []
         var invalidated: [ManagedObject] = []
+        /// `reset()`'s: every object the context held, named by ID under
+        /// `invalidatedAllObjectsKey`.
+        var invalidatedAll: [ManagedObjectID]?
     }
 
     /// Posts `notification` through `NotificationCenter.default` with `objects` in its
@@ -55,6 +59,9 @@ extension ManagedObjectContext {
             notification.name == .didSave ? [Self.insertedObjectsKey, Self.updatedObjectsKey, Self.deletedObjectsKey] : []
         for (key, list) in lists where !list.isEmpty || alwaysPresent.contains(key) {
             userInfo[key] = Set(list)
+        }
+        if let invalidatedAll = objects.invalidatedAll {
+            userInfo[Self.invalidatedAllObjectsKey] = invalidatedAll
         }
         NotificationCenter.default.post(
             name: notification.name.notificationName, object: self,

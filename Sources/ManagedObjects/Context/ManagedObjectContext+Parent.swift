@@ -204,7 +204,7 @@ extension ManagedObjectContext {
     /// Gives objects with temporary IDs permanent IDs from the store now, before they are
     /// saved (Core Data's `obtainPermanentIDs(for:)`): a child context's objects then keep the
     /// same ID in the parent and in the store.
-    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+    func obtainPermanentIDsNow(for objects: [ManagedObject]) throws {
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         // By entity and the store each object goes to (its entity's, or the one it is assigned to).
         var groups: OrderedDictionary<[ObjectIdentifier], (store: any PersistentStore, objects: [ManagedObject])> = [:]

@@ -10,9 +10,10 @@ extension ManagedObjectContext {
     /// (transitively); Deny leaves them, and the save fails (1600) unless they are gone by
     /// then; No Action leaves them pointing at the deleted object. Deleting an object that was
     /// never saved simply forgets it.
-    public func delete(_ object: ManagedObject) {
+    func deleteObject(_ object: ManagedObject) {
         guard registered[object.objectID] === object, !object.isDeleted else { return }
         object.fireFaultIfNeeded()
+        if undoManager != nil { recordForUndo(object) }
         object.prepareForDeletion()
         let wasInserted = object.isInserted
         object.isDeleted = true
@@ -86,7 +87,7 @@ extension ManagedObjectContext {
         }
 
         let errors = inserted.flatMap(Validation.errors(forSaving:)) + updated.flatMap(Validation.errors(forSaving:))
-            + deleted.flatMap(Validation.errors(forDeleting:))
+            + deleted.filter { !inaccessibleObjects.contains(ObjectIdentifier($0)) }.flatMap(Validation.errors(forDeleting:))
         if let error = ManagedObjectError.combining(errors) { throw error }
 
         // The saved objects, for Core Data's did-save notification: deleted ones leave the context.
@@ -217,7 +218,11 @@ extension ManagedObjectContext {
                     zip(updated, changes.updated).map { object, stored in (stored.objectID, object.changedPropertyIndexes(in: stored)) },
                     uniquingKeysWith: { first, _ in first })
             }
-            changes.deleted = deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
+            // An inaccessible fault's stored object is gone already: nothing to delete.
+            let inaccessible = inaccessibleObjects
+            changes.deleted = inaccessible.isEmpty
+                ? deleted.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
+                : deleted.filter { !inaccessible.contains(ObjectIdentifier($0)) }.map { ($0.objectID, $0.committedSnapshot?.version ?? 0) }
         }
         func restoreInsertedAttributes() {
             for (object, stored) in zip(inserted, changes.inserted) { object.restoreAttributes(from: stored.values) }
@@ -317,6 +322,7 @@ extension ManagedObjectContext {
         inserted = []
         updated = []
         deleted = []
+        inaccessibleObjects = []
         for objects in saved { for object in objects { object.didSave() } }
         // Only deleted objects are deleted here: deleting an object takes it out of the other lists.
         for object in saved[2] { object.isDeleted = false }

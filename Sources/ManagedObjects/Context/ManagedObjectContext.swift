@@ -147,6 +147,29 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// The stamp of the latest `callWillSave()` (`ManagedObject.willSaveStamp`).
     @exclusivity(unchecked) var willSaveStamp: UInt32 = 0
 
+    /// Records the context's changes for undo, event by event (`processPendingChanges()`), as
+    /// Core Data's does; `nil` (the default, as on iOS) records nothing.
+    public var undoManager: ContextUndoManager? {
+        didSet {
+            guard oldValue !== undoManager else { return }
+            oldValue?.removeCheckpointObserver(self)
+            undoManager?.addCheckpointObserver(self)
+            undoRecording = UndoRecording()
+        }
+    }
+    /// The objects changed since the last event, as they were before it (with an undo manager).
+    var undoRecording = UndoRecording()
+
+    /// Core Data's `shouldDeleteInaccessibleFaults`: a fault whose stored object is gone reads
+    /// as empty (attributes `nil` or 0, relationships empty) and, with this on (the default),
+    /// is marked deleted, in `deletedObjects`, exempt from validation, and discarded by the
+    /// next save (which writes nothing for it) or reset. Off, it only reads as empty: Core Data
+    /// raises there, which the runtime does not (see Docs/RuntimeDifferences.md).
+    public var shouldDeleteInaccessibleFaults = true
+    /// The objects marked deleted because their stored object was gone: a save has nothing
+    /// to delete for them.
+    var inaccessibleObjects: Set<ObjectIdentifier> = []
+
     /// A context without a coordinator, Core Data's `init(concurrencyType:)`: set its
     /// `persistentStoreCoordinator` or its `parent` before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -184,6 +207,36 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// a save does and throws.
     open func save() throws {
         try saveChanges()
+    }
+
+    // Core Data code subclasses the context and overrides its methods (a context that logs its
+    // fetches, one whose save does more): these are the overridable entry points of the
+    // methods declared in extensions, where Swift allows no override. The runtime calls them
+    // too, so an override sees the context's own cascades and counts.
+
+    /// See `fetchResults(_:)`.
+    open func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+        try fetchResults(request)
+    }
+
+    /// See `countResults(for:)`.
+    open func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+        try countResults(for: request)
+    }
+
+    /// See `deleteObject(_:)`.
+    open func delete(_ object: ManagedObject) {
+        deleteObject(object)
+    }
+
+    /// See `obtainPermanentIDsNow(for:)`.
+    open func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        try obtainPermanentIDsNow(for: objects)
+    }
+
+    /// See `executeRequest(_:)`.
+    open func execute(_ request: PersistentStoreRequest) throws -> PersistentStoreResult {
+        try executeRequest(request)
     }
 
     public var description: String {
@@ -275,7 +328,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// reads as empty when used (Core Data raises then; see RuntimeDifferences.md). Traps for
     /// an ID that no store of the coordinator could have given (a temporary ID not registered
     /// here, or another coordinator's store), as Core Data raises.
-    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+    open func object(with objectID: ManagedObjectID) -> ManagedObject {
         guard let object = registeredOrStoredObject(with: objectID) else {
             preconditionFailure("no object with ID \(objectID) in the context, and no store of its coordinator has it")
         }
@@ -284,7 +337,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     /// The object with this ID, registered or read from the store (its fault fired); throws
     /// `referentialIntegrity` (133000) when there is none.
-    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+    open func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         // A registered object that is neither new nor read from the store is a fault that
         // fired after its row was deleted: ask the store again.
         if let object = registered[objectID], object.isInserted || object.committedSnapshot != nil { return object }
@@ -397,7 +450,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     // MARK: Insert
 
     /// Registers a new object; it is saved with the next `save()`. `awakeFromInsert()` runs.
-    public func insert(_ object: ManagedObject) {
+    open func insert(_ object: ManagedObject) {
         insert(object, awakening: true)
     }
 
@@ -411,6 +464,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
                      "cannot insert an object of abstract entity \(object.entity.name); insert a sub-entity")
         precondition(object.entity.managedObjectModel === managedObjectModel,
                      "\(object.entity.name) is from a different ManagedObjectModel than the context's")
+        if undoManager != nil { recordForUndo(object, wasRegistered: false) }
         object.managedObjectContext = self
         object.isInserted = true
         registered[object.objectID] = object
@@ -419,6 +473,20 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
         // Changes before the insert is announced are part of the insert.
         object.hasUnannouncedChange = true
         if awakening { object.awakeFromInsert() }
+    }
+
+    /// Called when `object`'s fault found no stored object: with
+    /// `shouldDeleteInaccessibleFaults`, it is marked deleted as Core Data marks it.
+    func faultWasInaccessible(_ object: ManagedObject) {
+        guard shouldDeleteInaccessibleFaults, registered[object.objectID] === object,
+              !object.isInserted, !object.isDeleted else { return }
+        if object.isUpdated {
+            object.isUpdated = false
+            updated.remove(object)
+        }
+        object.isDeleted = true
+        deleted.append(object)
+        inaccessibleObjects.insert(ObjectIdentifier(object))
     }
 
     /// Called by an object's `deinit`: it leaves the registry.
@@ -430,6 +498,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// before each change).
     func objectWillChange(_ object: ManagedObject) {
         guard !object.isDeleted else { return }
+        if undoManager != nil { recordForUndo(object) }
         // An unsaved insert is not "updated", but once its insert has been announced, later
         // changes are announced as updates, as Core Data does (processPendingChanges leaves out
         // objects whose insert is still unannounced).
@@ -448,18 +517,22 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     /// Announces the changes made since the last call in an `objectsDidChange` notification.
     /// Runs by itself at the end of each `perform`/`performAndWait` block and before a save.
-    public func processPendingChanges() {
+    open func processPendingChanges() {
+        if undoManager != nil { registerRecordedUndo() }
         // Unobserved, the changes only stop being unannounced: no notification is made, whose
         // lists would copy every new object and its ID.
         let postsToNotificationCenter = Self.postsToNotificationCenter
-        let isObserved = postsToNotificationCenter || observers.hasHandlers(for: .objectsDidChange)
-        let changes = takeUnannounced(listingInserts: isObserved)
-        guard isObserved, !changes.isEmpty else { return }
+        let hasObservers = observers.hasHandlers(for: .objectsDidChange)
+        let changes = takeUnannounced(listingInserts: postsToNotificationCenter || hasObservers)
+        guard postsToNotificationCenter || hasObservers, !changes.isEmpty else { return }
         let inserts = changes.updated.isEmpty ? [] : Set(changes.inserted.map(ObjectIdentifier.init))
         let updates = changes.updated.filter { !inserts.contains(ObjectIdentifier($0)) && !changes.deleted.contains($0) }
-        let notification = ContextNotification(
-            name: .objectsDidChange, context: self,
-            inserted: changes.inserted.map(\.objectID), updated: updates.map(\.objectID), deleted: changes.deleted.map(\.objectID))
+        // The IDs only for the runtime's own observers: `NotificationCenter`'s carries objects.
+        let notification = hasObservers
+            ? ContextNotification(
+                name: .objectsDidChange, context: self,
+                inserted: changes.inserted.map(\.objectID), updated: updates.map(\.objectID), deleted: changes.deleted.map(\.objectID))
+            : ContextNotification(name: .objectsDidChange, context: self)
         post(notification)
         if postsToNotificationCenter {
             postToNotificationCenter(
@@ -494,7 +567,9 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     /// Discards every unsaved change: inserted objects leave the context, changed and deleted
     /// ones get their saved values back.
-    public func rollback() {
+    open func rollback() {
+        undoManager?.removeAllActions()
+        undoRecording = UndoRecording()
         for object in inserted {
             registered[object.objectID] = nil
             object.isInserted = false
@@ -508,20 +583,32 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
         inserted = []
         updated = []
         deleted = []
+        inaccessibleObjects = []
         takeUnannounced(listingInserts: false)
     }
 
-    /// Forgets every object: all of them leave the context, unsaved changes are lost.
-    public func reset() {
-        for object in registered.objects {
+    /// Forgets every object: all of them leave the context, unsaved changes are lost. As Core
+    /// Data does, a change notification names them all invalidated
+    /// (`invalidatedAllObjectsKey`) through `NotificationCenter`.
+    open func reset() {
+        undoManager?.removeAllActions()
+        undoRecording = UndoRecording()
+        let objects = registered.objects
+        for object in objects {
             object.managedObjectContext = nil
         }
         registered.removeAll()
         inserted = []
         updated = []
         deleted = []
+        inaccessibleObjects = []
         takeUnannounced(listingInserts: false)
         advanceQueryGeneration()
+        if Self.postsToNotificationCenter, !objects.isEmpty {
+            postToNotificationCenter(
+                ContextNotification(name: .objectsDidChange, context: self),
+                objects: AnnouncedObjects(invalidatedAll: objects.map(\.objectID)))
+        }
     }
 
     /// Brings an object up to date with the store. Without `mergeChanges` its unsaved changes
@@ -529,7 +616,7 @@ open class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// unchanged object the app no longer holds can then be released, and relationship cycles
     /// are broken). With `mergeChanges` its values are reloaded and its unsaved changes kept on
     /// top. An inserted object is left as it is (it has nothing stored).
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+    open func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         refresh(object, mergeChanges: mergeChanges, stored: nil)
     }
 

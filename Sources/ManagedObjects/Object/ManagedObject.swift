@@ -215,9 +215,11 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
             state = .committed
         } else {
             // The stored object is gone (another context or process deleted it): the
-            // object reads as empty, and `existingObject(with:)` throws 133000 for its ID.
+            // object reads as empty, and `existingObject(with:)` throws 133000 for its ID; the
+            // context marks it deleted (`shouldDeleteInaccessibleFaults`).
             state = .loaded
             storage = entity.properties.map(\.emptyValue)
+            managedObjectContext?.faultWasInaccessible(self)
         }
         awakeFromFetch()
     }
@@ -454,6 +456,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     /// `Set<ManagedObject>` (ordered: `OrderedSet<ManagedObject>`). `nil` for an unknown key.
     /// Numbers and Booleans come as `NSNumber`, as in Core Data, so `as? Int`, `as? Double`,
     /// `as? Bool` and `as? NSNumber` all read them (an `Int64` in `Any` would not cast to `Int`).
+    /// Disfavored: in code that imports CoreData, its `value(forKey:)` (a to-many as `NSSet`/
+    /// `NSOrderedSet`) is chosen, even where ManagedObjects is imported too.
+    @_disfavoredOverload
     open func value(forKey key: String) -> Any? {
         Self.keyValueCodingValue(storedValue(forKey: key))
     }
@@ -530,7 +535,9 @@ open class ManagedObject: KeyValueCoding, Hashable, Identifiable, CustomStringCo
     }
 
     /// The stored value of a property without conversion: for relationships, the object or
-    /// `OrderedSet<ManagedObject>`.
+    /// `OrderedSet<ManagedObject>`. Disfavored, as `value(forKey:)` is, for the CoreData
+    /// module's (`NSSet`/`NSOrderedSet`).
+    @_disfavoredOverload
     public func primitiveValue(forKey key: String) -> Any? {
         guard let property = entity.propertiesByName[key] else { return nil }
         switch property.kind {
