@@ -212,6 +212,7 @@ extension ManagedObject {
     private func attach(_ object: ManagedObject, via relationship: RelationshipDescription) {
         let index = relationship.index
         if relationship.isToMany {
+            recordToManyForUndo()
             if deferAppend(object, toManyAt: index) { return }
             // One look-up: the append tells whether the object was there. The change is
             // recorded after it, which nothing between the two can observe.
@@ -238,6 +239,7 @@ extension ManagedObject {
     private func detach(_ object: ManagedObject, via relationship: RelationshipDescription) {
         let index = relationship.index
         if relationship.isToMany {
+            recordToManyForUndo()
             var removed = false
             modifyToMany(at: index) { removed = $0.remove(object) != nil }
             if removed { willChangeValue(at: index) }
@@ -246,6 +248,12 @@ extension ManagedObject {
             willChangeValue(at: index)
             values[index] = nil
         }
+    }
+
+    /// A to-many's change is recorded after it (above), too late for an undo, which needs the
+    /// values before it: with an undo manager, they are recorded first.
+    private func recordToManyForUndo() {
+        if let context = managedObjectContext, context.undoManager != nil { context.recordForUndo(self) }
     }
 
     /// Changes a resolved to-many in place. Otherwise the set is taken out of `values` first so
