@@ -82,7 +82,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private static let registeredOpeners = LockedValue<[PersistentStoreType: MigratingStoreOpener]>([:])
 
     /// Makes `type` a store type that
-    /// ``addPersistentStore(type:configuration:at:migration:persistentHistoryTracking:options:)`` (and so a
+    /// ``addPersistentStore(type:configuration:at:migration:persistentHistoryTracking:sqlitePragmas:options:)`` (and so a
     /// container's store descriptions) opens, through `opener`: Core Data's
     /// `registerStoreClass(_:type:)`, for stores of other modules (`PostgreSQLStore.registerStoreType()`).
     public static func registerStoreType(_ type: PersistentStoreType, opener: @escaping StoreOpener) {
@@ -102,13 +102,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Adds a store of a built-in type: `.inMemory`, `.binary` or `.xml` at `url` (``AtomicStore``:
     /// read whole, or started empty when there is no file; migrated first, as SQLite files are, with `migration`), or `.sqlite` at `url` (opened, or created
-    /// when there is no file; see ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)`` for the errors a file that
+    /// when there is no file; see ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:pragmas:)`` for the errors a file that
     /// cannot be opened throws; at `/dev/null`, kept in memory as Core Data does), or of a registered one. Other types throw `persistentStoreInvalidType`, naming the type
     /// and the URL. `migration`: how a store written with another model version is migrated
     /// (`nil`: it is not; see ``StoreMigrationOptions``). `persistentHistoryTracking`: an SQLite
     /// store (or a registered type's store that keeps history, as PostgreSQL's) has Core Data's
     /// persistent history tables (`NSPersistentHistoryTrackingKey`; see
-    /// ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:)``). `options`: what a
+    /// ``SQLiteStore/init(model:url:migration:persistentHistoryTracking:pragmas:)``). `options`: what a
     /// store of a class registered with ``registerStoreClass(_:type:)`` is made with (its
     /// ``IncrementalStore/options``); the built-in stores do not read them. `sqlitePragmas`: set on
     /// each connection of an SQLite store (``SQLitePragmas``).
