@@ -5,6 +5,7 @@
 # builds and runs with pkg-config unable to find libxml-2.0, so libxml2's headers are out of reach.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/stable-environment.sh
 
 description=$(mktemp)
 trap 'rm -f "$description"' EXIT

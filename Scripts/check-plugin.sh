@@ -8,6 +8,7 @@
 # The model file is restored afterwards, whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/stable-environment.sh
 examples=Examples
 model=$examples/Sources/DogWalk/DogWalk.xcdatamodeld/DogWalk.xcdatamodel/contents
 marker="Generating managed objects for DogWalk.xcdatamodeld"

@@ -9,6 +9,7 @@
 # Usage: Scripts/compile-generated.sh [--snapshots]   (from anywhere; needs ../shared/corpus beside the checkout)
 set -eu
 cd "$(dirname "$0")/.."
+. Scripts/stable-environment.sh
 snapshots=no
 case "${1:-}" in
     --snapshots) snapshots=yes ;;

@@ -15,6 +15,7 @@
 # tests, which `swift test` would also run.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. Scripts/stable-environment.sh
 cores=$(nproc)
 processes=${TEST_PROCESSES:-$((cores * 2 > 4 ? cores * 2 : 4))}
 swift build --build-tests
