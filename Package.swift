@@ -240,7 +240,10 @@ package.targets += [
     .testTarget(name: "SeedSnippetsTests", dependencies: ["CoreData"], plugins: ["ManagedGenPlugin"]),
     // Core Data code over a model the build plugin generates with two versions: stores of the
     // older one migrate with no model file, as Core Data migrates through the `.momd`.
-    .testTarget(name: "CoreDataGeneratedModelTests", dependencies: ["CoreData"], plugins: ["ManagedGenPlugin"]),
+    // (GRDB: a second connection holding the store's write lock, for the timeout option.)
+    .testTarget(
+        name: "CoreDataGeneratedModelTests", dependencies: ["CoreData", .product(name: "GRDB", package: "GRDB.swift")],
+        plugins: ["ManagedGenPlugin"]),
 ]
 #endif
 

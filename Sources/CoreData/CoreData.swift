@@ -63,7 +63,7 @@ public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
 public let NSStoreModelVersionIdentifiersKey = "NSStoreModelVersionIdentifiers"
 
 // Store options Core Data code passes, read by `PersistentStoreDescription.read(coreDataOptions:)`
-// but for `NSPersistentStoreTimeoutOption`, accepted and not read (see Docs/RuntimeDifferences.md).
+// (`NSPersistentStoreTimeoutOption`: SQLite's busy timeout, see `SQLitePragmas.setTimeout(coreDataOption:)`).
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"

@@ -5,7 +5,8 @@ extension PersistentStoreDescription {
     /// Reads Core Data's store options as Core Data reads them, for both ways in:
     /// `addPersistentStore(ofType:configurationName:at:options:)` and a store description's
     /// `options`. An absent migration option is off (a description's are on unless set off).
-    /// Throws for `NSSQLitePragmasOption` pragmas SQLite cannot be given.
+    /// Throws for `NSSQLitePragmasOption` pragmas SQLite cannot be given, and for an
+    /// `NSPersistentStoreTimeoutOption` that is not a number of seconds.
     mutating func read(coreDataOptions options: [AnyHashable: Any]) throws {
         shouldMigrateStoreAutomatically = storeOptionIsOn(options[NSMigratePersistentStoresAutomaticallyOption])
         shouldInferMappingModelAutomatically = storeOptionIsOn(options[NSInferMappingModelAutomaticallyOption])
@@ -15,6 +16,9 @@ extension PersistentStoreDescription {
         vacuumsSQLiteStore = storeOptionIsOn(options[NSSQLiteManualVacuumOption])
         analyzesSQLiteStore = storeOptionIsOn(options[NSSQLiteAnalyzeOption])
         sqlitePragmas = try SQLitePragmas(coreDataOption: options[NSSQLitePragmasOption])
+        if let timeout = options[NSPersistentStoreTimeoutOption] {
+            try sqlitePragmas.setTimeout(coreDataOption: timeout)
+        }
     }
 }
 
@@ -41,6 +45,28 @@ extension SQLitePragmas {
             }
         }
         try self.init(values)
+    }
+}
+
+extension SQLitePragmas {
+    /// `NSPersistentStoreTimeoutOption`: how many seconds a connection waits for another
+    /// connection's lock before its statement fails (SQLite's `busy_timeout`, in milliseconds;
+    /// 10 seconds without it). A `busy_timeout` the pragmas name wins.
+    mutating func setTimeout(coreDataOption option: Any) throws {
+        let seconds: Double? = switch option {
+        case let number as NSNumber: number.doubleValue
+        case let number as Double: number
+        case let number as Int: Double(number)
+        default: nil
+        }
+        guard let seconds, seconds.isFinite, seconds >= 0, seconds <= Double(Int32.max) / 1_000 else {
+            throw ManagedObjectError(
+                .persistentStoreOpen, "NSPersistentStoreTimeoutOption: \(option) is not a number of seconds from 0 to \(Int32.max / 1_000)")
+        }
+        guard !values.keys.contains(where: { $0.lowercased() == "busy_timeout" }) else { return }
+        var values = values
+        values["busy_timeout"] = String(Int((seconds * 1_000).rounded()))
+        self = try SQLitePragmas(values)
     }
 }
 

@@ -1,9 +1,11 @@
 import CoreData
 import Foundation
+import GRDB
 import Testing
 
 /// Store options read as Core Data reads them, on `addPersistentStore(ofType:configurationName:at:options:)`
-/// and on a container's store descriptions: migration, read-only stores, SQLite pragmas.
+/// and on a container's store descriptions: migration, read-only stores, SQLite pragmas, the
+/// timeout.
 @Suite struct StoreOptionsTests {
     /// A fresh folder, removed by the caller.
     private func temporaryFolder() throws -> URL {
@@ -278,5 +280,64 @@ import Testing
                 options: [NSSQLitePragmasOption: ["synchronous": "OFF; DROP TABLE ZPLANT"]])
         }
         #expect((error as NSError?)?.code == NSPersistentStoreOpenError)
+    }
+
+    // MARK: Timeout
+
+    /// A save on a coordinator added with `options`, while another connection holds the store's
+    /// write lock: its error, and how long the save waited before throwing.
+    private func saveWhileAnotherConnectionWrites(options: [AnyHashable: Any]) throws -> (error: NSError?, waited: TimeInterval) {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("Garden.sqlite")
+        try writeStore(at: url, model: GardenModel.managedObjectModel, plant: "fern")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: GardenModel.managedObjectModel)
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: options)
+        defer { try? coordinator.remove(store) }
+
+        // A connection that keeps its write transaction open between its accesses (GRDB allows
+        // it only when told).
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let writer = try DatabaseQueue(path: url.path, configuration: configuration)
+        try writer.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        defer { try? writer.inDatabase { try $0.execute(sql: "ROLLBACK") } }
+        let context = context(on: coordinator)
+        let started = Date()
+        var saveError: NSError?
+        context.performAndWait {
+            NSEntityDescription.insertNewObject(forEntityName: "Plant", into: context).setValue("moss", forKey: "name")
+            do { try context.save() } catch { saveError = error as NSError }
+        }
+        return (saveError, Date().timeIntervalSince(started))
+    }
+
+    @Test func theTimeoutOptionIsHowLongASaveWaitsForAnotherConnectionsLock() throws {
+        // Without the option a save waits 10 seconds; with it, a quarter of a second.
+        let (error, waited) = try saveWhileAnotherConnectionWrites(options: [NSPersistentStoreTimeoutOption: 0.25])
+        #expect(error != nil, "the save cannot take the lock another connection holds")
+        #expect(waited >= 0.2 && waited < 5, "the save waited \(waited) s")
+    }
+
+    @Test func aBusyTimeoutPragmaWinsOverTheTimeoutOption() throws {
+        let (error, waited) = try saveWhileAnotherConnectionWrites(
+            options: [NSPersistentStoreTimeoutOption: 30, NSSQLitePragmasOption: ["busy_timeout": 0]])
+        #expect(error != nil)
+        #expect(waited < 5, "the save waited \(waited) s")
+    }
+
+    @Test func aTimeoutThatIsNotANumberOfSecondsIsAnError() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for timeout: Any in ["soon", -1, Double.infinity] {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: GardenModel.managedObjectModel)
+            let error = #expect(throws: (any Error).self) {
+                try coordinator.addPersistentStore(
+                    ofType: NSSQLiteStoreType, configurationName: nil, at: folder.appendingPathComponent("Garden.sqlite"),
+                    options: [NSPersistentStoreTimeoutOption: timeout])
+            }
+            #expect((error as NSError?)?.code == NSPersistentStoreOpenError)
+            #expect("\(error.map { $0 } as Any)".contains("NSPersistentStoreTimeoutOption"))
+        }
     }
 }
